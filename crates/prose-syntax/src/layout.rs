@@ -1,0 +1,216 @@
+//! The layout pass: decides which newlines end a logical line and inserts
+//! the virtual `INDENT` / `DEDENT` tokens the parser works with.
+//!
+//! - A newline is significant only when the logical line so far holds a
+//!   token and no bracket is open; other newlines become trivia
+//!   (`WHITESPACE`), so blank lines, comment lines and newlines inside
+//!   `(...)`, `[...]` and `{...}` never matter.
+//! - Strings and discretions are single tokens (or a run of string pieces)
+//!   from the lexer, so layout is suspended inside them automatically.
+//! - Indentation is measured in columns: a space is 1, a tab advances to the
+//!   next multiple of 4, a form feed resets to 0, a BOM counts 0.
+//! - A line indented less than its block but more than the enclosing one
+//!   (an *inconsistent dedent*) is an E005 error; it is then treated as part
+//!   of the enclosing block so that parsing continues sensibly.
+//! - Recovery for unclosed brackets: when a line inside an open bracket
+//!   starts with a statement keyword at or left of the indentation of the
+//!   line that opened the bracket, the bracket is abandoned (E005 at the
+//!   bracket) and layout resumes, so one typo does not swallow the file.
+
+use text_size::{TextRange, TextSize};
+
+use crate::{SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, lexer::Lexed};
+
+/// What the parser sees: non-trivia tokens plus virtual layout tokens.
+#[derive(Debug, Default)]
+pub struct ParserInput {
+    pub kinds: Vec<SyntaxKind>,
+    pub ranges: Vec<TextRange>,
+}
+
+impl ParserInput {
+    fn push(&mut self, kind: SyntaxKind, range: TextRange) {
+        self.kinds.push(kind);
+        self.ranges.push(range);
+    }
+}
+
+pub struct Layout {
+    /// The raw token kinds with insignificant newlines turned into `WHITESPACE`.
+    pub raw_kinds: Vec<SyntaxKind>,
+    pub input: ParserInput,
+    pub errors: Vec<SyntaxError>,
+}
+
+/// The indentation width of `ws` (the whitespace at the start of a line).
+pub fn indent_width(ws: &str) -> u32 {
+    let mut w = 0u32;
+    for c in ws.chars() {
+        match c {
+            ' ' => w += 1,
+            '\t' => w = (w / 4 + 1) * 4,
+            '\x0C' => w = 0,
+            _ => {}
+        }
+    }
+    w
+}
+
+fn is_statement_keyword(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        USE_KW
+            | IMPORT_KW
+            | INPUT_KW
+            | OUTPUT_KW
+            | AGENT_KW
+            | SESSION_KW
+            | RESUME_KW
+            | LET_KW
+            | CONST_KW
+            | BLOCK_KW
+            | PARALLEL_KW
+            | FOR_KW
+            | REPEAT_KW
+            | LOOP_KW
+            | TRY_KW
+            | CATCH_KW
+            | FINALLY_KW
+            | THROW_KW
+            | CHOICE_KW
+            | OPTION_KW
+            | IF_KW
+            | ELIF_KW
+            | ELSE_KW
+            | DO_KW
+    )
+}
+
+/// Runs the layout pass over lexed tokens. `text` must be the lexed text.
+pub fn layout(lexed: &Lexed, text: &str) -> Layout {
+    let n = lexed.len();
+    let mut raw_kinds = lexed.kinds.clone();
+    let mut input = ParserInput {
+        kinds: Vec::with_capacity(n / 2 + 8),
+        ranges: Vec::with_capacity(n / 2 + 8),
+    };
+    let mut errors = Vec::new();
+
+    // (width, whether an INDENT token was emitted for it)
+    let mut stack: Vec<(u32, bool)> = vec![(0, true)];
+    let mut bracket_depth = 0u32;
+    let mut bracket_open: Option<(TextRange, u32)> = None;
+    let mut pending_newline: Option<usize> = None;
+    let mut line_has_tokens = false;
+    let mut phys_line_start = true;
+    let mut line_indent = 0u32;
+
+    for i in 0..n {
+        let kind = lexed.kinds[i];
+        match kind {
+            WHITESPACE | COMMENT => continue,
+            NEWLINE => {
+                if bracket_depth > 0 {
+                    raw_kinds[i] = WHITESPACE;
+                    pending_newline = Some(i);
+                } else if line_has_tokens {
+                    input.push(NEWLINE, lexed.range(i));
+                    line_has_tokens = false;
+                } else {
+                    raw_kinds[i] = WHITESPACE;
+                }
+                phys_line_start = true;
+                continue;
+            }
+            _ => {}
+        }
+        let range = lexed.range(i);
+        if phys_line_start {
+            let width = if i > 0 && lexed.kinds[i - 1] == WHITESPACE {
+                let starts_line = i == 1 || lexed.kinds[i - 2] == NEWLINE;
+                if starts_line {
+                    indent_width(&text[lexed.range(i - 1)])
+                } else {
+                    0
+                }
+            } else {
+                0
+            };
+            if bracket_depth > 0
+                && is_statement_keyword(kind)
+                && bracket_open.is_some_and(|(_, indent)| width <= indent)
+            {
+                let (open_range, _) = bracket_open.take().unwrap_or_default();
+                errors.push(SyntaxError::new(
+                    SyntaxErrorCode::E005,
+                    format!("Unclosed `{}`", &text[open_range]),
+                    open_range,
+                ));
+                bracket_depth = 0;
+                if let Some(nl) = pending_newline.take() {
+                    raw_kinds[nl] = NEWLINE;
+                    input.push(NEWLINE, lexed.range(nl));
+                    line_has_tokens = false;
+                }
+            }
+            if bracket_depth == 0 && !line_has_tokens {
+                line_indent = width;
+                let at = TextRange::empty(range.start());
+                let top = stack.last().map_or(0, |s| s.0);
+                if width > top {
+                    stack.push((width, true));
+                    input.push(INDENT, at);
+                } else if width < top {
+                    while stack.len() > 1 && stack.last().is_some_and(|s| s.0 > width) {
+                        if let Some((_, true)) = stack.pop() {
+                            input.push(DEDENT, at);
+                        }
+                    }
+                    if stack.last().map_or(0, |s| s.0) < width {
+                        errors.push(SyntaxError::new(
+                            SyntaxErrorCode::E005,
+                            "Inconsistent indentation: this line lines up with no enclosing block",
+                            range,
+                        ));
+                        stack.push((width, false));
+                    }
+                }
+            }
+        }
+        phys_line_start = false;
+        match kind {
+            L_PAREN | L_BRACK | L_BRACE => {
+                if bracket_depth == 0 {
+                    bracket_open = Some((range, line_indent));
+                }
+                bracket_depth += 1;
+            }
+            R_PAREN | R_BRACK | R_BRACE if bracket_depth > 0 => {
+                bracket_depth -= 1;
+                if bracket_depth == 0 {
+                    bracket_open = None;
+                    pending_newline = None;
+                }
+            }
+            _ => {}
+        }
+        line_has_tokens = true;
+        input.push(kind, range);
+    }
+
+    let end = TextRange::empty(TextSize::from(text.len() as u32));
+    while let Some((_, real)) = stack.pop() {
+        if stack.is_empty() {
+            break;
+        }
+        if real {
+            input.push(DEDENT, end);
+        }
+    }
+    input.push(EOF, end);
+    Layout {
+        raw_kinds,
+        input,
+        errors,
+    }
+}

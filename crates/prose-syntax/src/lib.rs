@@ -1,0 +1,164 @@
+//! Lossless syntax trees for OpenProse programs.
+//!
+//! Architecture invariants (see docs/architecture.md):
+//! - parsing never fails: [`parse`] always returns a tree plus errors;
+//! - the tree is lossless: its text equals the input byte for byte;
+//! - this crate knows nothing of salsa, LSP or IO.
+//!
+//! Pipeline: [`lexer::lex`] (logos) -> [`layout`] (NEWLINE / INDENT / DEDENT)
+//! -> event-based [`parser`] -> rowan green tree, viewed through [`ast`].
+
+pub mod ast;
+mod kind;
+pub mod layout;
+pub mod lexer;
+mod parser;
+
+use std::{fmt, sync::Arc};
+
+pub use kind::SyntaxKind;
+pub use rowan::{Direction, GreenNode, NodeOrToken, TextRange, TextSize, WalkEvent};
+
+/// The rowan language tag for OpenProse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProseLanguage {}
+
+impl rowan::Language for ProseLanguage {
+    type Kind = SyntaxKind;
+
+    fn kind_from_raw(raw: rowan::SyntaxKind) -> SyntaxKind {
+        SyntaxKind::from_raw(raw.0).unwrap_or(SyntaxKind::ERROR)
+    }
+
+    fn kind_to_raw(kind: SyntaxKind) -> rowan::SyntaxKind {
+        kind.into()
+    }
+}
+
+pub type SyntaxNode = rowan::SyntaxNode<ProseLanguage>;
+pub type SyntaxToken = rowan::SyntaxToken<ProseLanguage>;
+pub type SyntaxElement = rowan::SyntaxElement<ProseLanguage>;
+
+/// The syntax error codes of the OpenProse reference.
+///
+/// The rule separating E004 from E005: **E004** points at a token that is
+/// present and cannot start or continue what is being parsed; **E005** points
+/// at a construct that was recognised but is incomplete or malformed where no
+/// single wrong token exists (a header without its block, an unclosed
+/// bracket, an unterminated discretion, inconsistent indentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SyntaxErrorCode {
+    /// Unterminated string literal.
+    E001,
+    /// Unknown escape sequence in string.
+    E002,
+    /// Unexpected token.
+    E004,
+    /// Invalid syntax.
+    E005,
+}
+
+impl SyntaxErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SyntaxErrorCode::E001 => "E001",
+            SyntaxErrorCode::E002 => "E002",
+            SyntaxErrorCode::E004 => "E004",
+            SyntaxErrorCode::E005 => "E005",
+        }
+    }
+}
+
+/// A syntax error: a code, a message, and the exact range it concerns.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SyntaxError {
+    pub code: SyntaxErrorCode,
+    pub message: String,
+    pub range: TextRange,
+}
+
+impl SyntaxError {
+    pub fn new(code: SyntaxErrorCode, message: impl Into<String>, range: TextRange) -> Self {
+        SyntaxError {
+            code,
+            message: message.into(),
+            range,
+        }
+    }
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {:?}: {}",
+            self.code.as_str(),
+            self.range,
+            self.message
+        )
+    }
+}
+
+/// The result of parsing: a green tree and the errors found on the way.
+///
+/// Cheap to clone, `Send + Sync`, and comparable (salsa backdating relies on
+/// `PartialEq`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parse {
+    green: GreenNode,
+    errors: Arc<[SyntaxError]>,
+}
+
+impl Parse {
+    pub fn green(&self) -> &GreenNode {
+        &self.green
+    }
+
+    pub fn syntax_node(&self) -> SyntaxNode {
+        SyntaxNode::new_root(self.green.clone())
+    }
+
+    pub fn tree(&self) -> ast::SourceFile {
+        ast::SourceFile::cast(self.syntax_node()).expect("the root is always SOURCE_FILE")
+    }
+
+    /// Errors sorted by position.
+    pub fn errors(&self) -> &[SyntaxError] {
+        &self.errors
+    }
+
+    /// The tree and errors as text, for snapshots and `prose dump-cst`.
+    pub fn debug_dump(&self) -> String {
+        let mut out = format!("{:#?}", self.syntax_node());
+        // rowan ends the dump with a newline already; keep exactly one.
+        while out.ends_with('\n') {
+            out.pop();
+        }
+        out.push('\n');
+        for e in self.errors.iter() {
+            out.push_str(&format!("error {e}\n"));
+        }
+        out
+    }
+}
+
+/// Parses an OpenProse program. Never fails and never panics; the returned
+/// tree's text is exactly `text`.
+pub fn parse(text: &str) -> Parse {
+    let lexed = lexer::lex(text);
+    let layout = layout::layout(&lexed, text);
+    let (events, mut errors) = parser::parse(&layout.input);
+    let green = parser::build_tree(text, &layout.raw_kinds, &lexed, events);
+    errors.extend(lexed.errors);
+    errors.extend(layout.errors);
+    errors.sort_by_key(|e| (e.range.start(), e.range.end()));
+    Parse {
+        green,
+        errors: errors.into(),
+    }
+}
+
+use ast::AstNode;
+
+#[cfg(test)]
+mod tests;

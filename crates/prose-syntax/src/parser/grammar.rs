@@ -1,0 +1,1245 @@
+//! The OpenProse grammar, written as recursive descent over layout tokens.
+//!
+//! It accepts the wider language real programs use (see
+//! docs/syntax.md): bare `output expr`, plain-expression conditions,
+//! arithmetic, object literals, `return` / `break` / `assert`, inline
+//! bodies (`items | map: session "..."`), `session "x" (retry: 3)`,
+//! continuation lines starting with `|` or `->`, and legacy
+//! `import "x" from "y"`. What is merely unusual is recorded in the tree
+//! and left to the validator; only what cannot be understood is a syntax
+//! error.
+
+use super::{CompletedMarker, Parser};
+use crate::{SyntaxErrorCode::*, SyntaxKind, SyntaxKind::*};
+
+pub(super) fn source_file(p: &mut Parser<'_>) {
+    let m = p.start();
+    while !p.at(EOF) {
+        if p.at(DEDENT) {
+            // Cannot happen with a well-formed layout; stay robust anyway.
+            p.bump_any();
+            continue;
+        }
+        statement(p);
+    }
+    m.complete(p, SOURCE_FILE);
+}
+
+/// `:` followed by an indented block (or an inline statement).
+fn colon_body(p: &mut Parser<'_>, what: &str) {
+    if p.at(COLON) {
+        p.bump(COLON);
+        body(p, what);
+    } else {
+        p.err_unexpected(&format!("`:` to start the body of {what}"));
+        // Keep going if the block is there anyway.
+        if p.at(NEWLINE) && p.nth_at(1, INDENT) {
+            body(p, what);
+        } else {
+            finish_line(p);
+        }
+    }
+}
+
+/// An indented body `NEWLINE INDENT statement* DEDENT`, or an inline
+/// statement on the same line.
+fn body(p: &mut Parser<'_>, what: &str) {
+    let m = p.start();
+    if p.at(NEWLINE) && p.nth_at(1, INDENT) {
+        p.bump(NEWLINE);
+        p.bump(INDENT);
+        if p.enter() {
+            while !p.at(DEDENT) && !p.at(EOF) {
+                statement(p);
+            }
+            p.leave();
+        } else {
+            while !p.at(DEDENT) && !p.at(EOF) {
+                p.skip_nested();
+                p.eat(NEWLINE);
+            }
+        }
+        p.eat(DEDENT);
+    } else if p.at_line_end() {
+        let range = text_size::TextRange::empty(p.prev_range().end());
+        p.error(
+            E005,
+            format!("Expected an indented block for {what}"),
+            range,
+        );
+        p.eat(NEWLINE);
+    } else {
+        statement(p);
+    }
+    m.complete(p, BLOCK);
+}
+
+/// Ends a simple statement: a NEWLINE, or nothing after a block / at the
+/// end of a block or the file. Junk before the end is one error node.
+fn finish_line(p: &mut Parser<'_>) {
+    if p.line_ended() {
+        return;
+    }
+    match p.current() {
+        NEWLINE => p.bump(NEWLINE),
+        EOF | DEDENT => {}
+        INDENT => {}
+        _ => {
+            p.err_unexpected("end of line");
+            let m = p.start();
+            while !p.at_line_end() {
+                p.bump_any();
+            }
+            m.complete(p, ERROR);
+            p.eat(NEWLINE);
+        }
+    }
+}
+
+pub(super) fn statement(p: &mut Parser<'_>) {
+    if !p.enter() {
+        p.skip_nested();
+        p.eat(NEWLINE);
+        return;
+    }
+    statement_inner(p);
+    p.leave();
+}
+
+fn statement_inner(p: &mut Parser<'_>) {
+    match p.current() {
+        NEWLINE => {
+            // An empty logical line cannot happen; be robust.
+            p.bump(NEWLINE);
+        }
+        INDENT => {
+            // An indented line nobody asked for: report it, then parse the
+            // nested lines as statements so nothing is lost.
+            let range = p.current_range();
+            let m = p.start();
+            p.bump(INDENT);
+            let first = p.current_range();
+            p.error(
+                E005,
+                "Unexpected indentation",
+                if first.is_empty() { range } else { first },
+            );
+            while !p.at(DEDENT) && !p.at(EOF) {
+                statement(p);
+            }
+            p.eat(DEDENT);
+            m.complete(p, ERROR);
+        }
+        USE_KW => use_stmt(p),
+        IMPORT_KW if p.nth_at(1, STRING_OPEN) => import_stmt(p),
+        INPUT_KW if !p.nth_at(1, EQ) => input_decl(p),
+        OUTPUT_KW => output_decl(p),
+        AGENT_KW if !p.nth_at(1, EQ) => agent_def(p),
+        BLOCK_KW if !p.nth_at(1, EQ) => block_def(p),
+        LET_KW | CONST_KW => let_stmt(p),
+        TRY_KW => {
+            try_stmt(p);
+        }
+        CATCH_KW => orphan_clause(p, CATCH_CLAUSE, "a `catch` clause"),
+        FINALLY_KW => orphan_clause(p, FINALLY_CLAUSE, "a `finally` clause"),
+        THROW_KW => throw_stmt(p),
+        CHOICE_KW => {
+            choice_stmt(p);
+        }
+        OPTION_KW if p.nth_at(1, STRING_OPEN) => option_clause(p),
+        IF_KW => {
+            if_stmt(p);
+        }
+        ELIF_KW => orphan_clause(p, ELIF_CLAUSE, "an `elif` clause"),
+        ELSE_KW => orphan_clause(p, ELSE_CLAUSE, "an `else` clause"),
+        RETURN_KW if !p.nth_at(1, EQ) => keyword_stmt(p, RETURN_STMT),
+        BREAK_KW if !p.nth_at(1, EQ) => keyword_stmt(p, BREAK_STMT),
+        CONTINUE_KW if !p.nth_at(1, EQ) => keyword_stmt(p, CONTINUE_STMT),
+        ASSERT_KW if !p.nth_at(1, EQ) => assert_stmt(p),
+        _ if p.at_name() && p.nth_at(1, EQ) => assign_stmt(p),
+        _ => expr_stmt(p),
+    }
+}
+
+fn expr_stmt(p: &mut Parser<'_>) {
+    let m = p.start();
+    if expr(p).is_none() {
+        // expr() reported; consume the rest of the line.
+        let e = p.start();
+        while !p.at_line_end() {
+            p.bump_any();
+        }
+        e.complete(p, ERROR);
+        p.eat(NEWLINE);
+        m.complete(p, EXPR_STMT);
+        return;
+    }
+    finish_line(p);
+    m.complete(p, EXPR_STMT);
+}
+
+fn name(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump_remap(IDENT);
+    m.complete(p, NAME);
+}
+
+fn name_ref(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump_remap(IDENT);
+    m.complete(p, NAME_REF)
+}
+
+fn opt_name(p: &mut Parser<'_>, what: &str) -> bool {
+    if p.at_name() {
+        name(p);
+        true
+    } else {
+        p.err_unexpected(what);
+        false
+    }
+}
+
+// ---- program composition ------------------------------------------------
+
+fn use_stmt(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(USE_KW);
+    if p.at(STRING_OPEN) {
+        string(p);
+    } else {
+        p.err_and_bump("a program path string, e.g. \"@handle/slug\"");
+    }
+    if p.eat(AS_KW) {
+        opt_name(p, "an alias name after `as`");
+    }
+    finish_line(p);
+    m.complete(p, USE_STMT);
+}
+
+fn import_stmt(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(IMPORT_KW);
+    string(p);
+    if p.eat(FROM_KW) {
+        if p.at(STRING_OPEN) {
+            string(p);
+        } else {
+            p.err_and_bump("a source string after `from`");
+        }
+    } else {
+        p.err_unexpected("`from` and a source string");
+    }
+    finish_line(p);
+    m.complete(p, IMPORT_STMT);
+}
+
+/// `input name: "description"`; a missing name is left to the validator (E020).
+fn input_decl(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(INPUT_KW);
+    if p.at_name() {
+        name(p);
+    }
+    if p.expect(COLON) && expr(p).is_none() {
+        recover_line(p);
+    }
+    finish_line(p);
+    m.complete(p, INPUT_DECL);
+}
+
+/// `output name = expr`, `output = expr` (E023 in the validator) or the bare
+/// `output expr` real programs use as a block's return value.
+fn output_decl(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(OUTPUT_KW);
+    if p.at_name() && p.nth_at(1, EQ) {
+        name(p);
+        p.bump(EQ);
+    } else if p.at(EQ) {
+        p.bump(EQ);
+    }
+    if expr(p).is_none() {
+        recover_line(p);
+    }
+    finish_line(p);
+    m.complete(p, OUTPUT_DECL);
+}
+
+fn recover_line(p: &mut Parser<'_>) {
+    if p.at_line_end() {
+        return;
+    }
+    let m = p.start();
+    while !p.at_line_end() {
+        p.bump_any();
+    }
+    m.complete(p, ERROR);
+}
+
+// ---- definitions --------------------------------------------------------
+
+fn agent_def(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(AGENT_KW);
+    opt_name(p, "an agent name");
+    if p.at(COLON) {
+        p.bump(COLON);
+        if p.at(NEWLINE) && p.nth_at(1, INDENT) {
+            property_block(p);
+        } else if p.at_line_end() {
+            // `agent name:` with no properties: allowed, nothing to configure.
+            finish_line(p);
+        } else {
+            p.err_unexpected("end of line; agent properties go on indented lines below");
+            finish_line(p);
+        }
+    } else {
+        p.err_unexpected("`:` after the agent name");
+        if p.at(NEWLINE) && p.nth_at(1, INDENT) {
+            property_block(p);
+        } else {
+            finish_line(p);
+        }
+    }
+    m.complete(p, AGENT_DEF);
+}
+
+/// `block name(params):` body. A missing name is left to the validator.
+fn block_def(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(BLOCK_KW);
+    if p.at_name() {
+        name(p);
+    }
+    if p.at(L_PAREN) {
+        param_list(p);
+    }
+    colon_body(p, "the block");
+    m.complete(p, BLOCK_DEF);
+}
+
+fn param_list(p: &mut Parser<'_>) {
+    let m = p.start();
+    let open = p.current_range();
+    p.bump(L_PAREN);
+    loop {
+        match p.current() {
+            R_PAREN => {
+                p.bump(R_PAREN);
+                break;
+            }
+            NEWLINE | EOF | DEDENT | INDENT => {
+                p.error(E005, "Unclosed `(`: expected `)`", open);
+                break;
+            }
+            _ if p.at_name() => {
+                let param = p.start();
+                name(p);
+                param.complete(p, PARAM);
+                if !p.at(R_PAREN) && !p.eat(COMMA) && !p.at_line_end() {
+                    p.err_and_bump("`,` or `)`");
+                }
+            }
+            _ => p.err_and_bump("a parameter name"),
+        }
+    }
+    m.complete(p, PARAM_LIST);
+}
+
+/// `NEWLINE INDENT (property | comment)* DEDENT`
+fn property_block(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(NEWLINE);
+    p.bump(INDENT);
+    if p.enter() {
+        while !p.at(DEDENT) && !p.at(EOF) {
+            property_line(p);
+        }
+        p.leave();
+    } else {
+        while !p.at(DEDENT) && !p.at(EOF) {
+            p.skip_nested();
+            p.eat(NEWLINE);
+        }
+    }
+    p.eat(DEDENT);
+    m.complete(p, PROPERTY_BLOCK);
+}
+
+fn at_property_start(p: &mut Parser<'_>) -> bool {
+    let k = p.current();
+    (k == IDENT || k.is_keyword()) && p.nth_at(1, COLON)
+}
+
+fn property_line(p: &mut Parser<'_>) {
+    if at_property_start(p) {
+        property(p);
+        return;
+    }
+    if p.at(INDENT) {
+        statement(p);
+        return;
+    }
+    // Not `name: value`: a value on its own line (e.g. a multi-line string
+    // under `prompt:`) belongs to the property above; anything else is an
+    // error, but parse it so nothing is lost.
+    let m = p.start();
+    let range = p.current_range();
+    let found = p.current().describe();
+    p.error(
+        E004,
+        format!("Unexpected {found}: expected a property (`name: value`)"),
+        range,
+    );
+    statement(p);
+    m.complete(p, ERROR);
+}
+
+/// `name: value`, where the value may be a nested property block
+/// (`permissions:`) or an indented value on the next lines.
+fn property(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump_remap(IDENT);
+    p.bump(COLON);
+    if p.at(NEWLINE) && p.nth_at(1, INDENT) {
+        let k = p.nth(2);
+        if (k == IDENT || k.is_keyword()) && p.nth_at(3, COLON) {
+            property_block(p);
+        } else {
+            // The value is on the following indented line(s).
+            let b = p.start();
+            p.bump(NEWLINE);
+            p.bump(INDENT);
+            while !p.at(DEDENT) && !p.at(EOF) {
+                statement(p);
+            }
+            p.eat(DEDENT);
+            b.complete(p, BLOCK);
+        }
+    } else if p.at_line_end() {
+        // `name:` with nothing: the validator reports empty values.
+        finish_line(p);
+    } else {
+        if expr(p).is_none() {
+            recover_line(p);
+        }
+        finish_line(p);
+    }
+    m.complete(p, PROPERTY);
+}
+
+// ---- bindings -------------------------------------------------------------
+
+fn let_stmt(p: &mut Parser<'_>) {
+    let m = p.start();
+    let kind = if p.at(LET_KW) { LET_STMT } else { CONST_STMT };
+    p.bump_any();
+    if p.at(L_BRACE) {
+        destructure(p);
+    } else {
+        opt_name(p, "a variable name");
+    }
+    if p.expect(EQ) && expr(p).is_none() {
+        recover_line(p);
+    }
+    finish_line(p);
+    m.complete(p, kind);
+}
+
+fn destructure(p: &mut Parser<'_>) {
+    let m = p.start();
+    let open = p.current_range();
+    p.bump(L_BRACE);
+    loop {
+        match p.current() {
+            R_BRACE => {
+                p.bump(R_BRACE);
+                break;
+            }
+            NEWLINE | EOF | DEDENT | INDENT => {
+                p.error(E005, "Unclosed `{`: expected `}`", open);
+                break;
+            }
+            _ if p.at_name() => {
+                name(p);
+                if !p.at(R_BRACE) && !p.eat(COMMA) && !p.at_line_end() {
+                    p.err_and_bump("`,` or `}`");
+                }
+            }
+            _ => p.err_and_bump("a name to destructure"),
+        }
+    }
+    m.complete(p, DESTRUCTURE_PAT);
+}
+
+fn assign_stmt(p: &mut Parser<'_>) {
+    let m = p.start();
+    name_ref(p);
+    p.bump(EQ);
+    if expr(p).is_none() {
+        recover_line(p);
+    }
+    finish_line(p);
+    m.complete(p, ASSIGN_STMT);
+}
+
+// ---- control flow statements ---------------------------------------------
+
+fn try_stmt(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(TRY_KW);
+    colon_body(p, "`try`");
+    if p.at(CATCH_KW) {
+        catch_clause(p);
+    }
+    if p.at(FINALLY_KW) {
+        let f = p.start();
+        p.bump(FINALLY_KW);
+        colon_body(p, "`finally`");
+        f.complete(p, FINALLY_CLAUSE);
+    }
+    m.complete(p, TRY_STMT)
+}
+
+fn catch_clause(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(CATCH_KW);
+    if p.eat(AS_KW) {
+        opt_name(p, "an error variable name after `as`");
+    }
+    colon_body(p, "`catch`");
+    m.complete(p, CATCH_CLAUSE);
+}
+
+/// A clause keyword with no statement to attach to (`else` without `if`).
+/// Parsed whole; the validator reports it.
+fn orphan_clause(p: &mut Parser<'_>, kind: SyntaxKind, what: &str) {
+    let m = p.start();
+    let kw = p.current();
+    p.bump_any();
+    match kw {
+        CATCH_KW => {
+            if p.eat(AS_KW) {
+                opt_name(p, "an error variable name after `as`");
+            }
+        }
+        ELIF_KW => condition(p),
+        _ => {}
+    }
+    colon_body(p, what);
+    m.complete(p, kind);
+}
+
+fn throw_stmt(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(THROW_KW);
+    if !p.at_line_end() && expr(p).is_none() {
+        recover_line(p);
+    }
+    finish_line(p);
+    m.complete(p, THROW_STMT);
+}
+
+fn keyword_stmt(p: &mut Parser<'_>, kind: SyntaxKind) {
+    let m = p.start();
+    p.bump_any();
+    if !p.at_line_end() && expr(p).is_none() {
+        recover_line(p);
+    }
+    finish_line(p);
+    m.complete(p, kind);
+}
+
+/// `assert condition` with an optional `:` body holding the message.
+fn assert_stmt(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(ASSERT_KW);
+    condition(p);
+    if p.at(COLON) {
+        colon_body(p, "`assert`");
+    } else {
+        finish_line(p);
+    }
+    m.complete(p, ASSERT_STMT);
+}
+
+/// A condition: a discretion or a plain expression. An empty one is left
+/// to the validator when the `:` follows directly.
+fn condition(p: &mut Parser<'_>) {
+    if p.at(COLON) {
+        return;
+    }
+    let saved = p.no_call;
+    p.no_call = true;
+    if expr_bp(p, 1).is_none() {
+        // reported by expr
+    }
+    p.no_call = saved;
+}
+
+fn choice_stmt(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(CHOICE_KW);
+    condition(p);
+    colon_body(p, "`choice`");
+    m.complete(p, CHOICE_STMT)
+}
+
+fn option_clause(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(OPTION_KW);
+    string(p);
+    colon_body(p, "the option");
+    m.complete(p, OPTION_CLAUSE);
+}
+
+fn if_stmt(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(IF_KW);
+    condition(p);
+    colon_body(p, "`if`");
+    loop {
+        match p.current() {
+            ELIF_KW => {
+                let c = p.start();
+                p.bump(ELIF_KW);
+                condition(p);
+                colon_body(p, "`elif`");
+                c.complete(p, ELIF_CLAUSE);
+            }
+            ELSE_KW => {
+                let c = p.start();
+                p.bump(ELSE_KW);
+                colon_body(p, "`else`");
+                c.complete(p, ELSE_CLAUSE);
+            }
+            _ => break,
+        }
+    }
+    m.complete(p, IF_STMT)
+}
+
+// ---- expressions ------------------------------------------------------------
+
+/// Parses an expression. Returns `None` (after reporting) when none starts here.
+pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    if !p.enter() {
+        p.skip_nested();
+        return None;
+    }
+    let r = pipe_expr(p);
+    p.leave();
+    r
+}
+
+/// Whether the upcoming tokens continue the current expression on the next
+/// line(s): `NEWLINE [INDENT] |` or `NEWLINE [INDENT] ->`.
+fn continuation(p: &mut Parser<'_>, op: SyntaxKind) -> bool {
+    (p.at(NEWLINE) && (p.nth_at(1, op) || p.nth_at(1, INDENT) && p.nth_at(2, op)))
+        || (matches!(p.last(), NEWLINE | DEDENT) && (p.at(op) || p.at(INDENT) && p.nth_at(1, op)))
+}
+
+/// Consumes the layout tokens before a continuation line; returns whether
+/// an INDENT was opened (to be closed by [`close_continuation`]).
+fn open_continuation(p: &mut Parser<'_>) -> bool {
+    p.eat(NEWLINE);
+    p.eat(INDENT)
+}
+
+fn close_continuation(p: &mut Parser<'_>, indents: u32) {
+    for _ in 0..indents {
+        // Lines left over at the continuation's indentation are not part
+        // of the expression; keep them, reported.
+        while !p.at(DEDENT) && !p.at(EOF) {
+            let m = p.start();
+            let range = p.current_range();
+            p.error(E005, "Unexpected indentation", range);
+            statement(p);
+            m.complete(p, ERROR);
+        }
+        p.eat(DEDENT);
+    }
+}
+
+fn pipe_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let mut lhs = arrow_expr(p)?;
+    let mut indents = 0;
+    loop {
+        if p.at(PIPE) && !p.line_ended() {
+            // `items | map: ...` on the same line.
+        } else if continuation(p, PIPE) {
+            if open_continuation(p) {
+                indents += 1;
+            }
+        } else {
+            break;
+        }
+        let m = lhs.precede(p);
+        pipe_op(p);
+        lhs = m.complete(p, PIPE_EXPR);
+    }
+    close_continuation(p, indents);
+    Some(lhs)
+}
+
+/// `| map: body`, `| reduce(acc, item): body`, or an unknown operator
+/// (kept; the validator reports it).
+fn pipe_op(p: &mut Parser<'_>) {
+    let m = p.start();
+    p.bump(PIPE);
+    if p.at_name() {
+        let kw = p.current();
+        if matches!(kw, MAP_KW | FILTER_KW | PMAP_KW | REDUCE_KW) {
+            p.bump_any();
+        } else {
+            name_ref(p);
+        }
+        if p.at(L_PAREN) {
+            param_list(p);
+        }
+        colon_body(p, "the pipeline operation");
+    } else {
+        p.err_unexpected("a pipeline operation (map, filter, reduce, pmap)");
+        recover_line(p);
+    }
+    m.complete(p, PIPE_OP);
+}
+
+fn arrow_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let first = expr_bp(p, 1)?;
+    let mut indents = 0;
+    if !(p.at(ARROW) || continuation(p, ARROW)) {
+        return Some(first);
+    }
+    let m = first.precede(p);
+    loop {
+        if p.at(ARROW) && !matches!(p.last(), NEWLINE | DEDENT) {
+        } else if continuation(p, ARROW) {
+            if open_continuation(p) {
+                indents += 1;
+            }
+        } else {
+            break;
+        }
+        p.bump(ARROW);
+        if expr_bp(p, 1).is_none() {
+            break;
+        }
+    }
+    close_continuation(p, indents);
+    Some(m.complete(p, ARROW_EXPR))
+}
+
+/// Binding power of the ternary `cond ? a : b` (binds loosest).
+const TERNARY_BP: u8 = 1;
+
+fn infix_bp(kind: SyntaxKind) -> Option<u8> {
+    Some(match kind {
+        OR_KW | PIPE2 => 2,
+        AND_KW | AMP2 => 3,
+        EQ2 | NEQ | LT | LTEQ | GT | GTEQ => 4,
+        PLUS | MINUS => 5,
+        STAR | SLASH | PERCENT => 6,
+        _ => return None,
+    })
+}
+
+/// Binary operators by precedence climbing over prefix/postfix expressions.
+fn expr_bp(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
+    let mut lhs = prefix_expr(p)?;
+    loop {
+        if p.line_ended() {
+            break;
+        }
+        let op = p.current();
+        if op == QUESTION && min_bp <= TERNARY_BP {
+            let m = lhs.precede(p);
+            p.bump(QUESTION);
+            if !p.enter() {
+                p.skip_nested();
+                lhs = m.complete(p, TERNARY_EXPR);
+                break;
+            }
+            let then = expr_bp(p, TERNARY_BP + 1);
+            if then.is_some() && p.expect(COLON) {
+                expr_bp(p, TERNARY_BP);
+            }
+            p.leave();
+            lhs = m.complete(p, TERNARY_EXPR);
+            continue;
+        }
+        let Some(bp) = infix_bp(op) else { break };
+        if bp < min_bp {
+            break;
+        }
+        let m = lhs.precede(p);
+        p.bump_any();
+        if !p.enter() {
+            p.skip_nested();
+            lhs = m.complete(p, BINARY_EXPR);
+            break;
+        }
+        let rhs = expr_bp(p, bp + 1);
+        p.leave();
+        lhs = m.complete(p, BINARY_EXPR);
+        if rhs.is_none() {
+            break;
+        }
+    }
+    Some(lhs)
+}
+
+fn prefix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    if matches!(p.current(), NOT_KW | BANG | MINUS) && !(p.at(NOT_KW) && p.nth_at(1, EQ)) {
+        let m = p.start();
+        p.bump_any();
+        if !p.enter() {
+            p.skip_nested();
+            return Some(m.complete(p, PREFIX_EXPR));
+        }
+        expr_bp(p, 3);
+        p.leave();
+        return Some(m.complete(p, PREFIX_EXPR));
+    }
+    postfix_expr(p)
+}
+
+fn postfix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let mut lhs = primary(p)?;
+    loop {
+        if p.line_ended() {
+            break;
+        }
+        match p.current() {
+            DOT if p.nth_is_name(1) => {
+                let m = lhs.precede(p);
+                p.bump(DOT);
+                name_ref(p);
+                lhs = m.complete(p, FIELD_EXPR);
+            }
+            L_PAREN if !p.no_call => {
+                let m = lhs.precede(p);
+                arg_list(p);
+                lhs = m.complete(p, CALL_EXPR);
+            }
+            L_BRACK => {
+                // Indexing `xs[0]`: kept as a call-like postfix on an array.
+                let m = lhs.precede(p);
+                array(p);
+                lhs = m.complete(p, CALL_EXPR);
+            }
+            _ => break,
+        }
+    }
+    Some(lhs)
+}
+
+fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+    let cm = match p.current() {
+        STRING_OPEN => string(p),
+        DISCRETION => {
+            let m = p.start();
+            p.bump(DISCRETION);
+            m.complete(p, DISCRETION_EXPR)
+        }
+        NUMBER | TRUE_KW | FALSE_KW | NULL_KW => {
+            let m = p.start();
+            p.bump_any();
+            m.complete(p, LITERAL)
+        }
+        L_BRACK => array(p),
+        L_BRACE => object(p),
+        L_PAREN => {
+            let m = p.start();
+            let open = p.current_range();
+            p.bump(L_PAREN);
+            let saved = p.no_call;
+            p.no_call = false;
+            expr(p);
+            p.no_call = saved;
+            if !p.eat(R_PAREN) {
+                if p.at_line_end() {
+                    p.error(E005, "Unclosed `(`: expected `)`", open);
+                } else {
+                    p.err_unexpected("`)`");
+                }
+            }
+            m.complete(p, PAREN_EXPR)
+        }
+        ELLIPSIS => {
+            let m = p.start();
+            p.bump(ELLIPSIS);
+            m.complete(p, LITERAL)
+        }
+        SESSION_KW if !p.nth_at(1, EQ) => session_expr(p),
+        RESUME_KW if p.nth_at(1, COLON) => resume_expr(p),
+        DO_KW => do_expr(p),
+        PARALLEL_KW => parallel_expr(p),
+        FOR_KW => for_expr(p, None),
+        REPEAT_KW => repeat_expr(p),
+        LOOP_KW => loop_expr(p),
+        // Compound statements used for their value: `x = try: ...`.
+        TRY_KW => {
+            return Some(try_stmt(p));
+        }
+        IF_KW => {
+            return Some(if_stmt(p));
+        }
+        CHOICE_KW => {
+            return Some(choice_stmt(p));
+        }
+        _ if p.at_name() => name_ref(p),
+        _ => {
+            p.err_and_bump("an expression");
+            return None;
+        }
+    };
+    Some(cm)
+}
+
+/// A string literal: open quote, pieces, close quote (missing when unterminated).
+fn string(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(STRING_OPEN);
+    loop {
+        match p.current() {
+            STRING_TEXT | STRING_ESCAPE => p.bump_any(),
+            INTERP_OPEN => {
+                let i = p.start();
+                p.bump(INTERP_OPEN);
+                if p.at(IDENT) {
+                    name_ref(p);
+                }
+                while p.at(DOT) && p.nth_at(1, IDENT) {
+                    p.bump(DOT);
+                    p.bump(IDENT);
+                }
+                p.eat(INTERP_CLOSE);
+                i.complete(p, INTERPOLATION);
+            }
+            STRING_CLOSE => {
+                p.bump(STRING_CLOSE);
+                break;
+            }
+            _ => break,
+        }
+    }
+    m.complete(p, STRING)
+}
+
+fn array(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let open = p.current_range();
+    p.bump(L_BRACK);
+    let saved = p.no_call;
+    p.no_call = false;
+    loop {
+        match p.current() {
+            R_BRACK => {
+                p.bump(R_BRACK);
+                break;
+            }
+            NEWLINE | EOF | DEDENT | INDENT => {
+                p.error(E005, "Unclosed `[`: expected `]`", open);
+                break;
+            }
+            COMMA => p.err_and_bump("an array element"),
+            _ => {
+                if expr(p).is_none() {
+                    continue;
+                }
+                if !p.at(R_BRACK) && !p.eat(COMMA) && !p.at_line_end() {
+                    p.err_and_bump("`,` or `]`");
+                }
+            }
+        }
+    }
+    p.no_call = saved;
+    m.complete(p, ARRAY_EXPR)
+}
+
+/// `{ a, b }` (object context shorthand) or `{ key: value, ... }`.
+fn object(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    let open = p.current_range();
+    p.bump(L_BRACE);
+    let saved = p.no_call;
+    p.no_call = false;
+    loop {
+        match p.current() {
+            R_BRACE => {
+                p.bump(R_BRACE);
+                break;
+            }
+            NEWLINE | EOF | DEDENT | INDENT => {
+                p.error(E005, "Unclosed `{`: expected `}`", open);
+                break;
+            }
+            _ if p.at_name() || p.at(STRING_OPEN) => {
+                let f = p.start();
+                if p.at(STRING_OPEN) {
+                    string(p);
+                } else if p.nth_at(1, COLON) {
+                    name(p);
+                } else {
+                    name_ref(p);
+                }
+                if p.eat(COLON) && expr(p).is_none() {
+                    // reported
+                }
+                f.complete(p, OBJECT_FIELD);
+                if !p.at(R_BRACE) && !p.eat(COMMA) && !p.at_line_end() {
+                    p.err_and_bump("`,` or `}`");
+                }
+            }
+            _ => p.err_and_bump("a field name"),
+        }
+    }
+    p.no_call = saved;
+    m.complete(p, OBJECT_EXPR)
+}
+
+fn arg_list(p: &mut Parser<'_>) {
+    let m = p.start();
+    let open = p.current_range();
+    p.bump(L_PAREN);
+    let saved = p.no_call;
+    p.no_call = false;
+    loop {
+        match p.current() {
+            R_PAREN => {
+                p.bump(R_PAREN);
+                break;
+            }
+            NEWLINE | EOF | DEDENT | INDENT => {
+                p.error(E005, "Unclosed `(`: expected `)`", open);
+                break;
+            }
+            COMMA => p.err_and_bump("an argument"),
+            _ => {
+                let a = p.start();
+                if p.at_name() && p.nth_at(1, COLON) {
+                    name(p);
+                    p.bump(COLON);
+                }
+                let ok = expr(p).is_some();
+                a.complete(p, ARG);
+                if !ok {
+                    continue;
+                }
+                if !p.at(R_PAREN) && !p.eat(COMMA) && !p.at_line_end() {
+                    p.err_and_bump("`,` or `)`");
+                }
+            }
+        }
+    }
+    p.no_call = saved;
+    m.complete(p, ARG_LIST);
+}
+
+/// `( item, key: value, ... )` after `parallel`, `loop`, a session, ...
+fn modifier_list(p: &mut Parser<'_>) {
+    let m = p.start();
+    let open = p.current_range();
+    p.bump(L_PAREN);
+    let saved = p.no_call;
+    p.no_call = false;
+    loop {
+        match p.current() {
+            R_PAREN => {
+                p.bump(R_PAREN);
+                break;
+            }
+            NEWLINE | EOF | DEDENT | INDENT => {
+                p.error(E005, "Unclosed `(`: expected `)`", open);
+                break;
+            }
+            COMMA => p.err_and_bump("a modifier"),
+            _ => {
+                let a = p.start();
+                let k = p.current();
+                if (k == IDENT || k.is_keyword()) && p.nth_at(1, COLON) {
+                    p.bump_remap(IDENT);
+                    p.bump(COLON);
+                }
+                let ok = expr(p).is_some();
+                a.complete(p, MODIFIER);
+                if !ok {
+                    continue;
+                }
+                if !p.at(R_PAREN) && !p.eat(COMMA) && !p.at_line_end() {
+                    p.err_and_bump("`,` or `)`");
+                }
+            }
+        }
+    }
+    p.no_call = saved;
+    m.complete(p, MODIFIER_LIST);
+}
+
+/// Properties after a session / resume header, if an indented block follows.
+fn opt_properties(p: &mut Parser<'_>) {
+    if p.at(NEWLINE) && p.nth_at(1, INDENT) {
+        property_block(p);
+    }
+}
+
+/// `session "prompt"`, `session: agent`, `session name: agent`, `session name:`,
+/// each optionally followed by `(modifiers)` and a property block.
+fn session_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(SESSION_KW);
+    match p.current() {
+        STRING_OPEN => {
+            string(p);
+        }
+        COLON => {
+            p.bump(COLON);
+            if p.at_name() {
+                name_ref(p);
+            } else if !p.at_line_end() {
+                p.err_and_bump("an agent name after `session:`");
+            }
+        }
+        _ if p.at_name() && p.nth_at(1, COLON) => {
+            name(p);
+            p.bump(COLON);
+            if p.at_name() {
+                name_ref(p);
+            }
+        }
+        _ => {}
+    }
+    if p.at(L_PAREN) {
+        modifier_list(p);
+    }
+    // `session "x":` before a property block: a stray colon, accepted.
+    if p.at(COLON) && p.nth_at(1, NEWLINE) && p.nth_at(2, INDENT) {
+        p.bump(COLON);
+    }
+    opt_properties(p);
+    m.complete(p, SESSION_EXPR)
+}
+
+fn resume_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(RESUME_KW);
+    p.bump(COLON);
+    if p.at_name() {
+        name_ref(p);
+    } else {
+        p.err_unexpected("an agent name after `resume:`");
+    }
+    opt_properties(p);
+    m.complete(p, RESUME_EXPR)
+}
+
+/// `do:` block or `do name(args)`.
+fn do_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(DO_KW);
+    if p.at(COLON) {
+        p.bump(COLON);
+        body(p, "`do`");
+        return m.complete(p, DO_EXPR);
+    }
+    if p.at_name() {
+        name_ref(p);
+        if p.at(L_PAREN) {
+            arg_list(p);
+        }
+    } else {
+        p.err_unexpected("`:` or a block name after `do`");
+    }
+    m.complete(p, DO_CALL)
+}
+
+/// `parallel (mods): body` or `parallel for ...`.
+fn parallel_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(PARALLEL_KW);
+    if p.at(L_PAREN) {
+        modifier_list(p);
+    }
+    if p.at(FOR_KW) {
+        return for_expr(p, Some(m));
+    }
+    colon_body(p, "`parallel`");
+    m.complete(p, PARALLEL_EXPR)
+}
+
+/// `for item[, i] in collection: body` (optionally after `parallel`).
+fn for_expr(p: &mut Parser<'_>, started: Option<super::Marker>) -> CompletedMarker {
+    let m = started.unwrap_or_else(|| p.start());
+    p.bump(FOR_KW);
+    if opt_name(p, "a loop variable name") && p.eat(COMMA) {
+        opt_name(p, "an index variable name");
+    }
+    if p.expect(IN_KW) {
+        let saved = p.no_call;
+        p.no_call = false;
+        if expr_bp(p, 1).is_none() {
+            recover_to_colon(p);
+        }
+        p.no_call = saved;
+    } else {
+        recover_to_colon(p);
+    }
+    colon_body(p, "`for`");
+    m.complete(p, FOR_EXPR)
+}
+
+fn recover_to_colon(p: &mut Parser<'_>) {
+    if p.at(COLON) || p.at_line_end() {
+        return;
+    }
+    let m = p.start();
+    while !p.at(COLON) && !p.at_line_end() {
+        p.bump_any();
+    }
+    m.complete(p, ERROR);
+}
+
+/// `repeat N [as i]: body`
+fn repeat_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(REPEAT_KW);
+    if p.at(COLON) || p.at(AS_KW) {
+        p.err_unexpected("a repeat count");
+    } else {
+        let saved = p.no_call;
+        p.no_call = true;
+        if expr_bp(p, 1).is_none() {
+            recover_to_colon(p);
+        }
+        p.no_call = saved;
+    }
+    if p.eat(AS_KW) {
+        opt_name(p, "an index variable name after `as`");
+    }
+    colon_body(p, "`repeat`");
+    m.complete(p, REPEAT_EXPR)
+}
+
+/// `loop [until|while condition] [(max: N)] [as i]: body`
+fn loop_expr(p: &mut Parser<'_>) -> CompletedMarker {
+    let m = p.start();
+    p.bump(LOOP_KW);
+    if p.at(UNTIL_KW) || p.at(WHILE_KW) {
+        p.bump_any();
+        if p.at(COLON) || p.at(L_PAREN) || p.at(AS_KW) {
+            // Empty condition: left to the validator.
+        } else {
+            condition(p);
+        }
+    }
+    if p.at(L_PAREN) {
+        modifier_list(p);
+    }
+    if p.eat(AS_KW) {
+        opt_name(p, "an iteration variable name after `as`");
+    }
+    colon_body(p, "`loop`");
+    m.complete(p, LOOP_EXPR)
+}
