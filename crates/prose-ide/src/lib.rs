@@ -1,1 +1,108 @@
+//! OpenProse analysis: a salsa database and every IDE feature over it.
+//!
+//! The API is plain data in editor terms (byte offsets, labels): no LSP
+//! types, no IO. [`AnalysisHost`] owns the database and applies changes;
+//! [`Analysis`] is a snapshot that answers queries and can be cancelled
+//! by the next change.
 
+pub mod db;
+pub mod diagnostics;
+
+pub use diagnostics::{Diagnostic, DiagnosticCode, Related, Severity};
+pub use prose_syntax::{TextRange, TextSize};
+
+use std::collections::HashMap;
+
+use db::{RootDatabase, SourceFile};
+use salsa::Setter;
+
+/// Identifies a file known to the host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// A query was cancelled because the inputs changed; retry on the new state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cancelled;
+
+pub type Cancellable<T> = Result<T, Cancelled>;
+
+/// Owns the database and the file table; the only place inputs change.
+#[derive(Default)]
+pub struct AnalysisHost {
+    db: RootDatabase,
+    files: Vec<SourceFile>,
+    by_path: HashMap<String, FileId>,
+}
+
+impl AnalysisHost {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a file or replaces its text; returns its id.
+    pub fn set_file_text(&mut self, path: &str, text: impl Into<String>) -> FileId {
+        let text = text.into();
+        if let Some(&id) = self.by_path.get(path) {
+            let file = self.files[id.0 as usize];
+            if file.text(&self.db) != &text {
+                file.set_text(&mut self.db).to(text);
+            }
+            return id;
+        }
+        let file = SourceFile::new(&self.db, path.to_string(), text);
+        let id = FileId(self.files.len() as u32);
+        self.files.push(file);
+        self.by_path.insert(path.to_string(), id);
+        id
+    }
+
+    pub fn file_id(&self, path: &str) -> Option<FileId> {
+        self.by_path.get(path).copied()
+    }
+
+    /// A snapshot for answering queries (cheap; cancelled by later changes).
+    pub fn analysis(&self) -> Analysis {
+        Analysis {
+            db: self.db.clone(),
+            files: self.files.clone(),
+        }
+    }
+}
+
+/// A read-only snapshot of the database.
+pub struct Analysis {
+    db: RootDatabase,
+    files: Vec<SourceFile>,
+}
+
+impl Analysis {
+    fn with_db<T>(
+        &self,
+        f: impl FnOnce(&RootDatabase) -> T + std::panic::UnwindSafe,
+    ) -> Cancellable<T> {
+        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| f(&self.db)).0)
+            .map_err(|_| Cancelled)
+    }
+
+    pub fn file_text(&self, file: FileId) -> Cancellable<String> {
+        let f = self.files[file.0 as usize];
+        self.with_db(move |db| f.text(db).clone())
+    }
+
+    pub fn file_path(&self, file: FileId) -> Cancellable<String> {
+        let f = self.files[file.0 as usize];
+        self.with_db(move |db| f.path(db).clone())
+    }
+
+    /// All diagnostics of a file, sorted by position.
+    pub fn diagnostics(&self, file: FileId) -> Cancellable<Vec<Diagnostic>> {
+        let f = self.files[file.0 as usize];
+        self.with_db(move |db| diagnostics::file_diagnostics(db, f).clone())
+    }
+
+    /// The parse tree of a file as text (for `prose dump-cst`).
+    pub fn debug_syntax_tree(&self, file: FileId) -> Cancellable<String> {
+        let f = self.files[file.0 as usize];
+        self.with_db(move |db| db::parse(db, f).debug_dump())
+    }
+}
