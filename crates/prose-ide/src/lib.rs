@@ -5,15 +5,23 @@
 //! [`Analysis`] is a snapshot that answers queries and can be cancelled
 //! by the next change.
 
+pub mod config;
+pub mod contract;
 pub mod db;
 pub mod diagnostics;
+#[doc(hidden)]
+pub mod fixture;
+pub mod semantics;
 
-pub use diagnostics::{Diagnostic, DiagnosticCode, Related, Severity};
+pub use config::{Config, Profile};
+pub use diagnostics::{
+    Diagnostic, DiagnosticCode, Related, Rule, Severity, Tag, all_rules, rule, rule_docs,
+};
 pub use prose_syntax::{TextRange, TextSize};
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use db::{RootDatabase, SourceFile};
+use db::{RootDatabase, SourceFile, Workspace};
 use salsa::Setter;
 
 /// Identifies a file known to the host.
@@ -27,16 +35,69 @@ pub struct Cancelled;
 pub type Cancellable<T> = Result<T, Cancelled>;
 
 /// Owns the database and the file table; the only place inputs change.
-#[derive(Default)]
 pub struct AnalysisHost {
     db: RootDatabase,
+    workspace: Workspace,
     files: Vec<SourceFile>,
     by_path: HashMap<String, FileId>,
+}
+
+impl Default for AnalysisHost {
+    fn default() -> Self {
+        Self::with_db(RootDatabase::default())
+    }
 }
 
 impl AnalysisHost {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A host over a given database (tests pass one with an event callback).
+    pub fn with_db(db: RootDatabase) -> Self {
+        let workspace = Workspace::new(
+            &db,
+            None,
+            None,
+            Config::default(),
+            BTreeMap::new(),
+            BTreeSet::new(),
+        );
+        AnalysisHost {
+            db,
+            workspace,
+            files: Vec::new(),
+            by_path: HashMap::new(),
+        }
+    }
+
+    pub fn set_workspace_root(&mut self, root: Option<String>) {
+        if self.workspace.root(&self.db) != &root {
+            self.workspace.set_root(&mut self.db).to(root);
+        }
+    }
+
+    pub fn set_home(&mut self, home: Option<String>) {
+        if self.workspace.home(&self.db) != &home {
+            self.workspace.set_home(&mut self.db).to(home);
+        }
+    }
+
+    pub fn set_config(&mut self, config: Config) {
+        if self.workspace.config(&self.db) != &config {
+            self.workspace.set_config(&mut self.db).to(config);
+        }
+    }
+
+    pub fn config(&self) -> Config {
+        self.workspace.config(&self.db).clone()
+    }
+
+    /// Replaces the set of agent memory files that exist.
+    pub fn set_memory_files(&mut self, files: BTreeSet<String>) {
+        if self.workspace.memory_files(&self.db) != &files {
+            self.workspace.set_memory_files(&mut self.db).to(files);
+        }
     }
 
     /// Adds a file or replaces its text; returns its id.
@@ -53,6 +114,9 @@ impl AnalysisHost {
         let id = FileId(self.files.len() as u32);
         self.files.push(file);
         self.by_path.insert(path.to_string(), id);
+        let mut map = self.workspace.files(&self.db).clone();
+        map.insert(path.to_string(), file);
+        self.workspace.set_files(&mut self.db).to(map);
         id
     }
 
@@ -64,6 +128,7 @@ impl AnalysisHost {
     pub fn analysis(&self) -> Analysis {
         Analysis {
             db: self.db.clone(),
+            workspace: self.workspace,
             files: self.files.clone(),
         }
     }
@@ -72,6 +137,7 @@ impl AnalysisHost {
 /// A read-only snapshot of the database.
 pub struct Analysis {
     db: RootDatabase,
+    workspace: Workspace,
     files: Vec<SourceFile>,
 }
 
@@ -97,7 +163,8 @@ impl Analysis {
     /// All diagnostics of a file, sorted by position.
     pub fn diagnostics(&self, file: FileId) -> Cancellable<Vec<Diagnostic>> {
         let f = self.files[file.0 as usize];
-        self.with_db(move |db| diagnostics::file_diagnostics(db, f).clone())
+        let ws = self.workspace;
+        self.with_db(move |db| diagnostics::file_diagnostics(db, f, Some(ws)).clone())
     }
 
     /// The parse tree of a file as text (for `prose dump-cst`).

@@ -6,7 +6,11 @@
 /// The kind of a token or node in the OpenProse syntax tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u16)]
-#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+#[allow(
+    non_camel_case_types,
+    clippy::upper_case_acronyms,
+    clippy::manual_non_exhaustive
+)]
 pub enum SyntaxKind {
     // ---- trivia -------------------------------------------------------
     /// Spaces, tabs, form feeds, a BOM, and newlines that do not end a

@@ -14,7 +14,7 @@
 //!   of the enclosing block so that parsing continues sensibly.
 //! - Recovery for unclosed brackets: when a line inside an open bracket
 //!   starts with a statement keyword at or left of the indentation of the
-//!   line that opened the bracket, the bracket is abandoned (E005 at the
+//!   line that opened the bracket, the bracket is abandoned (the parser reports E005 at the
 //!   bracket) and layout resumes, so one typo does not swallow the file.
 
 use text_size::{TextRange, TextSize};
@@ -140,12 +140,9 @@ pub fn layout(lexed: &Lexed, text: &str) -> Layout {
                 && is_statement_keyword(kind)
                 && bracket_open.is_some_and(|(_, indent)| width <= indent)
             {
-                let (open_range, _) = bracket_open.take().unwrap_or_default();
-                errors.push(SyntaxError::new(
-                    SyntaxErrorCode::E005,
-                    format!("Unclosed `{}`", &text[open_range]),
-                    open_range,
-                ));
+                // The parser reports the unclosed bracket when it meets
+                // the NEWLINE restored here.
+                bracket_open = None;
                 bracket_depth = 0;
                 if let Some(nl) = pending_newline.take() {
                     raw_kinds[nl] = NEWLINE;

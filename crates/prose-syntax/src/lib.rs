@@ -158,7 +158,7 @@ pub fn parse(text: &str) -> Parse {
     }
 }
 
-use ast::AstNode;
+pub use ast::AstNode;
 
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,23 @@
-//! Diagnostics as plain data, and the query that collects them.
+//! Diagnostics as plain data, the rule registry, and the query that runs it.
+//!
+//! Every code lives in its own file under `rules/`: its `//!` doc comment
+//! is the code's documentation (rendered to `docs/diagnostics/CODE.md`
+//! and printed by `prose explain CODE`), followed by a [`Rule`] constant,
+//! the check, and its tests. A rule reports ranges and messages; the
+//! severity comes from the active profile and the configuration.
 
-use text_size::TextRange;
+pub(crate) mod rules;
+#[cfg(test)]
+pub(crate) mod tests;
 
-use crate::db::{Db, SourceFile, parse};
+use prose_syntax::{Parse, SyntaxNode, TextRange, ast};
+
+use crate::{
+    config::{Config, Level, Profile},
+    contract::{Contract, program_contract},
+    db::{Db, SourceFile, Workspace, join_path, parse},
+    semantics::{FileSemantics, file_semantics},
+};
 
 /// How bad a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -24,7 +39,7 @@ impl Severity {
     }
 }
 
-/// A stable diagnostic code such as `E004` or `W001`.
+/// A stable diagnostic code such as `E004`, `W001` or `P601`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DiagnosticCode(pub &'static str);
 
@@ -42,30 +57,278 @@ pub struct Related {
     pub message: String,
 }
 
+/// Extra meaning an editor can show (faded text, strike-through).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tag {
+    Unnecessary,
+    Deprecated,
+}
+
 /// One diagnostic: code, severity, message, exact range, related locations.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     pub code: DiagnosticCode,
+    /// The rule's kebab-case name (`duplicate-agent`).
+    pub name: &'static str,
     pub severity: Severity,
     pub message: String,
     pub range: TextRange,
     pub related: Vec<Related>,
+    pub tags: Vec<Tag>,
 }
 
-/// Every diagnostic of a file, sorted by position.
-#[salsa::tracked(returns(ref))]
-pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = parse(db, file)
-        .errors()
+/// A diagnostic rule: metadata plus its check.
+pub struct Rule {
+    pub code: &'static str,
+    /// Kebab-case name of the bad pattern (`duplicate-agent`).
+    pub name: &'static str,
+    /// One line: what is wrong (the spec's wording where it has one).
+    pub summary: &'static str,
+    /// Severity under the `strict` profile: the specification's.
+    pub strict: Severity,
+    /// Level under the `default` profile (calibrated on real programs).
+    pub default: Level,
+    /// The rule file's source (`include_str!`), whose `//!` comment is the docs.
+    pub source: &'static str,
+    pub check: fn(&Ctx<'_>, &mut Acc),
+}
+
+impl Rule {
+    /// The docs page: the rule file's leading `//!` comment as Markdown.
+    pub fn docs(&self) -> String {
+        let mut out = String::new();
+        for line in self.source.lines() {
+            let Some(rest) = line.strip_prefix("//!") else {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                break;
+            };
+            out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The level under `profile`, before per-code overrides.
+    pub fn level(&self, profile: Profile) -> Level {
+        match profile {
+            Profile::Strict => Level::On(self.strict),
+            Profile::Default => self.default,
+        }
+    }
+}
+
+/// All rules, ordered by code.
+pub fn all_rules() -> &'static [&'static Rule] {
+    rules::RULES
+}
+
+pub fn rule(code: &str) -> Option<&'static Rule> {
+    all_rules()
         .iter()
-        .map(|e| Diagnostic {
-            code: DiagnosticCode(e.code.as_str()),
-            severity: Severity::Error,
-            message: e.message.clone(),
-            range: e.range,
-            related: Vec::new(),
-        })
-        .collect();
-    out.sort_by_key(|d| (d.range.start(), d.range.end(), d.code));
+        .copied()
+        .find(|r| r.code.eq_ignore_ascii_case(code) || r.name == code)
+}
+
+/// The docs page for `code` (or rule name).
+pub fn rule_docs(code: &str) -> Option<String> {
+    rule(code).map(|r| r.docs())
+}
+
+/// What a rule sees: the file's tree, its names, and the workspace.
+pub struct Ctx<'a> {
+    pub db: &'a dyn Db,
+    pub file: SourceFile,
+    pub workspace: Option<Workspace>,
+    pub parse: &'a Parse,
+    pub root: ast::SourceFile,
+    pub sema: &'a FileSemantics,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn text(&self) -> &'a str {
+        self.file.text(self.db)
+    }
+
+    pub fn path(&self) -> &'a str {
+        self.file.path(self.db)
+    }
+
+    pub fn syntax(&self) -> &SyntaxNode {
+        use prose_syntax::AstNode;
+        self.root.syntax()
+    }
+
+    pub fn config(&self) -> Config {
+        self.workspace
+            .map(|w| w.config(self.db).clone())
+            .unwrap_or_default()
+    }
+
+    /// The workspace root, or the directory of this file.
+    pub fn root_dir(&self) -> String {
+        if let Some(root) = self.workspace.and_then(|w| w.root(self.db).clone()) {
+            return root;
+        }
+        let path = self.path();
+        path.rsplit_once('/')
+            .map_or(String::from("."), |(dir, _)| dir.to_string())
+    }
+
+    pub fn home_dir(&self) -> Option<String> {
+        self.workspace.and_then(|w| w.home(self.db).clone())
+    }
+
+    /// Whether a memory file exists at `path` (absolute, as the host keys them).
+    pub fn memory_file_exists(&self, path: &str) -> bool {
+        self.workspace
+            .is_some_and(|w| w.memory_files(self.db).contains(path))
+    }
+
+    /// Where `persist:` keeps an agent's memory file, for project, user and
+    /// path scopes (`None` for execution scope, which has no file before a run).
+    pub fn memory_file_path(
+        &self,
+        agent: &str,
+        persist: &crate::contract::Persist,
+    ) -> Option<String> {
+        use crate::contract::Persist;
+        match persist {
+            Persist::Execution => None,
+            Persist::Project => Some(join_path(
+                &self.root_dir(),
+                &format!(".prose/agents/{agent}/memory.md"),
+            )),
+            Persist::User => Some(join_path(
+                &self.home_dir()?,
+                &format!(".prose/agents/{agent}/memory.md"),
+            )),
+            Persist::Path(p) => Some(join_path(
+                &self.root_dir(),
+                &format!("{}/memory.md", p.trim_end_matches('/')),
+            )),
+        }
+    }
+
+    /// The local file a `use "@handle/slug"` resolves to: the configured
+    /// mapping, then `.prose/imports/{handle}--{slug}/program.prose` in the
+    /// workspace, then the same under `~/.prose/imports/`.
+    pub fn resolve_import(&self, use_path: &str) -> Option<SourceFile> {
+        let ws = self.workspace?;
+        let files = ws.files(self.db);
+        import_candidates(
+            &self.config(),
+            &self.root_dir(),
+            self.home_dir().as_deref(),
+            use_path,
+        )
+        .into_iter()
+        .find_map(|p| files.get(&p).copied())
+    }
+
+    /// The inputs and outputs of another program.
+    pub fn contract(&self, file: SourceFile) -> &'a Contract {
+        program_contract(self.db, file)
+    }
+}
+
+/// Candidate local paths for `use "@handle/slug"`, in lookup order.
+pub fn import_candidates(
+    config: &Config,
+    root: &str,
+    home: Option<&str>,
+    use_path: &str,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(mapped) = config.imports.get(use_path) {
+        out.push(join_path(root, mapped));
+    }
+    if let Some((handle, slug)) = use_path.strip_prefix('@').and_then(|p| p.split_once('/')) {
+        let dir = format!(".prose/imports/{handle}--{slug}/program.prose");
+        out.push(join_path(root, &dir));
+        if let Some(home) = home {
+            out.push(join_path(home, &dir));
+        }
+    }
+    out
+}
+
+/// Collects what one rule reports.
+pub struct Acc {
+    rule: &'static Rule,
+    out: Vec<(TextRange, String, Vec<Related>, Vec<Tag>)>,
+}
+
+impl Acc {
+    pub fn report(&mut self, range: TextRange, message: impl Into<String>) {
+        self.out
+            .push((range, message.into(), Vec::new(), Vec::new()));
+    }
+
+    pub fn report_related(
+        &mut self,
+        range: TextRange,
+        message: impl Into<String>,
+        related: Vec<Related>,
+    ) {
+        self.out.push((range, message.into(), related, Vec::new()));
+    }
+
+    pub fn report_tagged(&mut self, range: TextRange, message: impl Into<String>, tags: Vec<Tag>) {
+        self.out.push((range, message.into(), Vec::new(), tags));
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.rule.code
+    }
+}
+
+/// Every diagnostic of a file, sorted by position, with the configured severities.
+#[salsa::tracked(returns(ref))]
+pub fn file_diagnostics(
+    db: &dyn Db,
+    file: SourceFile,
+    workspace: Option<Workspace>,
+) -> Vec<Diagnostic> {
+    let parse = parse(db, file);
+    let ctx = Ctx {
+        db,
+        file,
+        workspace,
+        parse,
+        root: parse.tree(),
+        sema: file_semantics(db, file),
+    };
+    let config = ctx.config();
+    let mut out = Vec::new();
+    for &rule in all_rules() {
+        let level = config
+            .severity
+            .get(rule.code)
+            .copied()
+            .unwrap_or_else(|| rule.level(config.profile));
+        let Level::On(severity) = level else { continue };
+        let mut acc = Acc {
+            rule,
+            out: Vec::new(),
+        };
+        (rule.check)(&ctx, &mut acc);
+        for (range, message, related, tags) in acc.out {
+            out.push(Diagnostic {
+                code: DiagnosticCode(rule.code),
+                name: rule.name,
+                severity,
+                message,
+                range,
+                related,
+                tags,
+            });
+        }
+    }
+    out.sort_by(|a, b| {
+        (a.range.start(), a.range.end(), a.code).cmp(&(b.range.start(), b.range.end(), b.code))
+    });
+    out.dedup();
     out
 }

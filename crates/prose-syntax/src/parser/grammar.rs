@@ -165,11 +165,7 @@ fn expr_stmt(p: &mut Parser<'_>) {
     let m = p.start();
     if expr(p).is_none() {
         // expr() reported; consume the rest of the line.
-        let e = p.start();
-        while !p.at_line_end() {
-            p.bump_any();
-        }
-        e.complete(p, ERROR);
+        recover_line(p);
         p.eat(NEWLINE);
         m.complete(p, EXPR_STMT);
         return;
@@ -330,18 +326,22 @@ fn param_list(p: &mut Parser<'_>) {
                 break;
             }
             NEWLINE | EOF | DEDENT | INDENT => {
-                p.error(E005, "Unclosed `(`: expected `)`", open);
+                unclosed(p, open, "(", ")");
+                break;
+            }
+            COLON => {
+                p.err_unexpected("`)`");
                 break;
             }
             _ if p.at_name() => {
                 let param = p.start();
                 name(p);
                 param.complete(p, PARAM);
-                if !p.at(R_PAREN) && !p.eat(COMMA) && !p.at_line_end() {
-                    p.err_and_bump("`,` or `)`");
+                if !list_sep(p, R_PAREN, COLON, "`,` or `)`") {
+                    break;
                 }
             }
-            _ => p.err_and_bump("a parameter name"),
+            _ => err_and_bump_item(p, "a parameter name"),
         }
     }
     m.complete(p, PARAM_LIST);
@@ -458,16 +458,20 @@ fn destructure(p: &mut Parser<'_>) {
                 break;
             }
             NEWLINE | EOF | DEDENT | INDENT => {
-                p.error(E005, "Unclosed `{`: expected `}`", open);
+                unclosed(p, open, "{", "}");
+                break;
+            }
+            EQ => {
+                p.err_unexpected("`}`");
                 break;
             }
             _ if p.at_name() => {
                 name(p);
-                if !p.at(R_BRACE) && !p.eat(COMMA) && !p.at_line_end() {
-                    p.err_and_bump("`,` or `}`");
+                if !list_sep(p, R_BRACE, EQ, "`,` or `}`") {
+                    break;
                 }
             }
-            _ => p.err_and_bump("a name to destructure"),
+            _ => err_and_bump_item(p, "a name to destructure"),
         }
     }
     m.complete(p, DESTRUCTURE_PAT);
@@ -518,14 +522,10 @@ fn orphan_clause(p: &mut Parser<'_>, kind: SyntaxKind, what: &str) {
     let m = p.start();
     let kw = p.current();
     p.bump_any();
-    match kw {
-        CATCH_KW => {
-            if p.eat(AS_KW) {
-                opt_name(p, "an error variable name after `as`");
-            }
-        }
-        ELIF_KW => condition(p),
-        _ => {}
+    if kw == CATCH_KW && p.eat(AS_KW) {
+        opt_name(p, "an error variable name after `as`");
+    } else if kw == ELIF_KW {
+        condition(p);
     }
     colon_body(p, what);
     m.complete(p, kind);
@@ -649,6 +649,8 @@ fn open_continuation(p: &mut Parser<'_>) -> bool {
 
 fn close_continuation(p: &mut Parser<'_>, indents: u32) {
     for _ in 0..indents {
+        // The end of the last continuation line (unless a block ended it).
+        p.eat(NEWLINE);
         // Lines left over at the continuation's indentation are not part
         // of the expression; keep them, reported.
         while !p.at(DEDENT) && !p.at(EOF) {
@@ -698,12 +700,34 @@ fn pipe_op(p: &mut Parser<'_>) {
         if p.at(L_PAREN) {
             param_list(p);
         }
-        colon_body(p, "the pipeline operation");
+        if p.at(COLON) && !matches!(p.nth(1), NEWLINE | EOF | DEDENT | INDENT) {
+            inline_pipe_body(p);
+        } else {
+            colon_body(p, "the pipeline operation");
+        }
     } else {
         p.err_unexpected("a pipeline operation (map, filter, reduce, pmap)");
         recover_line(p);
     }
     m.complete(p, PIPE_OP);
+}
+
+/// `: expr` on the same line as the pipeline operation. The body is one
+/// expression without pipes, so that `| filter: session "a" | map: ...`
+/// and a following `| map:` line chain onto the pipeline instead of
+/// piping the body's result.
+fn inline_pipe_body(p: &mut Parser<'_>) {
+    p.bump(COLON);
+    let b = p.start();
+    let s = p.start();
+    if p.enter() {
+        arrow_expr(p);
+        p.leave();
+    } else {
+        p.skip_nested();
+    }
+    s.complete(p, EXPR_STMT);
+    b.complete(p, BLOCK);
 }
 
 fn arrow_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
@@ -780,7 +804,12 @@ fn expr_bp(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
             lhs = m.complete(p, BINARY_EXPR);
             break;
         }
-        let rhs = expr_bp(p, bp + 1);
+        let rhs = if p.at(COLON) {
+            missing_operand(p);
+            None
+        } else {
+            expr_bp(p, bp + 1)
+        };
         p.leave();
         lhs = m.complete(p, BINARY_EXPR);
         if rhs.is_none() {
@@ -798,11 +827,22 @@ fn prefix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
             p.skip_nested();
             return Some(m.complete(p, PREFIX_EXPR));
         }
-        expr_bp(p, 3);
+        if p.at(COLON) {
+            missing_operand(p);
+        } else {
+            expr_bp(p, 3);
+        }
         p.leave();
         return Some(m.complete(p, PREFIX_EXPR));
     }
     postfix_expr(p)
+}
+
+/// An operator followed by `:`: the `:` ends a header (`if depth <=:`), so
+/// the operand is missing; the `:` is left for the header.
+fn missing_operand(p: &mut Parser<'_>) {
+    let range = text_size::TextRange::empty(p.prev_range().end());
+    p.error(E005, "Expected an expression", range);
 }
 
 fn postfix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
@@ -860,7 +900,7 @@ fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
             p.no_call = saved;
             if !p.eat(R_PAREN) {
                 if p.at_line_end() {
-                    p.error(E005, "Unclosed `(`: expected `)`", open);
+                    unclosed(p, open, "(", ")");
                 } else {
                     p.err_unexpected("`)`");
                 }
@@ -928,6 +968,50 @@ fn string(p: &mut Parser<'_>) -> CompletedMarker {
     m.complete(p, STRING)
 }
 
+/// Like [`Parser::err_and_bump`], but a misplaced string is reported and
+/// wrapped whole (a string is several tokens).
+fn err_and_bump_item(p: &mut Parser<'_>, expected: &str) {
+    if !p.at(STRING_OPEN) {
+        p.err_and_bump(expected);
+        return;
+    }
+    let m = p.start();
+    let start = p.current_range().start();
+    string(p);
+    let range = text_size::TextRange::new(start, p.prev_range().end());
+    p.error(
+        E004,
+        format!("Unexpected {}: expected {expected}", STRING_OPEN.describe()),
+        range,
+    );
+    m.complete(p, ERROR);
+}
+
+/// A bracketed list reached the end of its line without its closer.
+fn unclosed(p: &mut Parser<'_>, open: text_size::TextRange, bracket: &str, closer: &str) {
+    p.error(
+        E005,
+        format!("Unclosed `{bracket}`: expected `{closer}`"),
+        open,
+    );
+}
+
+/// After an item of a bracketed list: eats the `,` separator. A `stop`
+/// token (the `:` of a header, the `=` after a pattern) means the closer
+/// is missing: reported, left for the enclosing construct, returns false.
+/// Other junk is reported and skipped.
+fn list_sep(p: &mut Parser<'_>, closer: SyntaxKind, stop: SyntaxKind, expected: &str) -> bool {
+    if p.at(closer) || p.eat(COMMA) || p.at_line_end() {
+        return true;
+    }
+    if p.at(stop) {
+        p.err_unexpected(expected);
+        return false;
+    }
+    p.err_and_bump(expected);
+    true
+}
+
 fn array(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
     let open = p.current_range();
@@ -941,16 +1025,20 @@ fn array(p: &mut Parser<'_>) -> CompletedMarker {
                 break;
             }
             NEWLINE | EOF | DEDENT | INDENT => {
-                p.error(E005, "Unclosed `[`: expected `]`", open);
+                unclosed(p, open, "[", "]");
                 break;
             }
             COMMA => p.err_and_bump("an array element"),
+            COLON => {
+                p.err_unexpected("`]`");
+                break;
+            }
             _ => {
                 if expr(p).is_none() {
                     continue;
                 }
-                if !p.at(R_BRACK) && !p.eat(COMMA) && !p.at_line_end() {
-                    p.err_and_bump("`,` or `]`");
+                if !list_sep(p, R_BRACK, COLON, "`,` or `]`") {
+                    break;
                 }
             }
         }
@@ -973,7 +1061,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
                 break;
             }
             NEWLINE | EOF | DEDENT | INDENT => {
-                p.error(E005, "Unclosed `{`: expected `}`", open);
+                unclosed(p, open, "{", "}");
                 break;
             }
             _ if p.at_name() || p.at(STRING_OPEN) => {
@@ -1013,10 +1101,14 @@ fn arg_list(p: &mut Parser<'_>) {
                 break;
             }
             NEWLINE | EOF | DEDENT | INDENT => {
-                p.error(E005, "Unclosed `(`: expected `)`", open);
+                unclosed(p, open, "(", ")");
                 break;
             }
             COMMA => p.err_and_bump("an argument"),
+            COLON => {
+                p.err_unexpected("`)`");
+                break;
+            }
             _ => {
                 let a = p.start();
                 if p.at_name() && p.nth_at(1, COLON) {
@@ -1028,8 +1120,8 @@ fn arg_list(p: &mut Parser<'_>) {
                 if !ok {
                     continue;
                 }
-                if !p.at(R_PAREN) && !p.eat(COMMA) && !p.at_line_end() {
-                    p.err_and_bump("`,` or `)`");
+                if !list_sep(p, R_PAREN, COLON, "`,` or `)`") {
+                    break;
                 }
             }
         }
@@ -1052,10 +1144,14 @@ fn modifier_list(p: &mut Parser<'_>) {
                 break;
             }
             NEWLINE | EOF | DEDENT | INDENT => {
-                p.error(E005, "Unclosed `(`: expected `)`", open);
+                unclosed(p, open, "(", ")");
                 break;
             }
             COMMA => p.err_and_bump("a modifier"),
+            COLON => {
+                p.err_unexpected("`)`");
+                break;
+            }
             _ => {
                 let a = p.start();
                 let k = p.current();
@@ -1068,8 +1164,8 @@ fn modifier_list(p: &mut Parser<'_>) {
                 if !ok {
                     continue;
                 }
-                if !p.at(R_PAREN) && !p.eat(COMMA) && !p.at_line_end() {
-                    p.err_and_bump("`,` or `)`");
+                if !list_sep(p, R_PAREN, COLON, "`,` or `)`") {
+                    break;
                 }
             }
         }
@@ -1080,8 +1176,14 @@ fn modifier_list(p: &mut Parser<'_>) {
 
 /// Properties after a session / resume header, if an indented block follows.
 fn opt_properties(p: &mut Parser<'_>) {
+    // Only a `name:` line opens a property block. Anything else indented
+    // below is not the session's: a continuation line (`  -> session "b"`,
+    // `  | map:`) or unexpected indentation, reported as such.
     if p.at(NEWLINE) && p.nth_at(1, INDENT) {
-        property_block(p);
+        let k = p.nth(2);
+        if (k == IDENT || k.is_keyword()) && p.nth_at(3, COLON) {
+            property_block(p);
+        }
     }
 }
 
@@ -1099,7 +1201,7 @@ fn session_expr(p: &mut Parser<'_>) -> CompletedMarker {
             if p.at_name() {
                 name_ref(p);
             } else if !p.at_line_end() {
-                p.err_and_bump("an agent name after `session:`");
+                err_and_bump_item(p, "an agent name after `session:`");
             }
         }
         _ if p.at_name() && p.nth_at(1, COLON) => {
@@ -1173,10 +1275,20 @@ fn parallel_expr(p: &mut Parser<'_>) -> CompletedMarker {
 fn for_expr(p: &mut Parser<'_>, started: Option<super::Marker>) -> CompletedMarker {
     let m = started.unwrap_or_else(|| p.start());
     p.bump(FOR_KW);
-    if opt_name(p, "a loop variable name") && p.eat(COMMA) {
+    if p.at(IN_KW) {
+        // `for in xs:`: `in` is a name only where a name is needed.
+        let range = text_size::TextRange::empty(p.prev_range().end());
+        p.error(E005, "Expected a loop variable name", range);
+    } else if opt_name(p, "a loop variable name") && p.eat(COMMA) {
         opt_name(p, "an index variable name");
     }
     if p.expect(IN_KW) {
+        if p.at(COLON) {
+            let range = text_size::TextRange::empty(p.prev_range().end());
+            p.error(E005, "Expected a collection after `in`", range);
+            colon_body(p, "`for`");
+            return m.complete(p, FOR_EXPR);
+        }
         let saved = p.no_call;
         p.no_call = false;
         if expr_bp(p, 1).is_none() {

@@ -1,0 +1,53 @@
+//! # E005 `invalid-syntax`
+//!
+//! **Invalid syntax.** A construct was recognised but is incomplete or
+//! malformed: a header without its indented block, an unclosed bracket, an
+//! unterminated `**` discretion, an indented line that belongs to nothing,
+//! or a line whose indentation lines up with no enclosing block.
+//!
+//! (An unexpected token that is present and wrong is E004 instead.)
+//!
+//! ## Example
+//! ```prose
+//! if **the tests pass**:
+//! session "Deploy"
+//! ```
+//!
+//! ## Fix
+//! ```prose
+//! if **the tests pass**:
+//!   session "Deploy"
+//! ```
+//!
+//! ## Specification
+//! compiler.md, Validation Rules: E005 "Invalid syntax". Same severity in
+//! every profile.
+
+use super::prelude::*;
+
+pub(crate) const RULE: Rule = Rule {
+    code: "E005",
+    name: "invalid-syntax",
+    summary: "Invalid syntax",
+    strict: Severity::Error,
+    default: Level::On(Severity::Error),
+    source: include_str!("invalid_syntax.rs"),
+    check: |ctx, acc| syntax_errors(ctx, acc, SyntaxErrorCode::E005),
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostics::tests::check;
+    use expect_test::expect;
+
+    #[test]
+    fn missing_block_and_unclosed_bracket() {
+        check(
+            "if **x**:\nlet a = [1, 2\nsession \"b\"\n",
+            expect![[r#"
+                E005 1:10-1:10 error: Expected an indented block for `if`
+                E005 2:9-2:10 error: Unclosed `[`: expected `]`
+            "#]],
+        );
+    }
+}

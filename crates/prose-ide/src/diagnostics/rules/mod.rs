@@ -1,0 +1,64 @@
+//! The rule registry: one module per diagnostic code.
+
+#[allow(unused_imports)]
+pub(crate) mod prelude {
+    pub(crate) use prose_syntax::{
+        AstNode, SyntaxErrorCode, SyntaxKind, SyntaxNode, TextRange, ast,
+    };
+
+    pub(crate) use crate::{
+        config::Level,
+        diagnostics::{Acc, Ctx, Related, Rule, Severity, Tag},
+        semantics::{Def, DefId, DefKind, RefKind, RefSite},
+    };
+
+    /// Reports the parser's errors with `code`.
+    pub(crate) fn syntax_errors(ctx: &Ctx<'_>, acc: &mut Acc, code: SyntaxErrorCode) {
+        for e in ctx.parse.errors().iter().filter(|e| e.code == code) {
+            acc.report(e.range, e.message.clone());
+        }
+    }
+
+    /// A related location in the same file.
+    pub(crate) fn related(ctx: &Ctx<'_>, range: TextRange, message: &str) -> Related {
+        Related {
+            path: ctx.path().to_string(),
+            range,
+            message: message.to_string(),
+        }
+    }
+
+    /// The closest candidate to `name` by edit distance, if close enough.
+    pub(crate) fn did_you_mean<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        candidates
+            .iter()
+            .map(|c| (strsim::damerau_levenshtein(name, c), *c))
+            .filter(|(d, c)| *d <= (name.len().max(c.len()) / 3).max(1))
+            .min()
+            .map(|(_, c)| c)
+    }
+
+    /// Every node of type `N` in the file.
+    pub(crate) fn nodes<N: AstNode>(ctx: &Ctx<'_>) -> impl Iterator<Item = N> + use<N> {
+        ctx.syntax().descendants().filter_map(N::cast)
+    }
+}
+
+mod duplicate_agent;
+mod invalid_syntax;
+mod undefined_agent;
+mod unexpected_token;
+mod unknown_escape;
+mod unterminated_string;
+
+use super::Rule;
+
+/// Every rule, ordered by code.
+pub(crate) static RULES: &[&Rule] = &[
+    &unterminated_string::RULE,
+    &unknown_escape::RULE,
+    &unexpected_token::RULE,
+    &invalid_syntax::RULE,
+    &duplicate_agent::RULE,
+    &undefined_agent::RULE,
+];
