@@ -58,16 +58,21 @@ impl Lexed {
     }
 }
 
+// Runs of whitespace, comments and hyphenated identifiers are extended by
+// callbacks rather than by repetition in the regex: the automaton logos
+// generates makes a (non-tail) call per loop iteration that crosses states,
+// so in unoptimised builds a long comment of non-ASCII text, a long run of
+// BOMs or an identifier with many `-` segments overflowed the stack.
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
 enum Outer {
-    #[regex(r"[ \t\x0C\u{FEFF}]+")]
+    #[regex(r"[ \t\x0C\u{FEFF}]", lex_blanks)]
     #[token("\r")]
     Whitespace,
     #[regex(r"\r?\n")]
     Newline,
-    #[regex(r"#[^\r\n]*", allow_greedy = true)]
+    #[token("#", lex_to_line_end)]
     Comment,
-    #[regex(r"[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*")]
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*", lex_ident_tail)]
     Ident,
     /// Numbers, optionally with a unit suffix real programs use (`120s`).
     #[regex(r"[0-9]+(\.[0-9]+)?[A-Za-z_]*")]
@@ -132,6 +137,38 @@ enum Outer {
     Bang,
     #[token("?")]
     Question,
+}
+
+/// Called after one blank: consumes the rest of the run of spaces, tabs,
+/// form feeds and BOMs.
+fn lex_blanks(lex: &mut logos::Lexer<'_, Outer>) {
+    let rest = lex.remainder().as_bytes();
+    let mut i = 0;
+    loop {
+        match rest.get(i) {
+            Some(b' ' | b'\t' | b'\x0C') => i += 1,
+            Some(0xEF) if rest[i..].starts_with("\u{FEFF}".as_bytes()) => i += 3,
+            _ => break,
+        }
+    }
+    lex.bump(i);
+}
+
+/// Called after `#`: consumes the comment up to (not including) the line end.
+fn lex_to_line_end(lex: &mut logos::Lexer<'_, Outer>) {
+    let rest = lex.remainder().as_bytes();
+    let len = rest
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .unwrap_or(rest.len());
+    lex.bump(len);
+}
+
+/// Called after a word: consumes the `-word` segments of a hyphenated name.
+fn lex_ident_tail(lex: &mut logos::Lexer<'_, Outer>) {
+    let start = lex.span().start;
+    let full = ident_len(&lex.source().as_bytes()[start..]).unwrap_or(0);
+    lex.bump(full.saturating_sub(lex.span().len()));
 }
 
 /// How a string literal is delimited and whether it was closed.
@@ -390,14 +427,14 @@ fn split_string(text: &str, base: u32, shape: StringShape, out: &mut Lexed) {
                 push(STRING_ESCAPE, i, out);
                 if !matches!(esc, "\\\\" | "\\\"" | "\\n" | "\\t" | "\\{" | "\\}") {
                     let shown = if ch_len == 0 || esc.ends_with(['\n', '\r']) {
-                        "a backslash at the end of a line".to_string()
+                        ": a backslash at the end of a line".to_string()
                     } else {
-                        format!("`{esc}`")
+                        format!(" `{esc}`")
                     };
                     out.errors.push(SyntaxError::new(
                         SyntaxErrorCode::E002,
                         format!(
-                            "Unknown escape sequence {shown}: valid escapes are \\\\, \\\", \\n, \\t, \\{{ and \\}}"
+                            "Unknown escape sequence{shown}; valid escapes are \\\\, \\\", \\n, \\t, \\{{ and \\}}"
                         ),
                         TextRange::at((base + i as u32).into(), TextSize::from((1 + ch_len) as u32)),
                     ));
@@ -542,7 +579,7 @@ mod tests {
                 STRING_TEXT " "
                 STRING_ESCAPE "\\q"
                 STRING_CLOSE "\""
-                E002 41..43: Unknown escape sequence `\q`: valid escapes are \\, \", \n, \t, \{ and \}
+                E002 41..43: Unknown escape sequence `\q`; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }
@@ -634,7 +671,7 @@ mod tests {
                 STRING_TEXT "abc"
                 STRING_ESCAPE "\\"
                 E001 0..3: Unterminated string literal: `"""` needs a closing `"""`
-                E002 6..7: Unknown escape sequence a backslash at the end of a line: valid escapes are \\, \", \n, \t, \{ and \}
+                E002 6..7: Unknown escape sequence: a backslash at the end of a line; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }

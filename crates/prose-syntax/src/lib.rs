@@ -152,6 +152,11 @@ pub fn parse(text: &str) -> Parse {
     errors.extend(lexed.errors);
     errors.extend(layout.errors);
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
+    // An unterminated string also surprises the parser at the same spot;
+    // the E001 says it better.
+    let unterminated: Vec<TextSize> =
+        errors.iter().filter(|e| e.code == SyntaxErrorCode::E001).map(|e| e.range.start()).collect();
+    errors.retain(|e| e.code != SyntaxErrorCode::E004 || !unterminated.contains(&e.range.start()));
     Parse {
         green,
         errors: errors.into(),

@@ -121,7 +121,7 @@ impl Rule {
 
 /// All rules, ordered by code.
 pub fn all_rules() -> &'static [&'static Rule] {
-    rules::RULES
+    rules::rules()
 }
 
 pub fn rule(code: &str) -> Option<&'static Rule> {
@@ -254,29 +254,49 @@ pub fn import_candidates(
     out
 }
 
+/// One reported problem, before severities are applied.
+struct Reported {
+    range: TextRange,
+    message: String,
+    related: Vec<Related>,
+    tags: Vec<Tag>,
+    /// Overrides the rule's `default`-profile level for this occurrence.
+    default: Option<Level>,
+}
+
 /// Collects what one rule reports.
 pub struct Acc {
     rule: &'static Rule,
-    out: Vec<(TextRange, String, Vec<Related>, Vec<Tag>)>,
+    out: Vec<Reported>,
 }
 
 impl Acc {
-    pub fn report(&mut self, range: TextRange, message: impl Into<String>) {
-        self.out
-            .push((range, message.into(), Vec::new(), Vec::new()));
+    fn push(&mut self, range: TextRange, message: String, related: Vec<Related>, tags: Vec<Tag>, default: Option<Level>) {
+        self.out.push(Reported { range, message, related, tags, default });
     }
 
-    pub fn report_related(
+    pub fn report(&mut self, range: TextRange, message: impl Into<String>) {
+        self.push(range, message.into(), Vec::new(), Vec::new(), None);
+    }
+
+    pub fn report_related(&mut self, range: TextRange, message: impl Into<String>, related: Vec<Related>) {
+        self.push(range, message.into(), related, Vec::new(), None);
+    }
+
+    pub fn report_tagged(&mut self, range: TextRange, message: impl Into<String>, tags: Vec<Tag>) {
+        self.push(range, message.into(), Vec::new(), tags, None);
+    }
+
+    /// Reports with a `default`-profile level chosen for this occurrence
+    /// (the `strict` profile always uses the rule's spec severity).
+    pub fn report_calibrated(
         &mut self,
         range: TextRange,
         message: impl Into<String>,
         related: Vec<Related>,
+        default: Level,
     ) {
-        self.out.push((range, message.into(), related, Vec::new()));
-    }
-
-    pub fn report_tagged(&mut self, range: TextRange, message: impl Into<String>, tags: Vec<Tag>) {
-        self.out.push((range, message.into(), Vec::new(), tags));
+        self.push(range, message.into(), related, Vec::new(), Some(default));
     }
 
     pub fn code(&self) -> &'static str {
@@ -303,26 +323,26 @@ pub fn file_diagnostics(
     let config = ctx.config();
     let mut out = Vec::new();
     for &rule in all_rules() {
-        let level = config
-            .severity
-            .get(rule.code)
-            .copied()
-            .unwrap_or_else(|| rule.level(config.profile));
-        let Level::On(severity) = level else { continue };
-        let mut acc = Acc {
-            rule,
-            out: Vec::new(),
-        };
+        let configured = config.severity.get(rule.code).copied();
+        if configured == Some(Level::Off) {
+            continue;
+        }
+        let mut acc = Acc { rule, out: Vec::new() };
         (rule.check)(&ctx, &mut acc);
-        for (range, message, related, tags) in acc.out {
+        for r in acc.out {
+            let level = configured.unwrap_or(match config.profile {
+                Profile::Strict => Level::On(rule.strict),
+                Profile::Default => r.default.unwrap_or(rule.default),
+            });
+            let Level::On(severity) = level else { continue };
             out.push(Diagnostic {
                 code: DiagnosticCode(rule.code),
                 name: rule.name,
                 severity,
-                message,
-                range,
-                related,
-                tags,
+                message: r.message,
+                range: r.range,
+                related: r.related,
+                tags: r.tags,
             });
         }
     }

@@ -981,7 +981,7 @@ fn err_and_bump_item(p: &mut Parser<'_>, expected: &str) {
     let range = text_size::TextRange::new(start, p.prev_range().end());
     p.error(
         E004,
-        format!("Unexpected {}: expected {expected}", STRING_OPEN.describe()),
+        format!("Unexpected string: expected {expected}"),
         range,
     );
     m.complete(p, ERROR);

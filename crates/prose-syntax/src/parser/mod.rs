@@ -85,12 +85,17 @@ impl<'i> Parser<'i> {
         }
         if self.fuel == 0 {
             self.stuck = true;
-            let range = self.current_range();
-            self.errors.push(SyntaxError::new(
-                SyntaxErrorCode::E005,
-                "The parser could not make sense of the rest of the file from here",
-                range,
-            ));
+            // At the end there is no rest of the file: deep nesting unwinding
+            // at EOF uses up fuel without the grammar being stuck.
+            let rest = self.input.kinds.get(self.pos..).unwrap_or_default();
+            if rest.iter().any(|&k| !matches!(k, DEDENT | EOF)) {
+                let range = self.current_range();
+                self.errors.push(SyntaxError::new(
+                    SyntaxErrorCode::E005,
+                    "The parser could not make sense of the rest of the file from here",
+                    range,
+                ));
+            }
             return EOF;
         }
         self.fuel -= 1;
@@ -227,7 +232,11 @@ impl<'i> Parser<'i> {
                 self.error(SyntaxErrorCode::E005, format!("Expected {expected}"), range);
                 return;
             }
-            _ => format!("Unexpected {}: expected {expected}", kind.describe()),
+            _ => {
+                let found = kind.describe();
+                let found = found.strip_prefix("a ").or_else(|| found.strip_prefix("an ")).unwrap_or(found);
+                format!("Unexpected {found}: expected {expected}")
+            }
         };
         self.error(SyntaxErrorCode::E004, msg, range);
     }
@@ -336,7 +345,101 @@ impl CompletedMarker {
 pub(crate) fn parse(input: &ParserInput) -> (Vec<Event>, Vec<SyntaxError>) {
     let mut p = Parser::new(input);
     grammar::source_file(&mut p);
+    limit_tree_depth(&mut p.events, input, &mut p.errors);
     (p.events, p.errors)
+}
+
+/// Deepest tree the sink builds. Recursion is bounded by [`MAX_DEPTH`], but
+/// left-nested chains built with `precede` (`a + b + c ...`, `a.b.c ...`,
+/// `x | map: .. | map: ..`) are loops in the grammar and nest one node per
+/// link; a 100 000-term sum would make a tree so deep that dropping it
+/// (rowan drops recursively) or walking it recursively overflows the stack.
+const MAX_TREE_DEPTH: usize = 1000;
+
+/// Removes the nodes that would lie deeper than [`MAX_TREE_DEPTH`] (their
+/// children go to the enclosing node) and reports E005 where that happens.
+/// Replays the event nesting exactly as [`build_tree`] does.
+fn limit_tree_depth(events: &mut [Event], input: &ParserInput, errors: &mut Vec<SyntaxError>) {
+    // For each open node: whether it is kept in the tree.
+    let mut open: Vec<bool> = Vec::new();
+    // Starts already handled as the forward parent of an earlier start.
+    let mut is_parent = vec![0u64; events.len().div_ceil(64)];
+    let mut chain: Vec<(usize, SyntaxKind)> = Vec::new();
+    // Index of the next real token in `input`, for error ranges.
+    let mut token = 0usize;
+    // While nodes are being dropped: the depth of the chain that started
+    // it, so one deep region gets one error.
+    let mut reported_at: Option<usize> = None;
+    for i in 0..events.len() {
+        match events[i] {
+            Event::Start { .. } if is_parent[i / 64] & (1 << (i % 64)) != 0 => {}
+            Event::Start { .. } => {
+                // The chain of forward parents, innermost (this event) first.
+                chain.clear();
+                let mut idx = i;
+                while let Event::Start {
+                    kind,
+                    forward_parent,
+                } = events[idx]
+                {
+                    chain.push((idx, kind));
+                    let Some(delta) = forward_parent else { break };
+                    idx += delta as usize;
+                    is_parent[idx / 64] |= 1 << (idx % 64);
+                }
+                // Nodes are started outermost first, so `chain[j]` lies at
+                // depth `open.len() + chain.len() - j`: drop the innermost.
+                let depth = open.len();
+                let dropped =
+                    (depth + chain.len()).saturating_sub(MAX_TREE_DEPTH.max(depth)).min(chain.len());
+                open.extend((0..chain.len()).rev().map(|j| j >= dropped));
+                if dropped == 0 {
+                    continue;
+                }
+                if reported_at.is_none() {
+                    while matches!(input.kinds.get(token), Some(INDENT | DEDENT)) {
+                        token += 1;
+                    }
+                    let range = input.ranges.get(token).copied().unwrap_or_default();
+                    errors.push(SyntaxError::new(
+                        SyntaxErrorCode::E005,
+                        format!(
+                            "Nesting is too deep: the syntax tree keeps at most {MAX_TREE_DEPTH} levels"
+                        ),
+                        range,
+                    ));
+                    reported_at = Some(depth);
+                }
+                // Re-link the kept part of the chain, starting from `i`.
+                for &(at, _) in &chain {
+                    events[at] = Event::Tombstone;
+                }
+                let kept = &chain[dropped..];
+                for (w, &(at, kind)) in kept.iter().enumerate() {
+                    let at = if w == 0 { i } else { at };
+                    events[at] = Event::Start {
+                        kind,
+                        forward_parent: kept.get(w + 1).map(|&(next, _)| (next - at) as u32),
+                    };
+                }
+            }
+            Event::Finish => {
+                if open.pop() == Some(false) {
+                    events[i] = Event::Tombstone;
+                }
+                if reported_at.is_some_and(|d| open.len() <= d) {
+                    reported_at = None;
+                }
+            }
+            Event::Token { .. } => {
+                while matches!(input.kinds.get(token), Some(INDENT | DEDENT)) {
+                    token += 1;
+                }
+                token += 1;
+            }
+            Event::Tombstone => {}
+        }
+    }
 }
 
 /// Replays parser events over the raw tokens into a green tree. Trivia is

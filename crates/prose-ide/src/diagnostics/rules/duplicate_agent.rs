@@ -31,7 +31,7 @@
 //! compiler.md, Agent Definitions: "Duplicate agent name" (Error, "Agent
 //! already defined"); Validation Rules: E006. Same severity in every profile.
 
-use super::prelude::*;
+use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
     code: "E006",

@@ -23,7 +23,7 @@
 //! compiler.md, Validation Rules: E005 "Invalid syntax". Same severity in
 //! every profile.
 
-use super::prelude::*;
+use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
     code: "E005",

@@ -44,21 +44,31 @@ pub(crate) mod prelude {
     }
 }
 
-mod duplicate_agent;
-mod invalid_syntax;
-mod undefined_agent;
-mod unexpected_token;
-mod unknown_escape;
-mod unterminated_string;
+// Rules are registered per group (one registry file each, so the groups
+// can grow independently); `RULES` merges them ordered by code.
+mod group_agents;
+mod group_control;
+mod group_program;
+mod group_syntax;
+mod group_variables;
+
+use std::sync::OnceLock;
 
 use super::Rule;
 
 /// Every rule, ordered by code.
-pub(crate) static RULES: &[&Rule] = &[
-    &unterminated_string::RULE,
-    &unknown_escape::RULE,
-    &unexpected_token::RULE,
-    &invalid_syntax::RULE,
-    &duplicate_agent::RULE,
-    &undefined_agent::RULE,
-];
+pub(crate) fn rules() -> &'static [&'static Rule] {
+    static RULES: OnceLock<Vec<&'static Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let mut all: Vec<&'static Rule> = [
+            group_syntax::RULES,
+            group_program::RULES,
+            group_agents::RULES,
+            group_variables::RULES,
+            group_control::RULES,
+        ]
+        .concat();
+        all.sort_by_key(|r| r.code);
+        all
+    })
+}

@@ -28,7 +28,7 @@
 //! reference" (Error, "Agent not defined"); Validation Rules: E007. Agents
 //! are collected before execution, so an agent defined further down counts.
 
-use super::prelude::*;
+use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
     code: "E007",

@@ -23,7 +23,7 @@
 //! compiler.md, Validation Rules: E004 "Unexpected token". The message names
 //! the token and what was expected there. Same severity in every profile.
 
-use super::prelude::*;
+use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
     code: "E004",
@@ -46,7 +46,7 @@ mod tests {
             "session \"a\" )\nagent @x:\n",
             expect![[r#"
                 E004 1:13-1:14 error: Unexpected `)`: expected end of line
-                E004 2:7-2:8 error: Unexpected an unrecognised character: expected an agent name
+                E004 2:7-2:8 error: Unexpected unrecognised character: expected an agent name
             "#]],
         );
     }

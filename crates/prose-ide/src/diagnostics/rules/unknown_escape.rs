@@ -29,7 +29,7 @@
 //! is accepted alongside the documented `\{` (project decision: an escaped
 //! closing brace is the natural partner of an escaped opening one).
 
-use super::prelude::*;
+use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
     code: "E002",
@@ -51,7 +51,7 @@ mod tests {
         check(
             r#"session "a\.b \{ok\} \n""#,
             expect![[r#"
-                E002 1:11-1:13 error: Unknown escape sequence `\.`: valid escapes are \\, \", \n, \t, \{ and \}
+                E002 1:11-1:13 error: Unknown escape sequence `\.`; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }

@@ -25,7 +25,7 @@
 //! compiler.md, String Literals: "Unterminated string" (Error); Validation
 //! Rules: E001 "Unterminated string literal". Same severity in every profile.
 
-use super::prelude::*;
+use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
     code: "E001",

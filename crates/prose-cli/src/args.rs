@@ -1,0 +1,112 @@
+//! The command line, as clap derive types. Doc comments are the help text.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Language tooling for OpenProse (`.prose` programs).
+#[derive(Debug, Parser)]
+// `bin_name`: usage lines say `prose` however the binary is named or invoked
+// (the end-to-end tests run a copy named `e2e-prose`).
+#[command(name = "prose", bin_name = "prose", version, propagate_version = true)]
+#[command(after_help = "Run `prose help <COMMAND>` for the options of one command.")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check OpenProse files and report their problems.
+    ///
+    /// Every PATH that is a directory is searched recursively for `*.prose`
+    /// files (in sorted order); a file named explicitly is checked whatever
+    /// its extension. Problems are reported on stdout, ordered by path and
+    /// position; files that cannot be read are reported on stderr.
+    #[command(after_help = CHECK_AFTER_HELP)]
+    Check(CheckArgs),
+
+    /// Print the concrete syntax tree of a file, then its syntax errors.
+    ///
+    /// A debugging aid: the format is not stable.
+    #[command(name = "dump-cst")]
+    DumpCst(DumpArgs),
+
+    /// Print the tokens of a file as `KIND "text"` lines, then lexer errors.
+    ///
+    /// A debugging aid: the format is not stable.
+    #[command(name = "dump-tokens")]
+    DumpTokens(DumpArgs),
+}
+
+const CHECK_AFTER_HELP: &str = "\
+Exit status:
+  0  no errors (warnings are fine)
+  1  errors were found
+  2  bad usage, or a path could not be read (the other paths are still checked)
+
+JSON output (--format json) is one object on one line:
+  {\"version\":1,\"files\":N,\"diagnostics\":[{\"path\":..,\"code\":\"E004\",
+   \"severity\":\"error\",\"message\":..,\"range\":{\"start\":{\"line\":L,\"column\":C},
+   \"end\":{\"line\":L,\"column\":C}}}]}
+Lines and columns are 1-based; columns count Unicode scalar values (chars).
+
+Examples:
+  prose check examples/
+  prose check --format json main.prose lib/";
+
+/// Options of `prose check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// Files and directories to check.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// How `prose check` prints its report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Annotated source snippets and a summary line, for people.
+    Human,
+    /// One JSON object (a stable format, `"version":1`), for tools.
+    Json,
+}
+
+/// The argument of the `dump-*` commands.
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    /// The file to dump.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_valid() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn check_defaults_to_human() {
+        let cli = Cli::try_parse_from(["prose", "check", "a.prose"]).unwrap();
+        let Command::Check(args) = cli.command else {
+            panic!("not check")
+        };
+        assert_eq!(args.format, Format::Human);
+        assert_eq!(args.paths, vec![PathBuf::from("a.prose")]);
+    }
+
+    #[test]
+    fn check_needs_a_path() {
+        assert!(Cli::try_parse_from(["prose", "check"]).is_err());
+        assert!(Cli::try_parse_from(["prose", "check", "--format", "xml", "a"]).is_err());
+    }
+}

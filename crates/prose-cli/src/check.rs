@@ -1,0 +1,84 @@
+//! `prose check`: find files, analyse them through `prose-ide`, report.
+
+use std::{io::Write, process::ExitCode};
+
+use prose_ide::{AnalysisHost, Cancellable, Diagnostic, Severity};
+
+use crate::{
+    args::{CheckArgs, Format},
+    render::{self, CheckedFile},
+    source::{LoadError, collect_files, read_source, report_load_error},
+    write_or_exit,
+};
+
+/// Exit status: no errors (warnings are fine).
+pub const EXIT_OK: u8 = 0;
+/// Exit status: some file has an error-severity diagnostic.
+pub const EXIT_ERRORS: u8 = 1;
+/// Exit status: bad usage, or a path could not be read.
+pub const EXIT_FAILURE: u8 = 2;
+
+pub fn run(args: &CheckArgs) -> ExitCode {
+    let mut failures: Vec<LoadError> = Vec::new();
+    let paths = collect_files(&args.paths, &mut failures);
+
+    // Diagnostics come from prose-ide, the same analysis the language
+    // server uses, so `prose check` and the editor never disagree.
+    let mut host = AnalysisHost::new();
+    let mut loaded = Vec::new();
+    for path in paths {
+        match read_source(&path) {
+            Ok(text) => {
+                let display = path.display().to_string();
+                let id = host.set_file_text(&display, text);
+                loaded.push((display, id));
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    for failure in &failures {
+        report_load_error(failure);
+    }
+
+    let analysis = host.analysis();
+    let files: Vec<CheckedFile> = loaded
+        .into_iter()
+        .map(|(path, id)| CheckedFile {
+            path,
+            text: uncancelled(analysis.file_text(id)),
+            diagnostics: sorted(uncancelled(analysis.diagnostics(id))),
+        })
+        .collect();
+
+    let has_errors = files
+        .iter()
+        .flat_map(|f| &f.diagnostics)
+        .any(|d| d.severity == Severity::Error);
+    let status = if !failures.is_empty() {
+        EXIT_FAILURE
+    } else if has_errors {
+        EXIT_ERRORS
+    } else {
+        EXIT_OK
+    };
+
+    let mut out = anstream::stdout().lock();
+    let written = match args.format {
+        Format::Human => render::human(&mut out, &files),
+        Format::Json => render::json(&mut out, &files),
+    };
+    write_or_exit(written.and_then(|()| out.flush()), status);
+    ExitCode::from(status)
+}
+
+/// Orders by position (the JSON contract), keeping prose-ide's order for
+/// diagnostics at the same range.
+fn sorted(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diagnostics.sort_by_key(|d| (d.range.start(), d.range.end()));
+    diagnostics
+}
+
+/// The CLI never changes the inputs while it queries, so nothing cancels.
+pub(crate) fn uncancelled<T>(result: Cancellable<T>) -> T {
+    result.expect("no concurrent changes in the CLI, so no cancellation")
+}

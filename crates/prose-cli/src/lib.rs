@@ -1,0 +1,44 @@
+//! The `prose` command line: `check`, `dump-cst`, `dump-tokens`.
+//!
+//! Everything lives in this library so the thin `prose` binary and the
+//! end-to-end test harness of the workspace root run the very same code
+//! (see `tests/common/mod.rs` at the workspace root).
+
+pub mod args;
+pub mod check;
+pub mod dump;
+pub mod line_index;
+pub mod render;
+pub mod source;
+
+use std::{io, process::ExitCode};
+
+use clap::Parser;
+
+use args::{Cli, Command};
+
+/// Runs the CLI on the process arguments; the `prose` binary's `main`.
+pub fn main() -> ExitCode {
+    // clap prints help/version (exit 0) or a usage error (exit 2) itself.
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::DumpCst(args) => dump::cst(&args.file),
+        Command::DumpTokens(args) => dump::tokens(&args.file),
+    }
+}
+
+/// Checks a write to stdout. When stdout was closed early
+/// (`prose check . | head`) the process stops quietly with `status`, the exit
+/// status the command had already decided on; any other write failure is
+/// reported and exits with status 2.
+pub(crate) fn write_or_exit(result: io::Result<()>, status: u8) {
+    match result {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(status.into()),
+        Err(e) => {
+            eprintln!("error: cannot write output: {e}");
+            std::process::exit(check::EXIT_FAILURE.into());
+        }
+    }
+}

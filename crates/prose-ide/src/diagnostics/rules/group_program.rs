@@ -1,0 +1,7 @@
+//! Rule registry: Strings, use/import, inputs, outputs and program invocation.
+
+use super::super::Rule;
+
+
+pub(crate) static RULES: &[&Rule] = &[
+];

@@ -1,0 +1,7 @@
+//! The `prose` CLI as a binary of this test package, so that cargo builds it
+//! before the end-to-end tests and sets `CARGO_BIN_EXE_e2e-prose`. Identical
+//! to `crates/prose-cli/src/main.rs` (see the root Cargo.toml).
+
+fn main() -> std::process::ExitCode {
+    prose_cli::main()
+}
