@@ -80,8 +80,17 @@ impl Sandbox {
 
     /// Like [`Sandbox::prose`], with extra environment variables.
     pub fn prose_with_env(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
+        self.run_in(&self.dir, args, env)
+    }
+
+    /// Runs `prose ARGS` in the sandbox subdirectory `rel`.
+    pub fn prose_in(&self, rel: &str, args: &[&str]) -> Run {
+        self.run_in(&self.dir.join(rel), args, &[])
+    }
+
+    fn run_in(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
         let mut cmd = Command::new(prose_bin());
-        cmd.args(args).current_dir(&self.dir);
+        cmd.args(args).current_dir(dir);
         for var in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
             cmd.env_remove(var);
         }

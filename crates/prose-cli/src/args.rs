@@ -26,6 +26,9 @@ pub enum Command {
     #[command(after_help = CHECK_AFTER_HELP)]
     Check(CheckArgs),
 
+    /// Explain a diagnostic code: what it means, an example, how to fix it.
+    Explain(ExplainArgs),
+
     /// Print the concrete syntax tree of a file, then its syntax errors.
     ///
     /// A debugging aid: the format is not stable.
@@ -51,9 +54,12 @@ JSON output (--format json) is one object on one line:
    \"end\":{\"line\":L,\"column\":C}}}]}
 Lines and columns are 1-based; columns count Unicode scalar values (chars).
 
+Configuration: `prose.toml` at the workspace root sets `profile` and
+per-code severities ([severity] W005 = \"off\"); see docs/configuration.md.
+
 Examples:
   prose check examples/
-  prose check --format json main.prose lib/";
+  prose check --profile strict --format json main.prose lib/";
 
 /// Options of `prose check`.
 #[derive(Debug, Args)]
@@ -62,9 +68,48 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 
+    /// Which reading of the specification to apply; overrides `profile` in
+    /// `prose.toml`. `default` is calibrated on real programs, `strict`
+    /// reports compiler.md literally.
+    #[arg(long, value_enum)]
+    pub profile: Option<ProfileArg>,
+
+    /// The workspace root (where `prose.toml`, `.prose/agents/` and
+    /// `.prose/imports/` live). Default: the nearest ancestor of the current
+    /// directory with `prose.toml` or `.prose/`, else the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+
     /// Files and directories to check.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+/// The `--profile` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// Calibrated on the official programs.
+    Default,
+    /// compiler.md, literally.
+    Strict,
+}
+
+impl From<ProfileArg> for prose_ide::Profile {
+    fn from(p: ProfileArg) -> Self {
+        match p {
+            ProfileArg::Default => prose_ide::Profile::Default,
+            ProfileArg::Strict => prose_ide::Profile::Strict,
+        }
+    }
+}
+
+/// The argument of `prose explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A diagnostic code (`E006`, `W005`, `P601`) or rule name
+    /// (`duplicate-agent`). Without it, every code is listed.
+    #[arg(value_name = "CODE")]
+    pub code: Option<String>,
 }
 
 /// How `prose check` prints its report.

@@ -8,7 +8,7 @@ use crate::{
     args::{CheckArgs, Format},
     render::{self, CheckedFile},
     source::{LoadError, collect_files, read_source, report_load_error},
-    write_or_exit,
+    workspace, write_or_exit,
 };
 
 /// Exit status: no errors (warnings are fine).
@@ -24,13 +24,25 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 
     // Diagnostics come from prose-ide, the same analysis the language
     // server uses, so `prose check` and the editor never disagree.
+    let root = workspace::find_root(args.root.as_deref());
+    let mut config = match workspace::load_config(&root) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    if let Some(profile) = args.profile {
+        config.profile = profile.into();
+    }
     let mut host = AnalysisHost::new();
+    workspace::configure(&mut host, &root, config);
     let mut loaded = Vec::new();
     for path in paths {
         match read_source(&path) {
             Ok(text) => {
                 let display = path.display().to_string();
-                let id = host.set_file_text(&display, text);
+                let id = host.set_file_text(&workspace::key(&path), text);
                 loaded.push((display, id));
             }
             Err(e) => failures.push(e),
@@ -39,6 +51,8 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     for failure in &failures {
         report_load_error(failure);
     }
+    let ids: Vec<_> = loaded.iter().map(|(_, id)| *id).collect();
+    workspace::load_dependencies(&mut host, &ids);
 
     let analysis = host.analysis();
     let files: Vec<CheckedFile> = loaded

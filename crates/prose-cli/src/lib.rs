@@ -1,4 +1,4 @@
-//! The `prose` command line: `check`, `dump-cst`, `dump-tokens`.
+//! The `prose` command line: `check`, `explain`, `dump-cst`, `dump-tokens`.
 //!
 //! Everything lives in this library so the thin `prose` binary and the
 //! end-to-end test harness of the workspace root run the very same code
@@ -7,9 +7,11 @@
 pub mod args;
 pub mod check;
 pub mod dump;
+pub mod explain;
 pub mod line_index;
 pub mod render;
 pub mod source;
+pub mod workspace;
 
 use std::{io, process::ExitCode};
 
@@ -23,6 +25,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Explain(args) => explain::run(args.code.as_deref()),
         Command::DumpCst(args) => dump::cst(&args.file),
         Command::DumpTokens(args) => dump::tokens(&args.file),
     }

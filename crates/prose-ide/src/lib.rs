@@ -12,6 +12,7 @@ pub mod diagnostics;
 #[doc(hidden)]
 pub mod fixture;
 pub mod semantics;
+pub mod workspace;
 
 pub use config::{Config, Profile};
 pub use diagnostics::{
@@ -165,6 +166,14 @@ impl Analysis {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
         self.with_db(move |db| diagnostics::file_diagnostics(db, f, Some(ws)).clone())
+    }
+
+    /// Memory files and imported programs the file may depend on; the host
+    /// loads those that exist.
+    pub fn external_paths(&self, file: FileId) -> Cancellable<workspace::ExternalPaths> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| workspace::external_paths(db, f, ws).clone())
     }
 
     /// The parse tree of a file as text (for `prose dump-cst`).

@@ -188,27 +188,8 @@ impl<'a> Ctx<'a> {
 
     /// Where `persist:` keeps an agent's memory file, for project, user and
     /// path scopes (`None` for execution scope, which has no file before a run).
-    pub fn memory_file_path(
-        &self,
-        agent: &str,
-        persist: &crate::contract::Persist,
-    ) -> Option<String> {
-        use crate::contract::Persist;
-        match persist {
-            Persist::Execution => None,
-            Persist::Project => Some(join_path(
-                &self.root_dir(),
-                &format!(".prose/agents/{agent}/memory.md"),
-            )),
-            Persist::User => Some(join_path(
-                &self.home_dir()?,
-                &format!(".prose/agents/{agent}/memory.md"),
-            )),
-            Persist::Path(p) => Some(join_path(
-                &self.root_dir(),
-                &format!("{}/memory.md", p.trim_end_matches('/')),
-            )),
-        }
+    pub fn memory_file_path(&self, agent: &str, persist: &crate::contract::Persist) -> Option<String> {
+        memory_file_path(&self.root_dir(), self.home_dir().as_deref(), agent, persist)
     }
 
     /// The local file a `use "@handle/slug"` resolves to: the configured
@@ -230,6 +211,24 @@ impl<'a> Ctx<'a> {
     /// The inputs and outputs of another program.
     pub fn contract(&self, file: SourceFile) -> &'a Contract {
         program_contract(self.db, file)
+    }
+}
+
+/// Where `persist:` keeps an agent's memory file (state-filesystem.md):
+/// `.prose/agents/{name}/memory.md` for `project`, `~/.prose/agents/{name}/memory.md`
+/// for `user`, `{path}/memory.md` for a path; none for `true` (execution scope).
+pub fn memory_file_path(
+    root: &str,
+    home: Option<&str>,
+    agent: &str,
+    persist: &crate::contract::Persist,
+) -> Option<String> {
+    use crate::contract::Persist;
+    match persist {
+        Persist::Execution => None,
+        Persist::Project => Some(join_path(root, &format!(".prose/agents/{agent}/memory.md"))),
+        Persist::User => Some(join_path(home?, &format!(".prose/agents/{agent}/memory.md"))),
+        Persist::Path(p) => Some(join_path(root, &format!("{}/memory.md", p.trim_end_matches('/')))),
     }
 }
 

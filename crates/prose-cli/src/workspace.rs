@@ -1,0 +1,85 @@
+//! Loading what the analysis needs from disk: the workspace root, its
+//! `prose.toml`, agent memory files and the programs `use` statements name.
+//!
+//! The analysis itself does no IO; this module reads the disk and hands
+//! the results to the `AnalysisHost`.
+
+use std::{
+    collections::BTreeSet,
+    path::{Path, PathBuf},
+};
+
+use prose_ide::{AnalysisHost, Config, FileId, config::CONFIG_FILE};
+
+use crate::check::uncancelled;
+
+/// The workspace root: `explicit`, else the nearest ancestor of the current
+/// directory holding `prose.toml` or a `.prose/` directory, else the current
+/// directory.
+pub fn find_root(explicit: Option<&Path>) -> PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    if let Some(root) = explicit {
+        return absolute(root);
+    }
+    let mut dir = Some(cwd.as_path());
+    while let Some(d) = dir {
+        if d.join(CONFIG_FILE).is_file() || d.join(".prose").is_dir() {
+            return d.to_path_buf();
+        }
+        dir = d.parent();
+    }
+    cwd
+}
+
+/// An absolute path (not resolving symlinks), without `.`/`..` segments.
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// The analysis key of a path: absolute, `/`-separated.
+pub fn key(path: &Path) -> String {
+    let s = absolute(path).to_string_lossy().replace('\\', "/");
+    prose_ide::db::join_path("/", &s)
+}
+
+/// Reads `{root}/prose.toml` if it exists. Errors name the file.
+pub fn load_config(root: &Path) -> Result<Config, String> {
+    let path = root.join(CONFIG_FILE);
+    if !path.is_file() {
+        return Ok(Config::default());
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Config::from_toml(&text).map_err(|e| format!("{}: {}", path.display(), e.message))
+}
+
+/// Sets root, home and configuration on the host.
+pub fn configure(host: &mut AnalysisHost, root: &Path, config: Config) {
+    host.set_workspace_root(Some(key(root)));
+    host.set_home(std::env::var_os("HOME").map(|h| key(Path::new(&h))));
+    host.set_config(config);
+}
+
+/// Loads the memory files and imported programs that `files` depend on.
+/// Imported programs are added to the host (for their contracts) but are
+/// not reported on.
+pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId]) {
+    let analysis = host.analysis();
+    let mut memory = BTreeSet::new();
+    let mut imports = BTreeSet::new();
+    for &file in files {
+        let paths = uncancelled(analysis.external_paths(file));
+        memory.extend(paths.memory.into_iter().filter(|p| Path::new(p).is_file()));
+        imports.extend(paths.imports);
+    }
+    drop(analysis);
+    host.set_memory_files(memory);
+    for path in imports {
+        if host.file_id(&path).is_some() {
+            continue;
+        }
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            host.set_file_text(&path, text);
+        }
+    }
+}
