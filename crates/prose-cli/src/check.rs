@@ -19,6 +19,12 @@ pub const EXIT_ERRORS: u8 = 1;
 pub const EXIT_FAILURE: u8 = 2;
 
 pub fn run(args: &CheckArgs) -> ExitCode {
+    let status = run_with_output(args, Box::new(anstream::stdout().lock()));
+    ExitCode::from(status)
+}
+
+/// Runs the check, writing the report to `out`; returns the exit status.
+pub fn run_with_output(args: &CheckArgs, mut out: Box<dyn Write>) -> u8 {
     let mut failures: Vec<LoadError> = Vec::new();
     let paths = collect_files(&args.paths, &mut failures);
 
@@ -29,7 +35,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         Ok(config) => config,
         Err(message) => {
             eprintln!("error: {message}");
-            return ExitCode::from(EXIT_FAILURE);
+            return EXIT_FAILURE;
         }
     };
     if let Some(profile) = args.profile {
@@ -76,13 +82,12 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         EXIT_OK
     };
 
-    let mut out = anstream::stdout().lock();
     let written = match args.format {
         Format::Human => render::human(&mut out, &files),
         Format::Json => render::json(&mut out, &files),
     };
     write_or_exit(written.and_then(|()| out.flush()), status);
-    ExitCode::from(status)
+    status
 }
 
 /// Orders by position (the JSON contract), keeping prose-ide's order for
