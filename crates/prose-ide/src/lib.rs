@@ -11,6 +11,7 @@ pub mod db;
 pub mod diagnostics;
 #[doc(hidden)]
 pub mod fixture;
+pub mod imports;
 pub mod semantics;
 pub mod workspace;
 
@@ -125,6 +126,17 @@ impl AnalysisHost {
         self.by_path.get(path).copied()
     }
 
+    /// Forgets the file at `path` (deleted on disk): imports no longer
+    /// resolve to it. Its old `FileId` must not be used again; setting the
+    /// path's text later makes a new id.
+    pub fn remove_file(&mut self, path: &str) -> Option<FileId> {
+        let id = self.by_path.remove(path)?;
+        let mut map = self.workspace.files(&self.db).clone();
+        map.remove(path);
+        self.workspace.set_files(&mut self.db).to(map);
+        Some(id)
+    }
+
     /// A snapshot for answering queries (cheap; cancelled by later changes).
     pub fn analysis(&self) -> Analysis {
         Analysis {
@@ -159,6 +171,12 @@ impl Analysis {
     pub fn file_path(&self, file: FileId) -> Cancellable<String> {
         let f = self.files[file.0 as usize];
         self.with_db(move |db| f.path(db).clone())
+    }
+
+    /// The text of the file the host knows at `path`, if any.
+    pub fn file_text_at(&self, path: &str) -> Cancellable<Option<String>> {
+        let ws = self.workspace;
+        self.with_db(move |db| ws.files(db).get(path).map(|f| f.text(db).clone()))
     }
 
     /// All diagnostics of a file, sorted by position.

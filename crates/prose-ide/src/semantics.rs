@@ -10,8 +10,9 @@
 //! - inputs are visible everywhere (they are supplied before the run);
 //! - let / const / output / assignment / `session name:` bindings are
 //!   visible after their statement (in text order); inside a `block`
-//!   definition every program-level binding is visible, because the body
-//!   runs where the block is called.
+//!   definition (and in an agent's `context:`) every program-level binding
+//!   is visible, even one written further down, because the body runs
+//!   where the block is called.
 //!
 //! The result is plain data (ranges, names): comparable, so salsa can
 //! backdate it, and `Send`, so it can leave the database.
@@ -244,18 +245,16 @@ pub fn resolve(file: &ast::SourceFile) -> FileSemantics {
                 let u = ast::UseStmt::cast(node.clone()).expect("kind checked");
                 if let Some(alias) = u.alias() {
                     r.define(&alias, DefKind::Program, &node, None);
-                } else if let Some(path) = u.path() {
-                    let value = path.value();
-                    let slug = value.rsplit('/').next().unwrap_or("").to_string();
-                    if !slug.is_empty() {
-                        r.push_def(
-                            slug,
-                            DefKind::Program,
-                            path.syntax().text_range(),
-                            range(&node),
-                            None,
-                        );
-                    }
+                } else if let Some(path) = u.path()
+                    && let Some(name) = crate::imports::implicit_name(&path.value())
+                {
+                    r.push_def(
+                        name,
+                        DefKind::Program,
+                        path.syntax().text_range(),
+                        range(&node),
+                        None,
+                    );
                 }
             }
             SyntaxKind::IMPORT_STMT => {
@@ -293,10 +292,26 @@ struct Resolver {
     /// Scoped definitions currently visible, innermost last.
     scopes: Vec<DefId>,
     in_block_def: bool,
+    /// Inside a block body or an agent definition: code that runs later,
+    /// where every program-level binding may exist.
+    in_hoisted: bool,
+    /// Unresolved variable references made while `in_hoisted`, retried
+    /// against every program-level binding once the whole file is known.
+    deferred: Vec<usize>,
 }
 
 impl Resolver {
-    fn finish(self) -> FileSemantics {
+    fn finish(mut self) -> FileSemantics {
+        for i in std::mem::take(&mut self.deferred) {
+            let name = &self.out.refs[i].name;
+            let target = self
+                .out
+                .defs
+                .iter()
+                .position(|d| d.kind.is_flat_binding() && !d.in_block_def && d.name == *name)
+                .map(|i| DefId(i as u32));
+            self.out.refs[i].target = target;
+        }
         self.out
     }
 
@@ -343,6 +358,9 @@ impl Resolver {
             RefKind::Program => self.out.find(DefKind::Program, &name).map(|d| d.0),
             RefKind::Variable(_) => self.lookup_variable(&name, at.start()),
         };
+        if target.is_none() && self.in_hoisted && matches!(kind, RefKind::Variable(_)) {
+            self.deferred.push(self.out.refs.len());
+        }
         self.out.refs.push(Reference {
             name,
             range: at,
@@ -427,19 +445,25 @@ impl Resolver {
                     self.define(&n, DefKind::Output, o.syntax(), None);
                 }
             }
-            Stmt::Agent(a) => self.properties(a.properties()),
+            Stmt::Agent(a) => {
+                let saved = self.in_hoisted;
+                self.in_hoisted = true;
+                self.properties(a.properties());
+                self.in_hoisted = saved;
+            }
             Stmt::BlockDef(b) => {
                 let body = b.body();
                 let scope = Self::body_range(&body, b.syntax());
-                let saved = self.in_block_def;
+                let saved = (self.in_block_def, self.in_hoisted);
                 self.in_block_def = true;
+                self.in_hoisted = true;
                 let params: Vec<DefId> = b
                     .params()
                     .filter_map(|p| p.name())
                     .map(|n| self.define(&n, DefKind::Param, b.syntax(), Some(scope)))
                     .collect();
                 self.scoped(params, |r| r.block(body));
-                self.in_block_def = saved;
+                (self.in_block_def, self.in_hoisted) = saved;
             }
             Stmt::Let(l) => {
                 self.opt_expr(l.value());
@@ -629,6 +653,8 @@ impl Resolver {
                     Some(Expr::NameRef(n)) if c.arg_list().is_some() => {
                         self.name_ref(&n, RefKind::Program)
                     }
+                    // `xs[0]` (no argument list) reads `xs` where it stands.
+                    Some(other) if c.arg_list().is_none() => self.expr(&other, site),
                     Some(other) => self.expr(&other, RefSite::Expr),
                     None => {}
                 }
@@ -829,6 +855,28 @@ block later(p):
                 x 203..204 Variable(Expr) -> Let@44..45
                 p 234..235 Variable(Interpolation) -> Param@218..219
                 x 238..239 Variable(Interpolation) -> Let@44..45
+            "#]],
+        );
+    }
+
+    #[test]
+    fn block_bodies_and_agents_see_later_program_bindings() {
+        check(
+            r#"agent a:
+  context: later
+block b(p):
+  session "x"
+    context: [p, later, xs[0], nowhere]
+let later = session "l"
+let xs = [later]
+"#,
+            expect![[r#"
+                later 20..25 Variable(Context) -> Let@96..101
+                p 66..67 Variable(Context) -> Param@34..35
+                later 69..74 Variable(Context) -> Let@96..101
+                xs 76..78 Variable(Context) -> Let@120..122
+                nowhere 83..90 Variable(Context) -> UNRESOLVED
+                later 126..131 Variable(Expr) -> Let@96..101
             "#]],
         );
     }

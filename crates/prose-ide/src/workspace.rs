@@ -10,7 +10,8 @@ use prose_syntax::{AstNode, ast};
 use crate::{
     contract::agent_persist,
     db::{Db, SourceFile, Workspace, parse},
-    diagnostics::{import_candidates, memory_file_path},
+    diagnostics::memory_file_path,
+    imports::import_candidates,
 };
 
 /// Paths a file's diagnostics may depend on.
@@ -32,6 +33,10 @@ pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> Ex
             .map_or(String::from("."), |(d, _)| d.to_string())
     });
     let home = workspace.home(db).clone();
+    let file_dir = file
+        .path(db)
+        .rsplit_once('/')
+        .map_or(String::from("."), |(d, _)| d.to_string());
     let mut out = ExternalPaths::default();
     for node in root.syntax().descendants() {
         if let Some(agent) = ast::AgentDef::cast(node.clone()) {
@@ -48,6 +53,7 @@ pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> Ex
                 config,
                 &root_dir,
                 home.as_deref(),
+                &file_dir,
                 &path.value(),
             ));
         }

@@ -15,7 +15,8 @@
 //! - `{name}` and `{name.field}` are interpolations; any other `{...}`
 //!   (JSON, code, `{}`) is literal text;
 //! - `**text**` ends at the first `**` on the same line; `***text***` may
-//!   span lines and ends at the next `***`.
+//!   span lines and ends at the next `***`; exactly `****` is an empty
+//!   discretion.
 
 use logos::Logos;
 use text_size::{TextRange, TextSize};
@@ -166,9 +167,16 @@ fn lex_to_line_end(lex: &mut logos::Lexer<'_, Outer>) {
 
 /// Called after a word: consumes the `-word` segments of a hyphenated name.
 fn lex_ident_tail(lex: &mut logos::Lexer<'_, Outer>) {
-    let start = lex.span().start;
-    let full = ident_len(&lex.source().as_bytes()[start..]).unwrap_or(0);
-    lex.bump(full.saturating_sub(lex.span().len()));
+    let rest = lex.remainder().as_bytes();
+    if rest.first() != Some(&b'-') {
+        return;
+    }
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let mut i = 0;
+    while rest.get(i) == Some(&b'-') && rest.get(i + 1).is_some_and(word) {
+        i += 1 + rest[i + 1..].iter().take_while(|b| word(b)).count();
+    }
+    lex.bump(i);
 }
 
 /// How a string literal is delimited and whether it was closed.
@@ -243,7 +251,12 @@ fn scan_triple(bytes: &[u8]) -> (usize, bool) {
 /// Called after `**`: consumes a discretion condition. Returns whether it was closed.
 fn lex_discretion(lex: &mut logos::Lexer<'_, Outer>) -> bool {
     let rest = lex.remainder().as_bytes();
-    if rest.first() == Some(&b'*') {
+    if rest.starts_with(b"**") && rest.get(2) != Some(&b'*') {
+        // Exactly `****`: an empty discretion (the validator's P708), not
+        // a `***` opener missing its close.
+        lex.bump(2);
+        true
+    } else if rest.first() == Some(&b'*') {
         // `***`: multi-line form; ends at the next run of three or more stars.
         let body = &rest[1..];
         let mut i = 0;
@@ -639,6 +652,22 @@ mod tests {
                 DISCRETION "**open"
                 NEWLINE "\n"
                 E005 31..33: Unterminated discretion condition: `**` needs a closing `**` on the same line
+            "#]],
+        );
+    }
+
+    #[test]
+    fn four_stars_are_an_empty_discretion() {
+        check(
+            "if ****: ******\n",
+            expect![[r#"
+                IF_KW "if"
+                WHITESPACE " "
+                DISCRETION "****"
+                COLON ":"
+                WHITESPACE " "
+                DISCRETION "******"
+                NEWLINE "\n"
             "#]],
         );
     }

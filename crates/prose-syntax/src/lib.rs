@@ -154,9 +154,16 @@ pub fn parse(text: &str) -> Parse {
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     // An unterminated string also surprises the parser at the same spot;
     // the E001 says it better.
-    let unterminated: Vec<TextSize> =
-        errors.iter().filter(|e| e.code == SyntaxErrorCode::E001).map(|e| e.range.start()).collect();
-    errors.retain(|e| e.code != SyntaxErrorCode::E004 || !unterminated.contains(&e.range.start()));
+    let unterminated: Vec<TextSize> = errors
+        .iter()
+        .filter(|e| e.code == SyntaxErrorCode::E001)
+        .map(|e| e.range.start())
+        .collect();
+    // `unterminated` is sorted (as `errors` is): a binary search keeps this
+    // linear-logarithmic on files with many errors.
+    errors.retain(|e| {
+        e.code != SyntaxErrorCode::E004 || unterminated.binary_search(&e.range.start()).is_err()
+    });
     Parse {
         green,
         errors: errors.into(),

@@ -188,24 +188,40 @@ impl<'a> Ctx<'a> {
 
     /// Where `persist:` keeps an agent's memory file, for project, user and
     /// path scopes (`None` for execution scope, which has no file before a run).
-    pub fn memory_file_path(&self, agent: &str, persist: &crate::contract::Persist) -> Option<String> {
+    pub fn memory_file_path(
+        &self,
+        agent: &str,
+        persist: &crate::contract::Persist,
+    ) -> Option<String> {
         memory_file_path(&self.root_dir(), self.home_dir().as_deref(), agent, persist)
     }
 
-    /// The local file a `use "@handle/slug"` resolves to: the configured
-    /// mapping, then `.prose/imports/{handle}--{slug}/program.prose` in the
-    /// workspace, then the same under `~/.prose/imports/`.
+    /// The directory of the file under check.
+    pub fn file_dir(&self) -> String {
+        let path = self.path();
+        path.rsplit_once('/')
+            .map_or(String::from("."), |(d, _)| d.to_string())
+    }
+
+    /// The local file a `use` path resolves to, if the host loaded it (see
+    /// [`crate::imports::import_candidates`] for the lookup order).
     pub fn resolve_import(&self, use_path: &str) -> Option<SourceFile> {
         let ws = self.workspace?;
         let files = ws.files(self.db);
-        import_candidates(
+        self.import_candidates(use_path)
+            .into_iter()
+            .find_map(|p| files.get(&p).copied())
+    }
+
+    /// Where the program a `use` path names may live, in lookup order.
+    pub fn import_candidates(&self, use_path: &str) -> Vec<String> {
+        crate::imports::import_candidates(
             &self.config(),
             &self.root_dir(),
             self.home_dir().as_deref(),
+            &self.file_dir(),
             use_path,
         )
-        .into_iter()
-        .find_map(|p| files.get(&p).copied())
     }
 
     /// The inputs and outputs of another program.
@@ -227,30 +243,15 @@ pub fn memory_file_path(
     match persist {
         Persist::Execution => None,
         Persist::Project => Some(join_path(root, &format!(".prose/agents/{agent}/memory.md"))),
-        Persist::User => Some(join_path(home?, &format!(".prose/agents/{agent}/memory.md"))),
-        Persist::Path(p) => Some(join_path(root, &format!("{}/memory.md", p.trim_end_matches('/')))),
+        Persist::User => Some(join_path(
+            home?,
+            &format!(".prose/agents/{agent}/memory.md"),
+        )),
+        Persist::Path(p) => Some(join_path(
+            root,
+            &format!("{}/memory.md", p.trim_end_matches('/')),
+        )),
     }
-}
-
-/// Candidate local paths for `use "@handle/slug"`, in lookup order.
-pub fn import_candidates(
-    config: &Config,
-    root: &str,
-    home: Option<&str>,
-    use_path: &str,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(mapped) = config.imports.get(use_path) {
-        out.push(join_path(root, mapped));
-    }
-    if let Some((handle, slug)) = use_path.strip_prefix('@').and_then(|p| p.split_once('/')) {
-        let dir = format!(".prose/imports/{handle}--{slug}/program.prose");
-        out.push(join_path(root, &dir));
-        if let Some(home) = home {
-            out.push(join_path(home, &dir));
-        }
-    }
-    out
 }
 
 /// One reported problem, before severities are applied.
@@ -270,15 +271,33 @@ pub struct Acc {
 }
 
 impl Acc {
-    fn push(&mut self, range: TextRange, message: String, related: Vec<Related>, tags: Vec<Tag>, default: Option<Level>) {
-        self.out.push(Reported { range, message, related, tags, default });
+    fn push(
+        &mut self,
+        range: TextRange,
+        message: String,
+        related: Vec<Related>,
+        tags: Vec<Tag>,
+        default: Option<Level>,
+    ) {
+        self.out.push(Reported {
+            range,
+            message,
+            related,
+            tags,
+            default,
+        });
     }
 
     pub fn report(&mut self, range: TextRange, message: impl Into<String>) {
         self.push(range, message.into(), Vec::new(), Vec::new(), None);
     }
 
-    pub fn report_related(&mut self, range: TextRange, message: impl Into<String>, related: Vec<Related>) {
+    pub fn report_related(
+        &mut self,
+        range: TextRange,
+        message: impl Into<String>,
+        related: Vec<Related>,
+    ) {
         self.push(range, message.into(), related, Vec::new(), None);
     }
 
@@ -326,7 +345,10 @@ pub fn file_diagnostics(
         if configured == Some(Level::Off) {
             continue;
         }
-        let mut acc = Acc { rule, out: Vec::new() };
+        let mut acc = Acc {
+            rule,
+            out: Vec::new(),
+        };
         (rule.check)(&ctx, &mut acc);
         for r in acc.out {
             let level = configured.unwrap_or(match config.profile {

@@ -27,9 +27,20 @@ pub(super) fn source_file(p: &mut Parser<'_>) {
 
 /// `:` followed by an indented block (or an inline statement).
 fn colon_body(p: &mut Parser<'_>, what: &str) {
+    colon_body_with(p, what, false);
+}
+
+/// Like [`colon_body`], for the clauses whose empty body the validator
+/// reports (`if`/`elif`/`else`: P907, `option`: P903, `choice`: P901): a
+/// missing or comment-only body is an empty `BLOCK`, not a syntax error.
+fn colon_body_may_be_empty(p: &mut Parser<'_>, what: &str) {
+    colon_body_with(p, what, true);
+}
+
+fn colon_body_with(p: &mut Parser<'_>, what: &str, empty_ok: bool) {
     if p.at(COLON) {
         p.bump(COLON);
-        body(p, what);
+        body_with(p, what, empty_ok);
     } else {
         p.err_unexpected(&format!("`:` to start the body of {what}"));
         // Keep going if the block is there anyway.
@@ -44,6 +55,10 @@ fn colon_body(p: &mut Parser<'_>, what: &str) {
 /// An indented body `NEWLINE INDENT statement* DEDENT`, or an inline
 /// statement on the same line.
 fn body(p: &mut Parser<'_>, what: &str) {
+    body_with(p, what, false);
+}
+
+fn body_with(p: &mut Parser<'_>, what: &str, empty_ok: bool) {
     let m = p.start();
     if p.at(NEWLINE) && p.nth_at(1, INDENT) {
         p.bump(NEWLINE);
@@ -61,12 +76,14 @@ fn body(p: &mut Parser<'_>, what: &str) {
         }
         p.eat(DEDENT);
     } else if p.at_line_end() {
-        let range = text_size::TextRange::empty(p.prev_range().end());
-        p.error(
-            E005,
-            format!("Expected an indented block for {what}"),
-            range,
-        );
+        if !empty_ok {
+            let range = text_size::TextRange::empty(p.prev_range().end());
+            p.error(
+                E005,
+                format!("Expected an indented block for {what}"),
+                range,
+            );
+        }
         p.eat(NEWLINE);
     } else {
         statement(p);
@@ -378,7 +395,17 @@ fn property_line(p: &mut Parser<'_>) {
         return;
     }
     if p.at(INDENT) {
-        statement(p);
+        // Over-indented lines inside a property block: report once, keep
+        // reading them as properties.
+        let m = p.start();
+        p.bump(INDENT);
+        let range = p.current_range();
+        p.error(E005, "Unexpected indentation", range);
+        while !p.at(DEDENT) && !p.at(EOF) {
+            property_line(p);
+        }
+        p.eat(DEDENT);
+        m.complete(p, ERROR);
         return;
     }
     // Not `name: value`: a value on its own line (e.g. a multi-line string
@@ -527,7 +554,11 @@ fn orphan_clause(p: &mut Parser<'_>, kind: SyntaxKind, what: &str) {
     } else if kw == ELIF_KW {
         condition(p);
     }
-    colon_body(p, what);
+    if matches!(kw, ELIF_KW | ELSE_KW) {
+        colon_body_may_be_empty(p, what);
+    } else {
+        colon_body(p, what);
+    }
     m.complete(p, kind);
 }
 
@@ -582,7 +613,7 @@ fn choice_stmt(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
     p.bump(CHOICE_KW);
     condition(p);
-    colon_body(p, "`choice`");
+    colon_body_may_be_empty(p, "`choice`");
     m.complete(p, CHOICE_STMT)
 }
 
@@ -590,7 +621,7 @@ fn option_clause(p: &mut Parser<'_>) {
     let m = p.start();
     p.bump(OPTION_KW);
     string(p);
-    colon_body(p, "the option");
+    colon_body_may_be_empty(p, "the option");
     m.complete(p, OPTION_CLAUSE);
 }
 
@@ -598,20 +629,20 @@ fn if_stmt(p: &mut Parser<'_>) -> CompletedMarker {
     let m = p.start();
     p.bump(IF_KW);
     condition(p);
-    colon_body(p, "`if`");
+    colon_body_may_be_empty(p, "`if`");
     loop {
         match p.current() {
             ELIF_KW => {
                 let c = p.start();
                 p.bump(ELIF_KW);
                 condition(p);
-                colon_body(p, "`elif`");
+                colon_body_may_be_empty(p, "`elif`");
                 c.complete(p, ELIF_CLAUSE);
             }
             ELSE_KW => {
                 let c = p.start();
                 p.bump(ELSE_KW);
-                colon_body(p, "`else`");
+                colon_body_may_be_empty(p, "`else`");
                 c.complete(p, ELSE_CLAUSE);
             }
             _ => break,
@@ -706,7 +737,7 @@ fn pipe_op(p: &mut Parser<'_>) {
             colon_body(p, "the pipeline operation");
         }
     } else {
-        p.err_unexpected("a pipeline operation (map, filter, reduce, pmap)");
+        // A missing or non-name operator is the validator's P801.
         recover_line(p);
     }
     m.complete(p, PIPE_OP);

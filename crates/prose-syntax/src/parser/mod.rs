@@ -12,6 +12,8 @@
 
 mod grammar;
 
+use std::num::NonZeroU32;
+
 use rowan::{GreenNode, GreenNodeBuilder};
 use text_size::TextRange;
 
@@ -27,7 +29,8 @@ const FUEL: u32 = 256;
 pub(crate) enum Event {
     Start {
         kind: SyntaxKind,
-        forward_parent: Option<u32>,
+        /// Distance to the event of the node wrapping this one (`precede`).
+        forward_parent: Option<NonZeroU32>,
     },
     Finish,
     /// Consume one real token, stored with `kind` (which may remap it).
@@ -79,11 +82,21 @@ impl<'i> Parser<'i> {
     }
 
     /// Kind of the `n`-th token ahead (layout tokens included).
+    #[inline]
     pub(crate) fn nth(&mut self, n: usize) -> SyntaxKind {
-        if self.stuck {
-            return EOF;
+        // The hot path (called several times per token) stays tiny and
+        // inlinable; running out of fuel is the cold path.
+        if self.stuck || self.fuel == 0 {
+            return self.out_of_fuel();
         }
-        if self.fuel == 0 {
+        self.fuel -= 1;
+        self.input.kinds.get(self.pos + n).copied().unwrap_or(EOF)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn out_of_fuel(&mut self) -> SyntaxKind {
+        if !self.stuck {
             self.stuck = true;
             // At the end there is no rest of the file: deep nesting unwinding
             // at EOF uses up fuel without the grammar being stuck.
@@ -96,10 +109,8 @@ impl<'i> Parser<'i> {
                     range,
                 ));
             }
-            return EOF;
         }
-        self.fuel -= 1;
-        self.input.kinds.get(self.pos + n).copied().unwrap_or(EOF)
+        EOF
     }
 
     pub(crate) fn current(&mut self) -> SyntaxKind {
@@ -234,7 +245,10 @@ impl<'i> Parser<'i> {
             }
             _ => {
                 let found = kind.describe();
-                let found = found.strip_prefix("a ").or_else(|| found.strip_prefix("an ")).unwrap_or(found);
+                let found = found
+                    .strip_prefix("a ")
+                    .or_else(|| found.strip_prefix("an "))
+                    .unwrap_or(found);
                 format!("Unexpected {found}: expected {expected}")
             }
         };
@@ -336,7 +350,7 @@ impl CompletedMarker {
     pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
         let m = p.start();
         if let Event::Start { forward_parent, .. } = &mut p.events[self.pos as usize] {
-            *forward_parent = Some(m.pos - self.pos);
+            *forward_parent = NonZeroU32::new(m.pos - self.pos);
         }
         m
     }
@@ -384,14 +398,15 @@ fn limit_tree_depth(events: &mut [Event], input: &ParserInput, errors: &mut Vec<
                 {
                     chain.push((idx, kind));
                     let Some(delta) = forward_parent else { break };
-                    idx += delta as usize;
+                    idx += delta.get() as usize;
                     is_parent[idx / 64] |= 1 << (idx % 64);
                 }
                 // Nodes are started outermost first, so `chain[j]` lies at
                 // depth `open.len() + chain.len() - j`: drop the innermost.
                 let depth = open.len();
-                let dropped =
-                    (depth + chain.len()).saturating_sub(MAX_TREE_DEPTH.max(depth)).min(chain.len());
+                let dropped = (depth + chain.len())
+                    .saturating_sub(MAX_TREE_DEPTH.max(depth))
+                    .min(chain.len());
                 open.extend((0..chain.len()).rev().map(|j| j >= dropped));
                 if dropped == 0 {
                     continue;
@@ -419,7 +434,9 @@ fn limit_tree_depth(events: &mut [Event], input: &ParserInput, errors: &mut Vec<
                     let at = if w == 0 { i } else { at };
                     events[at] = Event::Start {
                         kind,
-                        forward_parent: kept.get(w + 1).map(|&(next, _)| (next - at) as u32),
+                        forward_parent: kept
+                            .get(w + 1)
+                            .and_then(|&(next, _)| NonZeroU32::new((next - at) as u32)),
                     };
                 }
             }
@@ -473,7 +490,7 @@ pub(crate) fn build_tree(
                 let mut idx = i;
                 let mut fp = forward_parent;
                 while let Some(delta) = fp {
-                    idx += delta as usize;
+                    idx += delta.get() as usize;
                     fp = match std::mem::replace(&mut events[idx], Event::Tombstone) {
                         Event::Start {
                             kind,

@@ -2,14 +2,14 @@
 
 use super::super::Rule;
 
-#[path = "unterminated_string.rs"]
-mod unterminated_string;
-#[path = "unknown_escape.rs"]
-mod unknown_escape;
-#[path = "unexpected_token.rs"]
-mod unexpected_token;
 #[path = "invalid_syntax.rs"]
 mod invalid_syntax;
+#[path = "unexpected_token.rs"]
+mod unexpected_token;
+#[path = "unknown_escape.rs"]
+mod unknown_escape;
+#[path = "unterminated_string.rs"]
+mod unterminated_string;
 
 pub(crate) static RULES: &[&Rule] = &[
     &unterminated_string::RULE,

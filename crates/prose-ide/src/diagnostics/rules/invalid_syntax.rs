@@ -9,14 +9,16 @@
 //!
 //! ## Example
 //! ```prose
-//! if **the tests pass**:
-//! session "Deploy"
+//! let reviewers = ["security", "style"
+//! session "Review the change"
+//!   context: reviewers
 //! ```
 //!
 //! ## Fix
 //! ```prose
-//! if **the tests pass**:
-//!   session "Deploy"
+//! let reviewers = ["security", "style"]
+//! session "Review the change"
+//!   context: reviewers
 //! ```
 //!
 //! ## Specification
@@ -43,10 +45,10 @@ mod tests {
     #[test]
     fn missing_block_and_unclosed_bracket() {
         check(
-            "if **x**:\nlet a = [1, 2\nsession \"b\"\n",
+            "agent w:\n  model: opus\n    prompt: \"x\"\nlet a = [1, 2\nsession \"b\"\n",
             expect![[r#"
-                E005 1:10-1:10 error: Expected an indented block for `if`
-                E005 2:9-2:10 error: Unclosed `[`: expected `]`
+                E005 3:5-3:11 error: Unexpected indentation
+                E005 4:9-4:10 error: Unclosed `[`: expected `]`
             "#]],
         );
     }
