@@ -23,6 +23,23 @@ fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// `(path, text)` of every `.prose` file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else if path.extension().is_some_and(|e| e == "prose") {
+            out.push((
+                path.display().to_string(),
+                std::fs::read_to_string(&path).unwrap(),
+            ));
+        }
+    }
+    out
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; this harness takes no options.
     let dir = std::env::temp_dir().join(format!("prose-bench-ws-{}", std::process::id()));
@@ -69,6 +86,30 @@ fn main() {
         "  report      {:.1} MiB of JSON, exit status {status:?}",
         report_len as f64 / (1024.0 * 1024.0)
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    // The analysis alone (no IO, no rendering), for comparison.
+    let texts: Vec<(String, String)> = walk(&dir);
+    let start = Instant::now();
+    let mut host = prose_ide::AnalysisHost::new();
+    let ids: Vec<_> = texts
+        .iter()
+        .map(|(p, t)| host.set_file_text(p, t.clone()))
+        .collect();
+    let analysis = host.analysis();
+    let count: usize = ids
+        .iter()
+        .map(|&id| analysis.diagnostics(id).map_or(0, |d| d.len()))
+        .sum();
+    let analysis_time = start.elapsed();
+    eprintln!(
+        "  analysis    {:.3} s alone ({:.1} MiB/s), {count} diagnostics",
+        analysis_time.as_secs_f64(),
+        mb / analysis_time.as_secs_f64()
+    );
+
+    if std::env::var_os("PROSE_BENCH_KEEP").is_some() {
+        eprintln!("  kept        {}", dir.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     let _: PathBuf = dir;
 }

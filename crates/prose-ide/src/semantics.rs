@@ -298,6 +298,9 @@ struct Resolver {
     /// Unresolved variable references made while `in_hoisted`, retried
     /// against every program-level binding once the whole file is known.
     deferred: Vec<usize>,
+    /// Definitions by name, in definition order (lookups are per name, not
+    /// scans of every definition).
+    by_name: std::collections::HashMap<String, Vec<DefId>>,
 }
 
 impl Resolver {
@@ -324,6 +327,7 @@ impl Resolver {
         scope: Option<TextRange>,
     ) -> DefId {
         let id = DefId(self.out.defs.len() as u32);
+        self.by_name.entry(name.clone()).or_default().push(id);
         self.out.defs.push(Def {
             name,
             kind,
@@ -353,9 +357,9 @@ impl Resolver {
 
     fn reference(&mut self, name: String, at: TextRange, kind: RefKind) {
         let target = match kind {
-            RefKind::Agent => self.out.find(DefKind::Agent, &name).map(|d| d.0),
-            RefKind::Block => self.out.find(DefKind::Block, &name).map(|d| d.0),
-            RefKind::Program => self.out.find(DefKind::Program, &name).map(|d| d.0),
+            RefKind::Agent => self.first_named(&name, DefKind::Agent),
+            RefKind::Block => self.first_named(&name, DefKind::Block),
+            RefKind::Program => self.first_named(&name, DefKind::Program),
             RefKind::Variable(_) => self.lookup_variable(&name, at.start()),
         };
         if target.is_none() && self.in_hoisted && matches!(kind, RefKind::Variable(_)) {
@@ -382,32 +386,38 @@ impl Resolver {
         {
             return Some(id);
         }
-        let flat = |d: &Def| d.kind.is_flat_binding() && d.name == name;
-        let before = self
-            .out
-            .defs
+        let candidates = self.by_name.get(name).map_or(&[][..], Vec::as_slice);
+        let def = |id: &DefId| self.out.def(*id);
+        let flat = |d: &Def| d.kind.is_flat_binding();
+        let before = candidates
             .iter()
-            .enumerate()
-            .filter(|(_, d)| flat(d) && d.range.start() < at)
-            .max_by_key(|(_, d)| d.range.start());
-        if let Some((i, _)) = before {
-            return Some(DefId(i as u32));
+            .filter(|id| flat(def(id)) && def(id).range.start() < at)
+            .max_by_key(|id| def(id).range.start());
+        if let Some(&id) = before {
+            return Some(id);
         }
-        if let Some((id, _)) = self.out.find(DefKind::Input, name) {
+        if let Some(&id) = candidates.iter().find(|id| def(id).kind == DefKind::Input) {
             return Some(id);
         }
         if self.in_block_def {
             // The body runs at the call site: any program binding may be in scope.
-            if let Some(i) = self
-                .out
-                .defs
+            if let Some(&id) = candidates
                 .iter()
-                .position(|d| flat(d) && !d.in_block_def)
+                .find(|id| flat(def(id)) && !def(id).in_block_def)
             {
-                return Some(DefId(i as u32));
+                return Some(id);
             }
         }
         None
+    }
+
+    /// The first definition of `kind` called `name`.
+    fn first_named(&self, name: &str, kind: DefKind) -> Option<DefId> {
+        self.by_name
+            .get(name)?
+            .iter()
+            .copied()
+            .find(|id| self.out.def(*id).kind == kind)
     }
 
     /// Runs `f` with scoped definitions visible.

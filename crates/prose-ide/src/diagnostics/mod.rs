@@ -144,6 +144,9 @@ pub struct Ctx<'a> {
     pub parse: &'a Parse,
     pub root: ast::SourceFile,
     pub sema: &'a FileSemantics,
+    /// Every node of the file in pre-order, collected once: rules filter
+    /// this list instead of each walking the tree again.
+    pub nodes: Vec<SyntaxNode>,
 }
 
 impl<'a> Ctx<'a> {
@@ -153,6 +156,11 @@ impl<'a> Ctx<'a> {
 
     pub fn path(&self) -> &'a str {
         self.file.path(self.db)
+    }
+
+    /// Every node of the file, in pre-order.
+    pub fn all_nodes(&self) -> impl Iterator<Item = SyntaxNode> + '_ {
+        self.nodes.iter().cloned()
     }
 
     pub fn syntax(&self) -> &SyntaxNode {
@@ -330,13 +338,16 @@ pub fn file_diagnostics(
     workspace: Option<Workspace>,
 ) -> Vec<Diagnostic> {
     let parse = parse(db, file);
+    let root = parse.tree();
+    let nodes = prose_syntax::AstNode::syntax(&root).descendants().collect();
     let ctx = Ctx {
         db,
         file,
         workspace,
         parse,
-        root: parse.tree(),
+        root,
         sema: file_semantics(db, file),
+        nodes,
     };
     let config = ctx.config();
     let mut out = Vec::new();

@@ -164,7 +164,7 @@ pub(super) fn shown(e: &ast::Expr) -> String {
 /// Agent properties are not included: `retry:`/`backoff:` there is P811.
 pub(super) fn session_settings(ctx: &Ctx<'_>, key: &str) -> Vec<ast::Expr> {
     let mut out = Vec::new();
-    for node in ctx.syntax().descendants() {
+    for node in ctx.all_nodes() {
         match node.kind() {
             SyntaxKind::PROPERTY => {
                 let Some(p) = ast::Property::cast(node.clone()) else {

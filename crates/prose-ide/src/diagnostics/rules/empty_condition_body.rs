@@ -45,7 +45,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for node in ctx.syntax().descendants() {
+    for node in ctx.all_nodes() {
         let (kw, body) = if let Some(i) = ast::IfStmt::cast(node.clone()) {
             (i.keyword(), i.body())
         } else if let Some(e) = ast::ElifClause::cast(node.clone()) {

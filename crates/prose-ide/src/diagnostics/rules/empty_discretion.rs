@@ -100,7 +100,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     // Conditions left out: the header's keyword is followed directly by `:`
     // (or, for a loop, by its modifiers or `as`). Other missing conditions
     // are syntax errors already.
-    for node in ctx.syntax().descendants() {
+    for node in ctx.all_nodes() {
         let (kw, place) = if let Some(i) = ast::IfStmt::cast(node.clone()) {
             (
                 i.condition().is_none().then(|| i.keyword()).flatten(),

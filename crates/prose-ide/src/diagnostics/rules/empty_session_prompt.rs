@@ -65,7 +65,7 @@ pub(crate) fn session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
         }
     };
     let mut props: Vec<ast::Property> = Vec::new();
-    for node in ctx.syntax().descendants() {
+    for node in ctx.all_nodes() {
         if let Some(s) = ast::SessionExpr::cast(node.clone()) {
             string(s.prompt().map(ast::Expr::String));
             for m in s.modifiers().into_iter().flat_map(|l| l.modifiers()) {

@@ -110,7 +110,7 @@ impl Owner {
 /// (not the entries of a nested `permissions:` block), with its owner.
 pub(crate) fn owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
     let mut out = Vec::new();
-    for node in ctx.syntax().descendants() {
+    for node in ctx.all_nodes() {
         let (owner, block) = if let Some(a) = ast::AgentDef::cast(node.clone()) {
             (Owner::Agent, a.property_block())
         } else if let Some(s) = ast::SessionExpr::cast(node.clone()) {
@@ -149,10 +149,9 @@ pub(crate) fn permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
 /// resolution does).
 pub(crate) fn agent_def(ctx: &Ctx<'_>, name: &str) -> Option<ast::AgentDef> {
     let (_, def) = ctx.sema.find(DefKind::Agent, name)?;
-    ctx.syntax()
-        .descendants()
-        .filter_map(ast::AgentDef::cast)
-        .find(|a| a.syntax().text_range() == def.range)
+    ctx.all_nodes()
+        .filter(|n| n.text_range() == def.range)
+        .find_map(ast::AgentDef::cast)
 }
 
 /// The range of a property's value wherever it is written, or of its key

@@ -57,7 +57,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for node in ctx.syntax().descendants() {
+    for node in ctx.all_nodes() {
         let names: Vec<ast::Name> = if let Some(f) = ast::ForExpr::cast(node.clone()) {
             f.item().into_iter().chain(f.index()).collect()
         } else if let Some(r) = ast::RepeatExpr::cast(node.clone()) {

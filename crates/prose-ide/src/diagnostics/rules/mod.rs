@@ -39,8 +39,10 @@ pub(crate) mod prelude {
     }
 
     /// Every node of type `N` in the file.
-    pub(crate) fn nodes<N: AstNode>(ctx: &Ctx<'_>) -> impl Iterator<Item = N> + use<N> {
-        ctx.syntax().descendants().filter_map(N::cast)
+    pub(crate) fn nodes<'c, N: AstNode>(ctx: &'c Ctx<'_>) -> impl Iterator<Item = N> + use<'c, N> {
+        ctx.all_nodes()
+            .filter(|n| N::can_cast(n.kind()))
+            .filter_map(|n| N::cast(n.clone()))
     }
 }
 

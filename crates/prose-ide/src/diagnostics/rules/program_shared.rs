@@ -84,7 +84,7 @@ pub(super) struct Import {
 /// Every `use` statement of the file, in source order.
 pub(super) fn imports(ctx: &Ctx<'_>) -> Vec<Import> {
     let mut out: Vec<Import> = Vec::new();
-    for u in ctx.syntax().descendants().filter_map(ast::UseStmt::cast) {
+    for u in ctx.all_nodes().filter_map(ast::UseStmt::cast) {
         let Some(lit) = u.path() else { continue };
         let path = lit.value();
         let key = program_key(ctx, &path);

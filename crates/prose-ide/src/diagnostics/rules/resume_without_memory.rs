@@ -167,7 +167,7 @@ pub(crate) fn earlier<'a>(
 pub(crate) fn invocations(ctx: &Ctx<'_>) -> Vec<Invocation> {
     let order = ProgramOrder::new(ctx);
     let mut out = Vec::new();
-    for node in ctx.syntax().descendants() {
+    for node in ctx.all_nodes() {
         let (name, is_resume) = if let Some(s) = ast::SessionExpr::cast(node.clone()) {
             (s.agent(), false)
         } else if let Some(r) = ast::ResumeExpr::cast(node.clone()) {

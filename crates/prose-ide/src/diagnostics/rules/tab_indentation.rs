@@ -54,6 +54,9 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let text = ctx.text();
+    if !text.contains('\t') {
+        return;
+    }
     // The leading whitespace of the current line, while no other token
     // has been seen on it.
     let mut indent: Option<(usize, usize)> = Some((0, 0));
