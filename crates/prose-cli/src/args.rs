@@ -26,6 +26,17 @@ pub enum Command {
     #[command(after_help = CHECK_AFTER_HELP)]
     Check(CheckArgs),
 
+    /// Format OpenProse files in place, in the canonical layout.
+    ///
+    /// Only whitespace changes: indentation becomes two spaces per level,
+    /// spacing around operators and punctuation is normalised, trailing
+    /// blanks and extra blank lines go. Strings, discretions and comments
+    /// are never changed. Directories are searched for `*.prose` files as
+    /// by `prose check`. A file with syntax errors is left unchanged and
+    /// named on stderr.
+    #[command(after_help = FMT_AFTER_HELP)]
+    Fmt(FmtArgs),
+
     /// Explain a diagnostic code: what it means, an example, how to fix it.
     Explain(ExplainArgs),
 
@@ -40,6 +51,19 @@ pub enum Command {
     /// A debugging aid: the format is not stable.
     #[command(name = "dump-tokens")]
     DumpTokens(DumpArgs),
+
+    /// Run the language server on stdin/stdout (the same server as the
+    /// `prose-lsp` binary); editors start it. See docs/lsp.md.
+    Lsp(LspArgs),
+}
+
+/// Options of `prose lsp`.
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Accepted and ignored: stdio is the only transport (some clients,
+    /// such as vscode-languageclient, always pass it).
+    #[arg(long, hide = true)]
+    pub stdio: bool,
 }
 
 const CHECK_AFTER_HELP: &str = "\
@@ -60,6 +84,31 @@ per-code severities ([severity] W005 = \"off\"); see docs/configuration.md.
 Examples:
   prose check examples/
   prose check --profile strict --format json main.prose lib/";
+
+const FMT_AFTER_HELP: &str = "\
+Exit status:
+  0  every file is formatted (with --check: no file would change)
+  1  with --check: some file would change (its path is printed on stdout);
+     or some file has syntax errors and was left unchanged (named on stderr)
+  2  bad usage, or a path could not be read or written (the other paths are
+     still formatted)
+
+Examples:
+  prose fmt main.prose lib/
+  prose fmt --check .";
+
+/// Options of `prose fmt`.
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Change no file: print the paths of the files that are not formatted
+    /// and exit with status 1 if there are any.
+    #[arg(long)]
+    pub check: bool,
+
+    /// Files and directories to format.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
 
 /// Options of `prose check`.
 #[derive(Debug, Args)]
@@ -147,6 +196,17 @@ mod tests {
         };
         assert_eq!(args.format, Format::Human);
         assert_eq!(args.paths, vec![PathBuf::from("a.prose")]);
+    }
+
+    #[test]
+    fn fmt_takes_check_and_paths() {
+        let cli = Cli::try_parse_from(["prose", "fmt", "--check", "a.prose", "lib"]).unwrap();
+        let Command::Fmt(args) = cli.command else {
+            panic!("not fmt")
+        };
+        assert!(args.check);
+        assert_eq!(args.paths.len(), 2);
+        assert!(Cli::try_parse_from(["prose", "fmt"]).is_err());
     }
 
     #[test]

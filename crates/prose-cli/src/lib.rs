@@ -1,4 +1,5 @@
-//! The `prose` command line: `check`, `explain`, `dump-cst`, `dump-tokens`.
+//! The `prose` command line: `check`, `fmt`, `explain`, `dump-cst`,
+//! `dump-tokens`, `lsp`.
 //!
 //! Everything lives in this library so the thin `prose` binary and the
 //! end-to-end test harness of the workspace root run the very same code
@@ -8,6 +9,7 @@ pub mod args;
 pub mod check;
 pub mod dump;
 pub mod explain;
+pub mod fmt;
 pub mod line_index;
 pub mod render;
 pub mod source;
@@ -25,9 +27,11 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Fmt(args) => fmt::run(&args),
         Command::Explain(args) => explain::run(args.code.as_deref()),
         Command::DumpCst(args) => dump::cst(&args.file),
         Command::DumpTokens(args) => dump::tokens(&args.file),
+        Command::Lsp(_) => prose_lsp::run_stdio(),
     }
 }
 

@@ -23,13 +23,31 @@ pub const HOME: &str = "/home/user";
 
 pub struct Fixture {
     pub files: Vec<(String, String)>,
+    /// `$0` markers (removed from the text): the file and byte offsets. One
+    /// marker is a cursor, two mark a selection.
+    pub markers: Vec<(String, usize)>,
 }
+
+/// The marker of cursors and selections in fixtures.
+pub const CURSOR: &str = "$0";
 
 impl Fixture {
     pub fn parse(text: &str) -> Fixture {
+        let mut f = Self::parse_files(text);
+        for (path, body) in &mut f.files {
+            while let Some(at) = body.find(CURSOR) {
+                body.replace_range(at..at + CURSOR.len(), "");
+                f.markers.push((path.clone(), at));
+            }
+        }
+        f
+    }
+
+    fn parse_files(text: &str) -> Fixture {
         if !text.trim_start().starts_with("#- ") {
             return Fixture {
                 files: vec![(format!("{ROOT}/main.prose"), text.to_string())],
+                markers: Vec::new(),
             };
         }
         let mut files: Vec<(String, String)> = Vec::new();
@@ -40,7 +58,44 @@ impl Fixture {
                 body.push_str(line);
             }
         }
-        Fixture { files }
+        Fixture {
+            files,
+            markers: Vec::new(),
+        }
+    }
+
+    /// The host, and the position of the single `$0` cursor.
+    pub fn position(&self) -> (AnalysisHost, crate::FilePosition) {
+        let (host, _) = self.host(None);
+        let (path, offset) = self
+            .markers
+            .first()
+            .expect("fixture has a `$0` cursor")
+            .clone();
+        let file = host.file_id(&path).expect("cursor in a .prose file");
+        (
+            host,
+            crate::FilePosition {
+                file,
+                offset: (offset as u32).into(),
+            },
+        )
+    }
+
+    /// The host, and the range between two `$0` markers.
+    pub fn selection(&self) -> (AnalysisHost, crate::FileRange) {
+        let (host, _) = self.host(None);
+        assert_eq!(self.markers.len(), 2, "a selection needs two `$0` markers");
+        let (path, start) = self.markers[0].clone();
+        let end = self.markers[1].1;
+        let file = host.file_id(&path).expect("selection in a .prose file");
+        (
+            host,
+            crate::FileRange {
+                file,
+                range: crate::TextRange::new((start as u32).into(), (end as u32).into()),
+            },
+        )
     }
 
     /// A host holding the fixture, and the file under test.

@@ -9,6 +9,7 @@ pub mod config;
 pub mod contract;
 pub mod db;
 pub mod diagnostics;
+pub mod features;
 #[doc(hidden)]
 pub mod fixture;
 pub mod imports;
@@ -122,6 +123,27 @@ impl AnalysisHost {
         id
     }
 
+    /// Adds or replaces many files with one change of the file map (adding
+    /// files one by one copies the map each time).
+    pub fn set_file_texts(&mut self, files: impl IntoIterator<Item = (String, String)>) {
+        let mut map = None;
+        for (path, text) in files {
+            if self.by_path.contains_key(&path) {
+                self.set_file_text(&path, text);
+                continue;
+            }
+            let file = SourceFile::new(&self.db, path.clone(), text);
+            self.by_path
+                .insert(path.clone(), FileId(self.files.len() as u32));
+            self.files.push(file);
+            map.get_or_insert_with(|| self.workspace.files(&self.db).clone())
+                .insert(path, file);
+        }
+        if let Some(map) = map {
+            self.workspace.set_files(&mut self.db).to(map);
+        }
+    }
+
     pub fn file_id(&self, path: &str) -> Option<FileId> {
         self.by_path.get(path).copied()
     }
@@ -149,13 +171,38 @@ impl AnalysisHost {
 
 /// A read-only snapshot of the database.
 pub struct Analysis {
-    db: RootDatabase,
-    workspace: Workspace,
-    files: Vec<SourceFile>,
+    pub(crate) db: RootDatabase,
+    pub(crate) workspace: Workspace,
+    pub(crate) files: Vec<SourceFile>,
+}
+
+/// A position in a file: a byte offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FilePosition {
+    pub file: FileId,
+    pub offset: TextSize,
+}
+
+/// A range in a file (byte offsets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FileRange {
+    pub file: FileId,
+    pub range: TextRange,
 }
 
 impl Analysis {
-    fn with_db<T>(
+    /// The salsa input of a file (for feature code in this crate).
+    pub(crate) fn source_file(&self, file: FileId) -> SourceFile {
+        self.files[file.0 as usize]
+    }
+
+    /// Every file of the snapshot.
+    pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
+        (0..self.files.len() as u32).map(FileId)
+    }
+
+    /// Runs `f` on the database, turning salsa cancellation into `Err(Cancelled)`.
+    pub(crate) fn with_db<T>(
         &self,
         f: impl FnOnce(&RootDatabase) -> T + std::panic::UnwindSafe,
     ) -> Cancellable<T> {

@@ -2,7 +2,7 @@
 //! "outer variable" test of the shadowing warnings (spec-rows.md §2.4),
 //! empty bodies, and integer-valued settings (`repeat N`, `max:`, `retry:`).
 
-use crate::diagnostics::rules::prelude::*;
+use crate::diagnostics::rules::{prelude::*, relation::statement_at};
 
 // ---- outer variables (P704, P803, P805) -------------------------------------
 
@@ -46,24 +46,30 @@ pub(super) fn outer_variable(
 /// Whether the statement spanning `range` sits directly in a statement list
 /// (a body or the file) that encloses `construct`.
 fn in_enclosing_list(ctx: &Ctx<'_>, range: TextRange, construct: &SyntaxNode) -> bool {
-    let start = match ctx.syntax().covering_element(range) {
-        prose_syntax::NodeOrToken::Node(n) => n,
-        prose_syntax::NodeOrToken::Token(t) => match t.parent() {
-            Some(n) => n,
-            None => return false,
-        },
-    };
-    let Some(list) = start
-        .ancestors()
-        .find_map(|n| n.parent().filter(|p| is_list(p.kind())))
-    else {
+    let Some(list) = statement_at(ctx, range).and_then(|s| s.parent()) else {
         return false;
     };
     construct.ancestors().any(|a| a == list)
 }
 
-fn is_list(kind: SyntaxKind) -> bool {
-    matches!(kind, SyntaxKind::BLOCK | SyntaxKind::SOURCE_FILE)
+/// Reports `name`, the variable `construct` introduces, when it shadows an
+/// outer variable (see [`outer_variable`]): "{what} shadows outer
+/// variable: `name`", linked to the outer declaration.
+pub(super) fn report_shadowing(
+    ctx: &Ctx<'_>,
+    acc: &mut Acc,
+    construct: &SyntaxNode,
+    name: &ast::Name,
+    what: &str,
+) {
+    let text = name.text();
+    if let Some(outer) = outer_variable(ctx, construct, &text) {
+        acc.report_related(
+            name.syntax().text_range(),
+            format!("{what} shadows outer variable: `{text}`"),
+            vec![related(ctx, outer, "outer variable defined here")],
+        );
+    }
 }
 
 /// ` (did you mean `x`?)` for the closest variable name visible at `at`,
@@ -80,9 +86,7 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str, at: TextRange) -> S
         .collect();
     names.sort_unstable();
     names.dedup();
-    did_you_mean(name, &names)
-        .map(|s| format!(" (did you mean `{s}`?)"))
-        .unwrap_or_default()
+    did_you_mean_hint(name, &names)
 }
 
 // ---- bodies -------------------------------------------------------------------
@@ -144,6 +148,46 @@ fn resolves(ctx: &Ctx<'_>, n: &ast::NameRef) -> bool {
         .refs
         .iter()
         .any(|r| r.range == range && matches!(r.kind, RefKind::Variable(_)) && r.target.is_some())
+}
+
+/// Reports each value that is an integer below 1 (P701, P706, P807):
+/// "{what} must be positive (got `n`)".
+pub(super) fn report_not_positive(
+    ctx: &Ctx<'_>,
+    acc: &mut Acc,
+    values: impl IntoIterator<Item = ast::Expr>,
+    what: &str,
+) {
+    for value in values {
+        if let Count::Int(n) = classify(ctx, &value)
+            && n <= 0
+        {
+            acc.report(
+                value.syntax().text_range(),
+                format!("{what} must be positive (got `{n}`)"),
+            );
+        }
+    }
+}
+
+/// Reports each value that is not an integer (P702, P707): "{what} must be
+/// an integer (got `x`)"; a variable, known only at run time, under
+/// `strict` only.
+pub(super) fn report_not_integer(
+    ctx: &Ctx<'_>,
+    acc: &mut Acc,
+    values: impl IntoIterator<Item = ast::Expr>,
+    what: &str,
+) {
+    for value in values {
+        let range = value.syntax().text_range();
+        let message = format!("{what} must be an integer (got `{}`)", shown(&value));
+        match classify(ctx, &value) {
+            Count::Int(_) => {}
+            Count::Name { .. } => acc.report_calibrated(range, message, Vec::new(), Level::Off),
+            Count::Other => acc.report(range, message),
+        }
+    }
 }
 
 /// The value's source text, for messages.

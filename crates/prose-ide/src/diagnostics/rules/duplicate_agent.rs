@@ -44,18 +44,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let mut seen: Vec<&Def> = Vec::new();
-    for (_, def) in ctx.sema.defs_of(DefKind::Agent) {
-        if let Some(first) = seen.iter().find(|d| d.name == def.name) {
-            acc.report_related(
-                def.name_range,
-                format!("Agent already defined: `{}`", def.name),
-                vec![related(ctx, first.name_range, "first defined here")],
-            );
-        } else {
-            seen.push(def);
-        }
-    }
+    report_duplicate_defs(ctx, acc, DefKind::Agent, "Agent");
 }
 
 #[cfg(test)]

@@ -29,8 +29,8 @@
 //! so the value is asked for once (spec-rows.md §3.1, the same relation as
 //! E019). The official programs declare no input twice.
 
-use super::program_shared::{Relation, decl_stmt, strongest_earlier};
-use crate::diagnostics::rules::prelude::*;
+use super::program_shared::redeclarations;
+use crate::diagnostics::rules::{prelude::*, relation::Relation};
 
 pub(crate) const RULE: Rule = Rule {
     code: "E021",
@@ -43,19 +43,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let inputs: Vec<(&Def, SyntaxNode)> = ctx
-        .sema
-        .defs_of(DefKind::Input)
-        .filter_map(|(_, d)| Some((d, decl_stmt(ctx, d)?)))
-        .collect();
-    for (i, (def, stmt)) in inputs.iter().enumerate() {
-        let earlier = inputs[..i]
-            .iter()
-            .filter(|(d, _)| d.name == def.name)
-            .map(|(d, s)| (s, *d));
-        let Some((relation, first)) = strongest_earlier(stmt, earlier) else {
-            continue;
-        };
+    for (def, relation, first) in redeclarations(ctx, DefKind::Input) {
         let level = if relation == Relation::Exclusive {
             Level::Off
         } else {

@@ -47,20 +47,15 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for c in nodes::<ast::ChoiceStmt>(ctx) {
-        let mut seen: Vec<(String, TextRange)> = Vec::new();
-        for label in c.options().filter_map(|o| o.label()) {
-            let value = label.value();
-            let range = label.syntax().text_range();
-            if let Some((_, first)) = seen.iter().find(|(v, _)| *v == value) {
-                acc.report_related(
-                    range,
-                    format!("Duplicate option label: {value:?}"),
-                    vec![related(ctx, *first, "first used here")],
-                );
-            } else {
-                seen.push((value, range));
-            }
-        }
+        report_repeats(
+            ctx,
+            acc,
+            c.options()
+                .filter_map(|o| o.label())
+                .map(|l| (l.value(), l.syntax().text_range())),
+            |value| format!("Duplicate option label: {value:?}"),
+            "first used here",
+        );
     }
 }
 

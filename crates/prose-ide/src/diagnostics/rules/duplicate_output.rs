@@ -40,8 +40,8 @@
 //! collide with a program output. When a name has several earlier outputs,
 //! the one it collides with most decides.
 
-use super::program_shared::{Relation, calibrate, decl_stmt, line_of, strongest_earlier};
-use crate::diagnostics::rules::prelude::*;
+use super::program_shared::redeclarations;
+use crate::diagnostics::rules::{prelude::*, relation::Relation};
 
 pub(crate) const RULE: Rule = Rule {
     code: "E024",
@@ -54,19 +54,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let outputs: Vec<(&Def, SyntaxNode)> = ctx
-        .sema
-        .defs_of(DefKind::Output)
-        .filter_map(|(_, d)| Some((d, decl_stmt(ctx, d)?)))
-        .collect();
-    for (i, (def, stmt)) in outputs.iter().enumerate() {
-        let earlier = outputs[..i]
-            .iter()
-            .filter(|(d, _)| d.name == def.name)
-            .map(|(d, s)| (s, *d));
-        let Some((relation, first)) = strongest_earlier(stmt, earlier) else {
-            continue;
-        };
+    for (def, relation, first) in redeclarations(ctx, DefKind::Output) {
         let line = line_of(ctx, first.name_range.start());
         let message = match relation {
             Relation::SameList => format!("Output already declared: `{}`", def.name),
@@ -83,7 +71,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             def.name_range,
             message,
             vec![related(ctx, first.name_range, "also set here")],
-            calibrate(relation, Severity::Hint),
+            relation.default_level(Severity::Hint),
         );
     }
 }

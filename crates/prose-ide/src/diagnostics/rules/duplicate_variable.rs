@@ -69,8 +69,11 @@
 //! `parallel` blocks in a row in the roadmap sketch
 //! (`examples/roadmap/syntax/open-prose-syntax.prose:209`).
 
-use super::variables_shared::{DeclKind, Relation, declarations, relation};
-use crate::diagnostics::rules::prelude::*;
+use super::variables_shared::{DeclKind, declarations};
+use crate::diagnostics::rules::{
+    prelude::*,
+    relation::{Relation, relation},
+};
 
 pub(crate) const RULE: Rule = Rule {
     code: "E019",
@@ -125,7 +128,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
                 first.name_range,
                 &format!("first defined here ({})", first.kind.describe()),
             )],
-            strongest.default_level(),
+            strongest.default_level(Severity::Warning),
         );
     }
 }

@@ -56,9 +56,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             continue;
         };
         // Without the `:` the header is a syntax error (E005) already.
-        let has_colon = node
-            .children_with_tokens()
-            .any(|e| e.kind() == SyntaxKind::COLON);
+        let has_colon = child_token(&node, SyntaxKind::COLON).is_some();
         if let Some(kw) = kw
             && has_colon
             && is_empty_body(body)

@@ -39,11 +39,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             continue;
         }
         let Some(kw) = input.keyword() else { continue };
-        let colon = input
-            .syntax()
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| t.kind() == SyntaxKind::COLON);
+        let colon = child_token(input.syntax(), SyntaxKind::COLON);
         let end = colon.map_or(kw.text_range().end(), |c| c.text_range().end());
         acc.report(
             TextRange::new(kw.text_range().start(), end),

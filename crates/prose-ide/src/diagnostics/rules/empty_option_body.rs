@@ -48,10 +48,7 @@ pub(crate) const RULE: Rule = Rule {
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for o in nodes::<ast::OptionClause>(ctx) {
         // Without the `:` the header is a syntax error (E005) already.
-        let has_colon = o
-            .syntax()
-            .children_with_tokens()
-            .any(|e| e.kind() == SyntaxKind::COLON);
+        let has_colon = child_token(o.syntax(), SyntaxKind::COLON).is_some();
         if !has_colon || !is_empty_body(o.body()) {
             continue;
         }

@@ -48,11 +48,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             continue;
         }
         let Some(kw) = output.keyword() else { continue };
-        let eq = output
-            .syntax()
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| t.kind() == SyntaxKind::EQ);
+        let eq = child_token(output.syntax(), SyntaxKind::EQ);
         let bare = eq.is_none() && output.value().is_some();
         let end = eq.map_or(kw.text_range().end(), |t| t.text_range().end());
         let range = TextRange::new(kw.text_range().start(), end);

@@ -28,7 +28,7 @@
 
 use crate::diagnostics::rules::prelude::*;
 
-use super::{Owner, owned_properties};
+use super::agent_properties;
 
 pub(crate) const RULE: Rule = Rule {
     code: "W010",
@@ -41,10 +41,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for (owner, p) in owned_properties(ctx) {
-        if owner != Owner::Agent || p.key() != "skills" {
-            continue;
-        }
+    for p in agent_properties(ctx, "skills") {
         if let Some(ast::Expr::Array(array)) = p.any_value()
             && array.elements().next().is_none()
         {

@@ -34,7 +34,7 @@
 //! outer" (Warning, "Error variable shadows outer variable"). A warning in
 //! every profile (spec-rows.md §2.4).
 
-use super::control_shared::outer_variable;
+use super::control_shared::report_shadowing;
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -49,14 +49,8 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for c in nodes::<ast::CatchClause>(ctx) {
-        let Some(n) = c.error_name() else { continue };
-        let name = n.text();
-        if let Some(outer) = outer_variable(ctx, c.syntax(), &name) {
-            acc.report_related(
-                n.syntax().text_range(),
-                format!("Error variable shadows outer variable: `{name}`"),
-                vec![related(ctx, outer, "outer variable defined here")],
-            );
+        if let Some(n) = c.error_name() {
+            report_shadowing(ctx, acc, c.syntax(), &n, "Error variable");
         }
     }
 }

@@ -52,7 +52,7 @@ mod unknown_permission_type;
 #[path = "unknown_permission_value.rs"]
 mod unknown_permission_value;
 #[path = "unknown_property.rs"]
-mod unknown_property;
+pub(crate) mod unknown_property;
 #[path = "whitespace_session_prompt.rs"]
 mod whitespace_session_prompt;
 
@@ -128,6 +128,27 @@ pub(crate) fn owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
         );
     }
     out
+}
+
+/// Every `key:` property written directly in an agent definition.
+pub(crate) fn agent_properties(ctx: &Ctx<'_>, key: &str) -> Vec<ast::Property> {
+    owned_properties(ctx)
+        .into_iter()
+        .filter(|(owner, p)| *owner == Owner::Agent && p.key() == key)
+        .map(|(_, p)| p)
+        .collect()
+}
+
+/// The elements of every agent's `skills: [...]` array.
+pub(crate) fn skill_elements(ctx: &Ctx<'_>) -> Vec<ast::Expr> {
+    agent_properties(ctx, "skills")
+        .into_iter()
+        .filter_map(|p| match p.any_value() {
+            Some(ast::Expr::Array(array)) => Some(array),
+            _ => None,
+        })
+        .flat_map(|array| array.elements())
+        .collect()
 }
 
 /// Every `permissions:` property with a nested block: the property, its

@@ -47,7 +47,6 @@
 //! `examples/45-plugin-release.prose:90`). It stays a hint because it makes
 //! an unattended run stop (spec-rows.md §3.3).
 
-use super::program_shared::line_of;
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {

@@ -68,9 +68,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             }
             continue;
         }
-        let hint = did_you_mean(&word, &VALID)
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
+        let hint = did_you_mean_hint(&word, &VALID);
         acc.report(range, format!("{MESSAGE}, found `{word}`{hint}"));
     }
 }

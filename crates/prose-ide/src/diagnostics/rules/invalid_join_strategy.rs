@@ -32,7 +32,7 @@
 //! `default` accepts it. Invalid values are errors in both. The official
 //! programs quote every strategy (`"first"` 3 times, `"any"` once).
 
-use super::variables_shared::{STRATEGIES, Word, parallels, word};
+use super::variables_shared::{STRATEGIES, parallels, report_invalid_words};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -49,21 +49,7 @@ const MESSAGE: &str = r#"Must be "all", "first", or "any""#;
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for p in parallels(ctx) {
-        for s in &p.strategies {
-            let range = s.syntax().text_range();
-            match word(s, &STRATEGIES) {
-                Word::Valid(_) => {}
-                Word::Unquoted(w) => acc.report_calibrated(
-                    range,
-                    format!("{MESSAGE}: quote the strategy, `\"{w}\"`"),
-                    Vec::new(),
-                    Level::Off,
-                ),
-                Word::Invalid(w) => {
-                    acc.report(range, format!("{MESSAGE} (found `{w}`)"));
-                }
-            }
-        }
+        report_invalid_words(acc, &p.strategies, &STRATEGIES, MESSAGE, "strategy");
     }
 }
 

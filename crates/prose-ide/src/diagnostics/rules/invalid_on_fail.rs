@@ -31,7 +31,7 @@
 //! values are errors in both. The official programs quote every policy
 //! (`"continue"` 9 times, `"ignore"` once, `"fail-fast"` once).
 
-use super::variables_shared::{POLICIES, Word, parallels, word};
+use super::variables_shared::{POLICIES, parallels, report_invalid_words};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -48,21 +48,7 @@ const MESSAGE: &str = r#"Must be "fail-fast", "continue", or "ignore""#;
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for p in parallels(ctx) {
-        for v in &p.on_fail {
-            let range = v.syntax().text_range();
-            match word(v, &POLICIES) {
-                Word::Valid(_) => {}
-                Word::Unquoted(w) => acc.report_calibrated(
-                    range,
-                    format!("{MESSAGE}: quote the policy, `\"{w}\"`"),
-                    Vec::new(),
-                    Level::Off,
-                ),
-                Word::Invalid(w) => {
-                    acc.report(range, format!("{MESSAGE} (found `{w}`)"));
-                }
-            }
-        }
+        report_invalid_words(acc, &p.on_fail, &POLICIES, MESSAGE, "policy");
     }
 }
 

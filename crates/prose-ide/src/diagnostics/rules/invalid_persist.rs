@@ -45,7 +45,7 @@
 
 use crate::diagnostics::rules::prelude::*;
 
-use super::{Owner, owned_properties, value_or_key_range};
+use super::{agent_properties, value_or_key_range};
 
 pub(crate) const RULE: Rule = Rule {
     code: "P301",
@@ -60,10 +60,7 @@ pub(crate) const RULE: Rule = Rule {
 const MESSAGE: &str = "Invalid persist value: use `true`, `project`, `user` or a path string";
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for (owner, p) in owned_properties(ctx) {
-        if owner != Owner::Agent || p.key() != "persist" {
-            continue;
-        }
+    for p in agent_properties(ctx, "persist") {
         let range = value_or_key_range(&p);
         match p.any_value() {
             Some(ast::Expr::String(_)) => {}
@@ -81,9 +78,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             Some(v) => {
                 let shown: String = v.syntax().text().to_string().chars().take(40).collect();
                 let hint = match &v {
-                    ast::Expr::NameRef(n) => did_you_mean(&n.text(), &["true", "project", "user"])
-                        .map(|s| format!(" (did you mean `{s}`?)"))
-                        .unwrap_or_default(),
+                    ast::Expr::NameRef(n) => did_you_mean_hint(&n.text(), &["true", "project", "user"]),
                     _ => String::new(),
                 };
                 acc.report(range, format!("{MESSAGE}: `{shown}`{hint}"));

@@ -54,11 +54,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             .skip_while(|t| t.kind() != SyntaxKind::PIPE)
             .skip(1)
             .find(|t| !t.kind().is_trivia() && t.kind() != SyntaxKind::NEWLINE);
-        let pipe = op
-            .syntax()
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| t.kind() == SyntaxKind::PIPE);
+        let pipe = child_token(op.syntax(), SyntaxKind::PIPE);
         match (after, pipe) {
             (Some(t), _) if t.kind() != SyntaxKind::COLON => {
                 acc.report(t.text_range(), format!("{MESSAGE}, found `{}`", t.text()))

@@ -43,7 +43,7 @@
 //! shows the outer name visible again after the loop. A warning in every
 //! profile (spec-rows.md §2.4).
 
-use super::control_shared::outer_variable;
+use super::control_shared::report_shadowing;
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -68,14 +68,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             continue;
         };
         for n in names {
-            let name = n.text();
-            if let Some(outer) = outer_variable(ctx, &node, &name) {
-                acc.report_related(
-                    n.syntax().text_range(),
-                    format!("Loop variable shadows outer variable: `{name}`"),
-                    vec![related(ctx, outer, "outer variable defined here")],
-                );
-            }
+            report_shadowing(ctx, acc, &node, &n, "Loop variable");
         }
     }
 }

@@ -30,7 +30,7 @@
 //! known at run time. An undefined variable is [P402](P402.md). The
 //! official programs write integer literals only (29 uses, 3 to 1000).
 
-use super::control_shared::{Count, classify, shown};
+use super::control_shared::report_not_integer;
 use super::max_not_positive::loop_max_values;
 use crate::diagnostics::rules::prelude::*;
 
@@ -45,18 +45,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for value in loop_max_values(ctx) {
-        let range = value.syntax().text_range();
-        let message = format!(
-            "Max iterations must be an integer (got `{}`)",
-            shown(&value)
-        );
-        match classify(ctx, &value) {
-            Count::Int(_) => {}
-            Count::Name { .. } => acc.report_calibrated(range, message, Vec::new(), Level::Off),
-            Count::Other => acc.report(range, message),
-        }
-    }
+    report_not_integer(ctx, acc, loop_max_values(ctx), "Max iterations");
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@
 //! (Error, "Max iterations must be positive"). Same severity in every
 //! profile.
 
-use super::control_shared::{Count, classify};
+use super::control_shared::report_not_positive;
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -40,16 +40,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for value in loop_max_values(ctx) {
-        if let Count::Int(n) = classify(ctx, &value)
-            && n <= 0
-        {
-            acc.report(
-                value.syntax().text_range(),
-                format!("Max iterations must be positive (got `{n}`)"),
-            );
-        }
-    }
+    report_not_positive(ctx, acc, loop_max_values(ctx), "Max iterations");
 }
 
 /// The values of every `max:` modifier of a `loop`.

@@ -51,7 +51,7 @@
 //! one declared mid-program (prose.md would ask for it at run time, but a
 //! caller cannot answer that prompt). Same severity in every profile.
 
-use super::program_shared::{callee, imports, program_call};
+use super::program_shared::{ProgramCall, resolved_calls};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -65,15 +65,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let all = imports(ctx);
-    for call in nodes::<ast::CallExpr>(ctx) {
-        let Some(name) = program_call(&call) else {
-            continue;
-        };
-        let Some(c) = callee(ctx, &all, &name.text()) else {
-            continue;
-        };
-        let Some(contract) = c.contract else { continue };
+    for ProgramCall { call, name, callee } in resolved_calls(ctx) {
         let args: Vec<ast::Arg> = call.args().collect();
         if args.iter().any(|a| a.name().is_none()) {
             continue;
@@ -85,7 +77,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             .collect();
         let mut seen: Vec<&str> = Vec::new();
         let mut missing: Vec<String> = Vec::new();
-        for (input, desc) in &contract.inputs {
+        for (input, desc) in &callee.contract.inputs {
             if given.contains(input) || seen.contains(&input.as_str()) {
                 continue;
             }
@@ -107,11 +99,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
                 "Required input{plural} not provided: {}",
                 missing.join(", ")
             ),
-            vec![related(
-                ctx,
-                c.import.path_range,
-                &format!("`{}` is imported here", name.text()),
-            )],
+            callee.imported_here(ctx, &name.text()),
         );
     }
 }

@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 pub(crate) mod prelude {
     pub(crate) use prose_syntax::{
-        AstNode, SyntaxErrorCode, SyntaxKind, SyntaxNode, TextRange, ast,
+        AstNode, SyntaxErrorCode, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize, ast,
     };
 
     pub(crate) use crate::{
@@ -38,17 +38,108 @@ pub(crate) mod prelude {
             .map(|(_, c)| c)
     }
 
+    /// ` (did you mean `x`?)` for the closest candidate to `name`, or nothing.
+    pub(crate) fn did_you_mean_hint(name: &str, candidates: &[&str]) -> String {
+        did_you_mean(name, candidates)
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default()
+    }
+
     /// Every node of type `N` in the file.
     pub(crate) fn nodes<'c, N: AstNode>(ctx: &'c Ctx<'_>) -> impl Iterator<Item = N> + use<'c, N> {
         ctx.all_nodes()
             .filter(|n| N::can_cast(n.kind()))
             .filter_map(|n| N::cast(n.clone()))
     }
+
+    /// The innermost node covering `range` (the parent of a covering token).
+    pub(crate) fn node_at(ctx: &Ctx<'_>, range: TextRange) -> Option<SyntaxNode> {
+        match ctx.syntax().covering_element(range) {
+            prose_syntax::NodeOrToken::Node(n) => Some(n),
+            prose_syntax::NodeOrToken::Token(t) => t.parent(),
+        }
+    }
+
+    /// The first token of `kind` directly in `node` (not in a child node).
+    pub(crate) fn child_token(node: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
+        node.children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .find(|t| t.kind() == kind)
+    }
+
+    /// The 1-based line of `offset`.
+    pub(crate) fn line_of(ctx: &Ctx<'_>, offset: TextSize) -> usize {
+        let at = usize::from(offset).min(ctx.text().len());
+        ctx.text()[..at].matches('\n').count() + 1
+    }
+
+    /// Reports every item whose key an earlier item already has, on the
+    /// item's range, with `message(key)` and a related location on the
+    /// first item with that key (`first_here`, e.g. "first defined here").
+    pub(crate) fn report_repeats<K: PartialEq>(
+        ctx: &Ctx<'_>,
+        acc: &mut Acc,
+        items: impl IntoIterator<Item = (K, TextRange)>,
+        message: impl Fn(&K) -> String,
+        first_here: &str,
+    ) {
+        let mut seen: Vec<(K, TextRange)> = Vec::new();
+        for (key, range) in items {
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                acc.report_related(range, message(&key), vec![related(ctx, *first, first_here)]);
+            } else {
+                seen.push((key, range));
+            }
+        }
+    }
+
+    /// Reports every later definition of `kind` whose name an earlier one
+    /// already has: "{what} already defined: `name`", linked to the first
+    /// definition (E006, P504).
+    pub(crate) fn report_duplicate_defs(ctx: &Ctx<'_>, acc: &mut Acc, kind: DefKind, what: &str) {
+        report_repeats(
+            ctx,
+            acc,
+            ctx.sema
+                .defs_of(kind)
+                .map(|(_, d)| (d.name.as_str(), d.name_range)),
+            |name| format!("{what} already defined: `{name}`"),
+            "first defined here",
+        );
+    }
+
+    /// Reports every unresolved reference of `kind`: "{what} not defined:
+    /// `name`", with the closest name of the definitions of `def_kind`.
+    pub(crate) fn report_undefined(
+        ctx: &Ctx<'_>,
+        acc: &mut Acc,
+        kind: RefKind,
+        def_kind: DefKind,
+        what: &str,
+    ) {
+        let names: Vec<&str> = ctx
+            .sema
+            .defs_of(def_kind)
+            .map(|(_, d)| d.name.as_str())
+            .collect();
+        for r in ctx
+            .sema
+            .refs
+            .iter()
+            .filter(|r| r.kind == kind && r.target.is_none())
+        {
+            let hint = did_you_mean_hint(&r.name, &names);
+            acc.report(r.range, format!("{what} not defined: `{}`{hint}", r.name));
+        }
+    }
 }
+
+// Helpers shared across the groups (not rules).
+mod relation;
 
 // Rules are registered per group (one registry file each, so the groups
 // can grow independently); `RULES` merges them ordered by code.
-mod group_agents;
+pub(crate) mod group_agents;
 mod group_control;
 mod group_program;
 mod group_syntax;

@@ -46,8 +46,8 @@
 //! `output diagnosis` in a block body and a top-level `let diagnosis`). The
 //! official programs have 8 pairs in 3 files, none reported by `default`.
 
-use super::program_shared::{calibrate, decl_stmt, strongest_earlier};
-use crate::diagnostics::rules::prelude::*;
+use super::program_shared::decl_stmt;
+use crate::diagnostics::rules::{prelude::*, relation::strongest_earlier};
 
 pub(crate) const RULE: Rule = Rule {
     code: "P203",
@@ -94,7 +94,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         let level = if is_output && is_export(stmt, &def.name) {
             Level::Off
         } else {
-            calibrate(relation, Severity::Warning)
+            relation.default_level(Severity::Warning)
         };
         let message = if is_output {
             format!(

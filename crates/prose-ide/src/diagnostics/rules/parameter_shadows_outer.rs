@@ -54,8 +54,8 @@
 //! `fix_result` at `examples/45-run-endpoint-ux-test-with-remediation.prose:436`
 //! (called once with `fix_result` and once with an object, at line 506).
 
-use super::variables_shared::{declarations, frame_of};
-use crate::diagnostics::rules::prelude::*;
+use super::variables_shared::declarations;
+use crate::diagnostics::rules::{prelude::*, relation::frame_of};
 
 pub(crate) const RULE: Rule = Rule {
     code: "P502",

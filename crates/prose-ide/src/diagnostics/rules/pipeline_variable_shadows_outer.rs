@@ -36,7 +36,7 @@
 //! shadows outer" (Warning, "Implicit/explicit variable shadows outer
 //! variable"). A warning in every profile (spec-rows.md §2.4).
 
-use super::control_shared::outer_variable;
+use super::control_shared::{outer_variable, report_shadowing};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -54,14 +54,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         let node = op.syntax();
         if let Some(params) = op.params() {
             for n in params.params().filter_map(|p| p.name()) {
-                let name = n.text();
-                if let Some(outer) = outer_variable(ctx, node, &name) {
-                    acc.report_related(
-                        n.syntax().text_range(),
-                        format!("Explicit variable shadows outer variable: `{name}`"),
-                        vec![related(ctx, outer, "outer variable defined here")],
-                    );
-                }
+                report_shadowing(ctx, acc, node, &n, "Explicit variable");
             }
         } else if matches!(op.op_name().as_str(), "map" | "filter" | "pmap")
             && let Some(kw) = op.op_token()

@@ -1,14 +1,14 @@
 //! Helpers shared by the program group's rules (not a rule itself):
-//! `use` paths (forms, normalisation, bound names, local resolution), the
-//! relation between two declarations (spec-rows.md §3.1), and program calls.
-
-use prose_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange, ast};
+//! `use` paths (forms, normalisation, bound names, local resolution),
+//! declaring statements, and program calls.
 
 use crate::{
-    config::Level,
     contract::Contract,
     db::{SourceFile, join_path},
-    diagnostics::{Ctx, Severity},
+    diagnostics::rules::{
+        prelude::*,
+        relation::{Relation, strongest_earlier},
+    },
 };
 
 // ---- use paths ----------------------------------------------------------------
@@ -140,24 +140,78 @@ pub(super) fn invalid_path_reason(p: &str) -> Option<(&'static str, bool)> {
     Some(("expected `@handle/slug`", true))
 }
 
-/// The imported program a name is bound to, with its contract if the
-/// program is available locally.
+/// The imported program a name is bound to, when it is available locally.
 pub(super) struct Callee<'a> {
-    pub(super) import: &'a Import,
-    pub(super) contract: Option<&'a Contract>,
+    /// The range of the `use` statement's path.
+    pub(super) import_range: TextRange,
+    pub(super) contract: &'a Contract,
 }
 
-/// The first non-duplicate, well-formed `use` binding `name`.
-pub(super) fn callee<'a>(ctx: &Ctx<'a>, imports: &'a [Import], name: &str) -> Option<Callee<'a>> {
+impl Callee<'_> {
+    /// Links a diagnostic about `program` to the `use` statement importing it.
+    pub(super) fn imported_here(&self, ctx: &Ctx<'_>, program: &str) -> Vec<Related> {
+        vec![related(
+            ctx,
+            self.import_range,
+            &format!("`{program}` is imported here"),
+        )]
+    }
+}
+
+/// The first non-duplicate, well-formed `use` binding `name`, if the
+/// program it imports is available locally (its contract is known).
+pub(super) fn callee<'a>(ctx: &Ctx<'a>, imports: &[Import], name: &str) -> Option<Callee<'a>> {
     let import = imports
         .iter()
         .find(|i| i.name.as_deref() == Some(name) && !i.duplicate)?;
-    let contract = if is_malformed(&import.path) {
-        None
+    if is_malformed(&import.path) {
+        return None;
+    }
+    let contract = ctx.contract(resolve_use(ctx, &import.path)?);
+    Some(Callee {
+        import_range: import.path_range,
+        contract,
+    })
+}
+
+/// A call `NAME(args)` of an imported program that is available locally.
+pub(super) struct ProgramCall<'a> {
+    pub(super) call: ast::CallExpr,
+    /// The callee as written.
+    pub(super) name: ast::NameRef,
+    pub(super) callee: Callee<'a>,
+}
+
+/// Every call of an imported program whose contract is known, in source
+/// order (E026, E027).
+pub(super) fn resolved_calls<'a>(ctx: &Ctx<'a>) -> Vec<ProgramCall<'a>> {
+    let all = imports(ctx);
+    nodes::<ast::CallExpr>(ctx)
+        .filter_map(|call| {
+            let name = program_call(&call)?;
+            let callee = callee(ctx, &all, &name.text())?;
+            Some(ProgramCall { call, name, callee })
+        })
+        .collect()
+}
+
+/// What follows "… not declared in program: `name`" (E027, E028): the
+/// closest of the names `program` declares, else their list (`what`:
+/// "inputs" or "outputs").
+pub(super) fn undeclared_detail(
+    program: &str,
+    name: &str,
+    declared: &[&str],
+    what: &str,
+) -> String {
+    if let Some(s) = did_you_mean(name, declared) {
+        format!(" (did you mean `{s}`?)")
+    } else if declared.is_empty() {
+        format!("; `{program}` declares no {what}")
     } else {
-        resolve_use(ctx, &import.path).map(|f| ctx.contract(f))
-    };
-    Some(Callee { import, contract })
+        let list: Vec<String> = declared.iter().map(|d| format!("`{d}`")).collect();
+        format!("; `{program}` declares {}", list.join(", "))
+    }
 }
 
 /// `NAME(args)` with a plain name as callee (`xs[i]` indexing has no
@@ -188,127 +242,12 @@ pub(super) fn call_value(stmt: &SyntaxNode) -> Option<ast::CallExpr> {
     }
 }
 
-// ---- declarations and their relation (§3.1) ---------------------------------
-
-/// How two declarations of one name relate (spec-rows.md §3.1), from the
-/// most to the least likely collision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Relation {
-    /// Different arms of one `if`/`elif`/`else`, different `option`s of one
-    /// `choice`, or a `try` body and its `catch`: only one runs.
-    Exclusive,
-    /// One inside a `block` body and the other outside it or in another
-    /// block: stored in different frames (`{name}__{execution_id}.md`).
-    DifferentFrames,
-    /// In two lists that are neither nested nor exclusive (two `if`s).
-    Sibling,
-    /// One list nested inside the other's (a loop or `if` body).
-    Nested,
-    /// The same statement list.
-    SameList,
-}
-
-fn is_list(n: &SyntaxNode) -> bool {
-    matches!(n.kind(), SyntaxKind::BLOCK | SyntaxKind::SOURCE_FILE)
-}
-
-/// The statement list holding `n`.
-fn list_of(n: &SyntaxNode) -> Option<SyntaxNode> {
-    n.ancestors().skip(1).find(is_list)
-}
-
-/// The innermost `block` definition holding `n`.
-fn frame_of(n: &SyntaxNode) -> Option<SyntaxNode> {
-    n.ancestors()
-        .skip(1)
-        .find(|a| a.kind() == SyntaxKind::BLOCK_DEF)
-}
-
-/// The child of `ancestor` on the path to `n`.
-fn child_towards(ancestor: &SyntaxNode, n: &SyntaxNode) -> Option<SyntaxNode> {
-    n.ancestors()
-        .find(|a| a.parent().as_ref() == Some(ancestor))
-}
-
-/// The relation between the declarations made by statements `a` and `b`.
-pub(super) fn relation(a: &SyntaxNode, b: &SyntaxNode) -> Relation {
-    if frame_of(a) != frame_of(b) {
-        return Relation::DifferentFrames;
-    }
-    let (la, lb) = (list_of(a), list_of(b));
-    if la == lb {
-        return Relation::SameList;
-    }
-    let lca = a.ancestors().find(|x| b.ancestors().any(|y| &y == x));
-    if let Some(lca) = &lca
-        && let (Some(ca), Some(cb)) = (child_towards(lca, a), child_towards(lca, b))
-        && ca != cb
-    {
-        let arm = |c: &SyntaxNode| c.kind();
-        use SyntaxKind::*;
-        let exclusive = match lca.kind() {
-            IF_STMT => [arm(&ca), arm(&cb)]
-                .iter()
-                .all(|k| matches!(k, BLOCK | ELIF_CLAUSE | ELSE_CLAUSE)),
-            TRY_STMT => matches!(
-                (arm(&ca), arm(&cb)),
-                (BLOCK, CATCH_CLAUSE) | (CATCH_CLAUSE, BLOCK)
-            ),
-            BLOCK => {
-                lca.parent().is_some_and(|p| p.kind() == CHOICE_STMT)
-                    && arm(&ca) == OPTION_CLAUSE
-                    && arm(&cb) == OPTION_CLAUSE
-            }
-            _ => false,
-        };
-        if exclusive {
-            return Relation::Exclusive;
-        }
-    }
-    let inside = |list: &Option<SyntaxNode>, n: &SyntaxNode| {
-        list.as_ref()
-            .is_some_and(|l| n.ancestors().skip(1).any(|x| &x == l))
-    };
-    if inside(&la, b) || inside(&lb, a) {
-        return Relation::Nested;
-    }
-    Relation::Sibling
-}
-
-/// The `default` level for a pair in `relation`: `colliding` for a same
-/// list, `overlapping` for nested and sibling lists, off otherwise.
-pub(super) fn calibrate(relation: Relation, overlapping: Severity) -> Level {
-    match relation {
-        Relation::SameList => Level::On(Severity::Error),
-        Relation::Nested | Relation::Sibling => Level::On(overlapping),
-        Relation::Exclusive | Relation::DifferentFrames => Level::Off,
-    }
-}
-
-/// The earlier declaration `later` collides with most (ties: the nearest).
-pub(super) fn strongest_earlier<'d, T>(
-    later: &SyntaxNode,
-    earlier: impl Iterator<Item = (&'d SyntaxNode, T)>,
-) -> Option<(Relation, T)> {
-    let mut best: Option<(Relation, T)> = None;
-    for (node, item) in earlier {
-        let r = relation(node, later);
-        if best.as_ref().is_none_or(|(b, _)| r >= *b) {
-            best = Some((r, item));
-        }
-    }
-    best
-}
+// ---- declarations -------------------------------------------------------------
 
 /// The statement that makes a declaration (`let`, `const`, `output`,
 /// `input`, or the assignment of a parallel result).
-pub(super) fn decl_stmt(ctx: &Ctx<'_>, def: &crate::semantics::Def) -> Option<SyntaxNode> {
-    let el = ctx.syntax().covering_element(def.name_range);
-    let start = match el {
-        prose_syntax::NodeOrToken::Node(n) => n,
-        prose_syntax::NodeOrToken::Token(t) => t.parent()?,
-    };
-    start.ancestors().find(|n| {
+pub(super) fn decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<SyntaxNode> {
+    node_at(ctx, def.name_range)?.ancestors().find(|n| {
         matches!(
             n.kind(),
             SyntaxKind::LET_STMT
@@ -320,10 +259,27 @@ pub(super) fn decl_stmt(ctx: &Ctx<'_>, def: &crate::semantics::Def) -> Option<Sy
     })
 }
 
-/// The 1-based line of `offset`.
-pub(super) fn line_of(ctx: &Ctx<'_>, offset: prose_syntax::TextSize) -> usize {
-    ctx.text()[..usize::from(offset).min(ctx.text().len())]
-        .matches('\n')
-        .count()
-        + 1
+/// Every declaration of `kind` whose name an earlier one of that kind
+/// already declares (E021, E024): the later one, how it relates to the
+/// earlier one it collides with most, and that one.
+pub(super) fn redeclarations<'a>(
+    ctx: &Ctx<'a>,
+    kind: DefKind,
+) -> Vec<(&'a Def, Relation, &'a Def)> {
+    let decls: Vec<(&Def, SyntaxNode)> = ctx
+        .sema
+        .defs_of(kind)
+        .filter_map(|(_, d)| Some((d, decl_stmt(ctx, d)?)))
+        .collect();
+    let mut out = Vec::new();
+    for (i, (def, stmt)) in decls.iter().enumerate() {
+        let earlier = decls[..i]
+            .iter()
+            .filter(|(d, _)| d.name == def.name)
+            .map(|(d, s)| (s, *d));
+        if let Some((relation, first)) = strongest_earlier(stmt, earlier) {
+            out.push((*def, relation, first));
+        }
+    }
+    out
 }

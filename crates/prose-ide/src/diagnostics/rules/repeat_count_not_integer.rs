@@ -36,7 +36,7 @@
 //! The official programs only write `repeat 3` (2 uses), so the choice
 //! costs nothing there.
 
-use super::control_shared::{Count, classify, shown};
+use super::control_shared::report_not_integer;
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -50,16 +50,8 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for r in nodes::<ast::RepeatExpr>(ctx) {
-        let Some(count) = r.count() else { continue };
-        let range = count.syntax().text_range();
-        let message = format!("Repeat count must be an integer (got `{}`)", shown(&count));
-        match classify(ctx, &count) {
-            Count::Int(_) => {}
-            Count::Name { .. } => acc.report_calibrated(range, message, Vec::new(), Level::Off),
-            Count::Other => acc.report(range, message),
-        }
-    }
+    let counts = nodes::<ast::RepeatExpr>(ctx).filter_map(|r| r.count());
+    report_not_integer(ctx, acc, counts, "Repeat count");
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@
 //! positive" (Error, "Repeat count must be positive"). Same severity in
 //! every profile.
 
-use super::control_shared::{Count, classify};
+use super::control_shared::report_not_positive;
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -41,17 +41,8 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for r in nodes::<ast::RepeatExpr>(ctx) {
-        let Some(count) = r.count() else { continue };
-        if let Count::Int(n) = classify(ctx, &count)
-            && n <= 0
-        {
-            acc.report(
-                count.syntax().text_range(),
-                format!("Repeat count must be positive (got `{n}`)"),
-            );
-        }
-    }
+    let counts = nodes::<ast::RepeatExpr>(ctx).filter_map(|r| r.count());
+    report_not_positive(ctx, acc, counts, "Repeat count");
 }
 
 #[cfg(test)]

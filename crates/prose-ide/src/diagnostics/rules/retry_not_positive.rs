@@ -28,7 +28,7 @@
 //! compiler.md, Error Handling, Validation Rules: "Non-positive retry count"
 //! (Error, "Retry count must be positive"). Same severity in every profile.
 
-use super::control_shared::{Count, classify, session_settings};
+use super::control_shared::{report_not_positive, session_settings};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -42,16 +42,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for value in session_settings(ctx, "retry") {
-        if let Count::Int(n) = classify(ctx, &value)
-            && n <= 0
-        {
-            acc.report(
-                value.syntax().text_range(),
-                format!("Retry count must be positive (got `{n}`)"),
-            );
-        }
-    }
+    report_not_positive(ctx, acc, session_settings(ctx, "retry"), "Retry count");
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@
 
 use crate::diagnostics::rules::prelude::*;
 
-use super::{Owner, owned_properties};
+use super::skill_elements;
 
 pub(crate) const RULE: Rule = Rule {
     code: "W007",
@@ -69,32 +69,24 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             imported.push(slug);
         }
     }
-    for (owner, p) in owned_properties(ctx) {
-        if owner != Owner::Agent || p.key() != "skills" {
+    for el in skill_elements(ctx) {
+        let ast::Expr::String(s) = el else { continue };
+        let name = s.value();
+        if imported.contains(&name) {
             continue;
         }
-        let Some(ast::Expr::Array(array)) = p.any_value() else {
-            continue;
+        let candidates: Vec<&str> = imported.iter().map(String::as_str).collect();
+        let hint = if let Some((_, alias)) = aliased.iter().find(|(s, _)| *s == name) {
+            format!(" (it is imported as `{alias}`)")
+        } else if let Some(c) = did_you_mean(&name, &candidates) {
+            format!(" (did you mean `{c}`?)")
+        } else {
+            format!("; add `use \"@handle/{name}\"` or an `import`")
         };
-        for el in array.elements() {
-            let ast::Expr::String(s) = el else { continue };
-            let name = s.value();
-            if imported.contains(&name) {
-                continue;
-            }
-            let candidates: Vec<&str> = imported.iter().map(String::as_str).collect();
-            let hint = if let Some((_, alias)) = aliased.iter().find(|(s, _)| *s == name) {
-                format!(" (it is imported as `{alias}`)")
-            } else if let Some(c) = did_you_mean(&name, &candidates) {
-                format!(" (did you mean `{c}`?)")
-            } else {
-                format!("; add `use \"@handle/{name}\"` or an `import`")
-            };
-            acc.report(
-                s.syntax().text_range(),
-                format!("Skill not imported: `{name}`{hint}"),
-            );
-        }
+        acc.report(
+            s.syntax().text_range(),
+            format!("Skill not imported: `{name}`{hint}"),
+        );
     }
 }
 

@@ -29,7 +29,7 @@
 
 use crate::diagnostics::rules::prelude::*;
 
-use super::{Owner, owned_properties};
+use super::skill_elements;
 
 pub(crate) const RULE: Rule = Rule {
     code: "E014",
@@ -42,26 +42,18 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for (owner, p) in owned_properties(ctx) {
-        if owner != Owner::Agent || p.key() != "skills" {
-            continue;
-        }
-        let Some(ast::Expr::Array(array)) = p.any_value() else {
-            continue;
-        };
-        for el in array.elements() {
-            if !matches!(el, ast::Expr::String(_)) {
-                let text = el.syntax().text().to_string();
-                let hint = if matches!(el, ast::Expr::NameRef(_)) {
-                    format!(": write `\"{text}\"`")
-                } else {
-                    String::new()
-                };
-                acc.report(
-                    el.syntax().text_range(),
-                    format!("Skill name must be a string{hint}"),
-                );
-            }
+    for el in skill_elements(ctx) {
+        if !matches!(el, ast::Expr::String(_)) {
+            let text = el.syntax().text().to_string();
+            let hint = if matches!(el, ast::Expr::NameRef(_)) {
+                format!(": write `\"{text}\"`")
+            } else {
+                String::new()
+            };
+            acc.report(
+                el.syntax().text_range(),
+                format!("Skill name must be a string{hint}"),
+            );
         }
     }
 }

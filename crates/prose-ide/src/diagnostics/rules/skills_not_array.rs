@@ -30,7 +30,7 @@
 
 use crate::diagnostics::rules::prelude::*;
 
-use super::{Owner, owned_properties, value_or_key_range};
+use super::{agent_properties, value_or_key_range};
 
 pub(crate) const RULE: Rule = Rule {
     code: "E013",
@@ -43,10 +43,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for (owner, p) in owned_properties(ctx) {
-        if owner != Owner::Agent || p.key() != "skills" {
-            continue;
-        }
+    for p in agent_properties(ctx, "skills") {
         match p.any_value() {
             Some(ast::Expr::Array(_)) => {}
             Some(v) => acc.report(

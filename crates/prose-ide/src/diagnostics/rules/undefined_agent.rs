@@ -41,19 +41,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for r in &ctx.sema.refs {
-        if r.kind == RefKind::Agent && r.target.is_none() {
-            let names: Vec<&str> = ctx
-                .sema
-                .defs_of(DefKind::Agent)
-                .map(|(_, d)| d.name.as_str())
-                .collect();
-            let hint = did_you_mean(&r.name, &names)
-                .map(|s| format!(" (did you mean `{s}`?)"))
-                .unwrap_or_default();
-            acc.report(r.range, format!("Agent not defined: `{}`{hint}", r.name));
-        }
-    }
+    report_undefined(ctx, acc, RefKind::Agent, DefKind::Agent, "Agent");
 }
 
 #[cfg(test)]

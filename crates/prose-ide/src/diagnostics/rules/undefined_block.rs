@@ -41,20 +41,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let names: Vec<&str> = ctx
-        .sema
-        .defs_of(DefKind::Block)
-        .map(|(_, d)| d.name.as_str())
-        .collect();
-    for r in &ctx.sema.refs {
-        if r.kind != RefKind::Block || r.target.is_some() {
-            continue;
-        }
-        let hint = did_you_mean(&r.name, &names)
-            .map(|s| format!(" (did you mean `{s}`?)"))
-            .unwrap_or_default();
-        acc.report(r.range, format!("Block not defined: `{}`{hint}", r.name));
-    }
+    report_undefined(ctx, acc, RefKind::Block, DefKind::Block, "Block");
 }
 
 #[cfg(test)]

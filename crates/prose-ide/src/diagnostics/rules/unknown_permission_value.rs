@@ -92,9 +92,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             other => {
                 let shown: String = other.syntax().text().to_string().chars().take(40).collect();
                 let hint = match other {
-                    ast::Expr::NameRef(n) => did_you_mean(&n.text(), &VALUES)
-                        .map(|v| format!(" (did you mean `{v}`?)"))
-                        .unwrap_or_default(),
+                    ast::Expr::NameRef(n) => did_you_mean_hint(&n.text(), &VALUES),
                     _ => String::new(),
                 };
                 acc.report(

@@ -36,7 +36,7 @@
 //! (Error, "Input not declared in program"); Validation Rules: E027. Same
 //! severity in every profile.
 
-use super::program_shared::{callee, imports, program_call};
+use super::program_shared::{ProgramCall, resolved_calls, undeclared_detail};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -50,15 +50,9 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let all = imports(ctx);
-    for call in nodes::<ast::CallExpr>(ctx) {
-        let Some(name) = program_call(&call) else {
-            continue;
-        };
-        let Some(c) = callee(ctx, &all, &name.text()) else {
-            continue;
-        };
-        let Some(contract) = c.contract else { continue };
+    for ProgramCall { call, name, callee } in resolved_calls(ctx) {
+        let program = name.text();
+        let contract = callee.contract;
         let inputs: Vec<&str> = contract.inputs.iter().map(|(n, _)| n.as_str()).collect();
         for arg in call.args() {
             let Some(arg_name) = arg.name() else { continue };
@@ -66,22 +60,11 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             if contract.has_input(&text) {
                 continue;
             }
-            let detail = if let Some(s) = did_you_mean(&text, &inputs) {
-                format!(" (did you mean `{s}`?)")
-            } else if inputs.is_empty() {
-                format!("; `{}` declares no inputs", name.text())
-            } else {
-                let list: Vec<String> = inputs.iter().map(|i| format!("`{i}`")).collect();
-                format!("; `{}` declares {}", name.text(), list.join(", "))
-            };
+            let detail = undeclared_detail(&program, &text, &inputs, "inputs");
             acc.report_related(
                 arg_name.syntax().text_range(),
                 format!("Input not declared in program: `{text}`{detail}"),
-                vec![related(
-                    ctx,
-                    c.import.path_range,
-                    &format!("`{}` is imported here", name.text()),
-                )],
+                callee.imported_here(ctx, &program),
             );
         }
     }

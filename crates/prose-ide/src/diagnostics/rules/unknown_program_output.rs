@@ -53,7 +53,9 @@
 //! if no outputs declared)", so the result is then the program's final value,
 //! whose shape the contract does not describe.
 
-use super::program_shared::{Callee, call_value, callee, decl_stmt, imports, program_call};
+use super::program_shared::{
+    Callee, call_value, callee, decl_stmt, imports, program_call, undeclared_detail,
+};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -68,11 +70,7 @@ pub(crate) const RULE: Rule = Rule {
 
 /// The property read on the variable reference at `range`, if any.
 fn property_read(ctx: &Ctx<'_>, range: TextRange) -> Option<(String, TextRange)> {
-    let name_ref = match ctx.syntax().covering_element(range) {
-        prose_syntax::NodeOrToken::Node(n) => n,
-        prose_syntax::NodeOrToken::Token(t) => t.parent()?,
-    };
-    let name_ref = name_ref
+    let name_ref = node_at(ctx, range)?
         .ancestors()
         .find(|n| n.kind() == SyntaxKind::NAME_REF)?;
     let parent = name_ref.parent()?;
@@ -89,33 +87,20 @@ fn property_read(ctx: &Ctx<'_>, range: TextRange) -> Option<(String, TextRange)>
 }
 
 fn report(ctx: &Ctx<'_>, acc: &mut Acc, c: &Callee<'_>, program: &str, field: &str, at: TextRange) {
-    let Some(contract) = c.contract else { return };
-    if contract.has_output(field) {
+    if c.contract.has_output(field) {
         return;
     }
-    let outputs: Vec<&str> = contract.outputs.iter().map(String::as_str).collect();
-    let (detail, level) = if outputs.is_empty() {
-        (format!("; `{program}` declares no outputs"), Level::Off)
-    } else if let Some(s) = did_you_mean(field, &outputs) {
-        (
-            format!(" (did you mean `{s}`?)"),
-            Level::On(Severity::Error),
-        )
+    let outputs: Vec<&str> = c.contract.outputs.iter().map(String::as_str).collect();
+    let level = if outputs.is_empty() {
+        Level::Off
     } else {
-        let list: Vec<String> = outputs.iter().map(|o| format!("`{o}`")).collect();
-        (
-            format!("; `{program}` declares {}", list.join(", ")),
-            Level::On(Severity::Error),
-        )
+        Level::On(Severity::Error)
     };
+    let detail = undeclared_detail(program, field, &outputs, "outputs");
     acc.report_calibrated(
         at,
         format!("Output not declared in program: `{field}`{detail}"),
-        vec![related(
-            ctx,
-            c.import.path_range,
-            &format!("`{program}` is imported here"),
-        )],
+        c.imported_here(ctx, program),
         level,
     );
 }

@@ -66,7 +66,7 @@ pub(crate) const RULE: Rule = Rule {
     check,
 };
 
-const AGENT: &[&str] = &[
+pub(crate) const AGENT: &[&str] = &[
     "model",
     "prompt",
     "persist",
@@ -74,9 +74,9 @@ const AGENT: &[&str] = &[
     "permissions",
     "context",
 ];
-const SESSION: &[&str] = &["model", "prompt", "context", "retry", "backoff"];
-const PARALLEL: &[&str] = &["on-fail", "count"];
-const LOOP: &[&str] = &["max"];
+pub(crate) const SESSION: &[&str] = &["model", "prompt", "context", "retry", "backoff"];
+pub(crate) const PARALLEL: &[&str] = &["on-fail", "count"];
+pub(crate) const LOOP: &[&str] = &["max"];
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for (owner, p) in owned_properties(ctx) {

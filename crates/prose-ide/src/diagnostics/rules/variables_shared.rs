@@ -1,8 +1,9 @@
 //! Helpers shared by the variables group's rules (not a rule itself): the
-//! variable declarations of a file, how two of them relate (spec-rows.md
-//! §3.1), and the hint for an unresolved name.
+//! variable declarations of a file, the hint for an unresolved name, and
+//! the modifiers of `parallel` blocks. How two declarations relate
+//! (spec-rows.md §3.1) is in `relation.rs`.
 
-use crate::diagnostics::rules::prelude::*;
+use crate::diagnostics::rules::{prelude::*, relation::statement_at};
 
 // ---- declarations ---------------------------------------------------------------
 
@@ -49,21 +50,6 @@ pub(super) struct Decl {
     pub(super) reassigns: Option<DefId>,
 }
 
-fn is_list(n: &SyntaxNode) -> bool {
-    matches!(n.kind(), SyntaxKind::BLOCK | SyntaxKind::SOURCE_FILE)
-}
-
-/// The statement (a direct child of a body or the file) holding `range`.
-fn stmt_at(ctx: &Ctx<'_>, range: TextRange) -> Option<SyntaxNode> {
-    let start = match ctx.syntax().covering_element(range) {
-        prose_syntax::NodeOrToken::Node(n) => n,
-        prose_syntax::NodeOrToken::Token(t) => t.parent()?,
-    };
-    start
-        .ancestors()
-        .find(|n| n.parent().as_ref().is_some_and(is_list))
-}
-
 /// Whether `stmt` is a branch of a `parallel:` block.
 fn in_parallel_body(stmt: &SyntaxNode) -> bool {
     stmt.parent()
@@ -86,7 +72,7 @@ pub(super) fn declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
             DefKind::SessionName => DeclKind::SessionName,
             _ => continue,
         };
-        let Some(stmt) = stmt_at(ctx, d.name_range) else {
+        let Some(stmt) = statement_at(ctx, d.name_range) else {
             continue;
         };
         let kind = if kind == DeclKind::Assigned && in_parallel_body(&stmt) {
@@ -108,7 +94,7 @@ pub(super) fn declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
         if r.kind != RefKind::Variable(RefSite::AssignTarget) {
             continue;
         }
-        let Some(stmt) = stmt_at(ctx, r.range) else {
+        let Some(stmt) = statement_at(ctx, r.range) else {
             continue;
         };
         if stmt.kind() == SyntaxKind::ASSIGN_STMT && in_parallel_body(&stmt) {
@@ -123,89 +109,6 @@ pub(super) fn declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     }
     out.sort_by_key(|d| d.name_range.start());
     out
-}
-
-/// The `block` definition whose body holds `n`, if any.
-pub(super) fn frame_of(n: &SyntaxNode) -> Option<SyntaxNode> {
-    n.ancestors()
-        .skip(1)
-        .find(|a| a.kind() == SyntaxKind::BLOCK_DEF)
-}
-
-// ---- how two declarations relate (§3.1) -------------------------------------
-
-/// How two declarations of one name relate, from the least to the most
-/// likely collision of their binding files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Relation {
-    /// Different arms of one `if`/`elif`/`else`, different `option`s of one
-    /// `choice`, or a `try` body and its `catch`: only one of them runs.
-    Exclusive,
-    /// One inside a `block` body and the other outside it or in another
-    /// block: bound in different frames (`{name}__{execution_id}.md`).
-    OtherFrame,
-    /// Two lists that are neither nested nor exclusive (two `if`s in a row).
-    Sibling,
-    /// One list nested inside the other's (a loop or `if` body).
-    Nested,
-    /// The same statement list.
-    SameList,
-}
-
-impl Relation {
-    /// The `default`-profile level of a collision in this relation.
-    pub(super) fn default_level(self) -> Level {
-        match self {
-            Relation::SameList => Level::On(Severity::Error),
-            Relation::Nested | Relation::Sibling => Level::On(Severity::Warning),
-            Relation::Exclusive | Relation::OtherFrame => Level::Off,
-        }
-    }
-}
-
-/// The relation between the declaring statements `a` and `b`.
-pub(super) fn relation(a: &SyntaxNode, b: &SyntaxNode) -> Relation {
-    use SyntaxKind::*;
-    if frame_of(a) != frame_of(b) {
-        return Relation::OtherFrame;
-    }
-    let (la, lb) = (a.parent(), b.parent());
-    if la == lb {
-        return Relation::SameList;
-    }
-    // The innermost node holding both, and the child of it towards each.
-    if let Some(common) = a.ancestors().find(|x| b.ancestors().any(|y| y == *x)) {
-        let towards = |n: &SyntaxNode| n.ancestors().find(|x| x.parent().as_ref() == Some(&common));
-        if let (Some(ca), Some(cb)) = (towards(a), towards(b))
-            && ca != cb
-        {
-            let (ka, kb) = (ca.kind(), cb.kind());
-            let exclusive = match common.kind() {
-                IF_STMT => [ka, kb]
-                    .iter()
-                    .all(|k| matches!(k, BLOCK | ELIF_CLAUSE | ELSE_CLAUSE)),
-                TRY_STMT => matches!((ka, kb), (BLOCK, CATCH_CLAUSE) | (CATCH_CLAUSE, BLOCK)),
-                BLOCK => {
-                    common.parent().is_some_and(|p| p.kind() == CHOICE_STMT)
-                        && ka == OPTION_CLAUSE
-                        && kb == OPTION_CLAUSE
-                }
-                _ => false,
-            };
-            if exclusive {
-                return Relation::Exclusive;
-            }
-        }
-    }
-    let holds = |list: &Option<SyntaxNode>, n: &SyntaxNode| {
-        list.as_ref()
-            .is_some_and(|l| n.ancestors().skip(1).any(|x| x == *l))
-    };
-    if holds(&la, b) || holds(&lb, a) {
-        Relation::Nested
-    } else {
-        Relation::Sibling
-    }
 }
 
 // ---- messages ---------------------------------------------------------------------
@@ -235,22 +138,14 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str) -> String {
         } else {
             format!(
                 " (`{name}` is bound only later, at line {})",
-                line_of(ctx, d.name_range)
+                line_of(ctx, d.name_range.start())
             )
         };
     }
     let mut names: Vec<&str> = vars().map(|d| d.name.as_str()).collect();
     names.sort_unstable();
     names.dedup();
-    did_you_mean(name, &names)
-        .map(|s| format!(" (did you mean `{s}`?)"))
-        .unwrap_or_default()
-}
-
-/// The 1-based line of the start of `range`.
-pub(super) fn line_of(ctx: &Ctx<'_>, range: TextRange) -> usize {
-    let at = usize::from(range.start()).min(ctx.text().len());
-    ctx.text()[..at].matches('\n').count() + 1
+    did_you_mean_hint(name, &names)
 }
 
 // ---- parallel modifiers (P601-P605) -------------------------------------------
@@ -298,6 +193,33 @@ pub(super) fn word(e: &ast::Expr, valid: &[&str]) -> Word {
         ast::Expr::String(s) if valid.contains(&s.value().as_str()) => Word::Valid(s.value()),
         ast::Expr::NameRef(n) if valid.contains(&n.text().as_str()) => Word::Unquoted(n.text()),
         _ => Word::Invalid(e.syntax().text().to_string()),
+    }
+}
+
+/// Reports each of `values` that is not one of `valid` (P601, P602):
+/// "{message} (found `x`)". A valid value written unquoted is reported
+/// under `strict` only: "{message}: quote the {what}, `"x"`".
+pub(super) fn report_invalid_words(
+    acc: &mut Acc,
+    values: &[ast::Expr],
+    valid: &[&str],
+    message: &str,
+    what: &str,
+) {
+    for v in values {
+        let range = v.syntax().text_range();
+        match word(v, valid) {
+            Word::Valid(_) => {}
+            Word::Unquoted(w) => acc.report_calibrated(
+                range,
+                format!("{message}: quote the {what}, `\"{w}\"`"),
+                Vec::new(),
+                Level::Off,
+            ),
+            Word::Invalid(w) => {
+                acc.report(range, format!("{message} (found `{w}`)"));
+            }
+        }
     }
 }
 

@@ -1,0 +1,149 @@
+//! The language server over stdio, as an editor sees it: the release
+//! `prose-lsp` binary in a child process, driven by the end-to-end tests'
+//! JSON-RPC client.
+//!
+//!     cargo bench -p prose-lsp --bench lsp_latency
+//!
+//! Measures, with a generated program of about 5,000 lines open:
+//! - time from `didOpen` to its first `publishDiagnostics` (cold server);
+//! - time from a one-character `didChange` to the `publishDiagnostics` of
+//!   that version, p50 / p99 / max over 200 edits (each edit waits for the
+//!   previous one's diagnostics, as a typist who pauses would);
+//! - VmRSS of the server process after initialize, with the big program
+//!   open, and with 200 documents open (~10 KB each).
+//!
+//! Results: docs/performance.md, "Language server".
+
+#[path = "../../../tests/common/lsp.rs"]
+mod lsp;
+#[path = "../../prose-syntax/benches/program_gen/mod.rs"]
+mod program_gen;
+
+use std::{
+    path::Path,
+    time::{Duration, Instant},
+};
+
+use lsp::{LspClient, file_uri};
+use serde_json::{Value, json};
+
+const TARGET_LINES: usize = 5_000;
+const EDITS: usize = 200;
+const OPEN_DOCS: usize = 200;
+const BYTES_PER_DOC: usize = 10 * 1024;
+
+fn vm_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A generated program of at least `lines` lines, cut after a whole unit.
+fn program_of_lines(lines: usize) -> String {
+    let mut bytes = lines * 30;
+    loop {
+        let text = program_gen::program(bytes);
+        if text.lines().count() >= lines {
+            return text;
+        }
+        bytes += bytes / 10;
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn main() {
+    let dir = std::env::temp_dir().join(format!("prose-lsp-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_prose-lsp"));
+    let mut client = LspClient::spawn(bin, &[], &dir);
+    client.initialize(&dir, json!({}), Value::Null);
+    // Let `initialized` settle before the first measurement.
+    std::thread::sleep(Duration::from_millis(200));
+    let rss_initialized = vm_rss_kib(client.pid());
+
+    // Time to first diagnostics.
+    let text = program_of_lines(TARGET_LINES);
+    let line_count = text.lines().count();
+    let uri = file_uri(&dir.join("big.prose"));
+    let start = Instant::now();
+    client.open(&uri, 1, &text);
+    let first = client.diagnostics(&uri, Some(1));
+    let open_latency = start.elapsed();
+    let diagnostics = first["diagnostics"].as_array().map_or(0, Vec::len);
+    let rss_big = vm_rss_kib(client.pid());
+
+    // One-character edits in the middle of the file: type a character at
+    // the start of a line, then delete it.
+    let line = (line_count / 2) as u32;
+    let mut latencies = Vec::with_capacity(EDITS);
+    for i in 0..EDITS {
+        let version = 2 + i as i64;
+        let start = Instant::now();
+        if i % 2 == 0 {
+            client.change(&uri, version, &[(line, 0, line, 0, "#")]);
+        } else {
+            client.change(&uri, version, &[(line, 0, line, 1, "")]);
+        }
+        client.diagnostics(&uri, Some(version));
+        latencies.push(start.elapsed());
+    }
+    latencies.sort();
+
+    // Many open documents.
+    let start = Instant::now();
+    for i in 0..OPEN_DOCS {
+        let uri = file_uri(&dir.join(format!("doc-{i:03}.prose")));
+        client.open(&uri, 1, &program_gen::program(BYTES_PER_DOC));
+    }
+    let mut waiting: std::collections::HashSet<String> = (0..OPEN_DOCS)
+        .map(|i| file_uri(&dir.join(format!("doc-{i:03}.prose"))))
+        .collect();
+    while !waiting.is_empty() {
+        let p = client.wait_notification("textDocument/publishDiagnostics", |p| {
+            p["uri"].as_str().is_some_and(|u| waiting.contains(u))
+        });
+        waiting.remove(p["uri"].as_str().unwrap());
+    }
+    let many_latency = start.elapsed();
+    let rss_many = vm_rss_kib(client.pid());
+
+    let status = client.shutdown_and_exit();
+    let _ = std::fs::remove_dir_all(&dir);
+
+    eprintln!(
+        "program: {line_count} lines, {:.0} KiB, {diagnostics} diagnostics",
+        text.len() as f64 / 1024.0
+    );
+    eprintln!("didOpen -> first publishDiagnostics: {}", ms(open_latency));
+    eprintln!(
+        "didChange (1 char) -> publishDiagnostics over {EDITS} edits: p50 {}, p99 {}, max {}",
+        ms(percentile(&latencies, 0.50)),
+        ms(percentile(&latencies, 0.99)),
+        ms(*latencies.last().unwrap()),
+    );
+    eprintln!(
+        "{OPEN_DOCS} more documents opened at once: all diagnostics after {}",
+        ms(many_latency)
+    );
+    eprintln!(
+        "VmRSS: {} MiB after initialize, {} MiB with the program open, {} MiB with {} documents open",
+        rss_initialized / 1024,
+        rss_big / 1024,
+        rss_many / 1024,
+        OPEN_DOCS + 1,
+    );
+    assert!(status.success(), "the server exited with {status}");
+}

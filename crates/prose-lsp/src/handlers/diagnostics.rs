@@ -1,0 +1,421 @@
+//! Diagnostics, pushed (`textDocument/publishDiagnostics`) and pulled
+//! (`textDocument/diagnostic`).
+//!
+//! Pushes come from one worker task ([`worker`]) that does one run at a
+//! time over the newest state; changes only [`schedule`] work for it. A run
+//! takes a [`Job`] (an analysis snapshot plus the texts and versions of its
+//! documents) under the state lock, computes on a blocking thread, and
+//! comes back to the lock only to check that nothing changed since:
+//!
+//! - the snapshot is moved into the blocking closure and dropped there, so
+//!   no snapshot outlives the run or waits on the lock (a host write waits
+//!   for every snapshot to go: holding one while locking would deadlock);
+//! - `Cancelled` (a newer input arrived) ends the run silently: the change
+//!   that cancelled it scheduled a newer run;
+//! - results whose generation is no longer current are dropped;
+//! - pushes go out under `publish_lock`, so they reach the client in
+//!   generation order, and not when the document's version and list are
+//!   the ones last sent (a new version is always sent, even with the same
+//!   list: the editor may have moved the old markers with the edit).
+//!
+//! Push mode is used when the client does not pull: a client that pulls
+//! gets no pushes (or it would show everything twice).
+
+use std::{
+    collections::{BTreeSet, HashMap, hash_map::DefaultHasher},
+    hash::{Hash, Hasher},
+    panic::AssertUnwindSafe,
+    path::Path,
+    sync::Arc,
+};
+
+use futures::FutureExt;
+
+use ls_types::{
+    DiagnosticSeverity, DocumentDiagnosticParams, DocumentDiagnosticReport,
+    DocumentDiagnosticReportResult, FullDocumentDiagnosticReport, Position, Range,
+    RelatedFullDocumentDiagnosticReport, RelatedUnchangedDocumentDiagnosticReport,
+    UnchangedDocumentDiagnosticReport, Uri,
+};
+use prose_ide::{Cancellable, TextRange};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+
+use crate::{
+    convert::{self, LineText},
+    server::{Inner, blocking, panic_message},
+    state::Job,
+    workspace::{self, DiskText, MAX_FILE_SIZE},
+};
+
+/// The diagnostics of one document of a job.
+#[derive(Debug)]
+pub struct DocResult {
+    pub uri: Uri,
+    pub version: Option<i32>,
+    pub diagnostics: Vec<ls_types::Diagnostic>,
+}
+
+/// How a run ended.
+#[derive(Debug)]
+pub enum Outcome {
+    Done(Vec<DocResult>),
+    /// These external paths were never looked up on disk: load them and
+    /// run again, so the first diagnostics are already right.
+    NeedExternal(Vec<External>),
+    /// A newer input cancelled the snapshot.
+    Cancelled,
+}
+
+/// A path the analysis may depend on.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum External {
+    Memory(String),
+    Import(String),
+}
+
+/// Runs a job (on a blocking thread).
+pub fn compute(job: Job) -> Outcome {
+    compute_inner(&job).unwrap_or(Outcome::Cancelled)
+}
+
+fn compute_inner(job: &Job) -> Cancellable<Outcome> {
+    let analysis = &job.analysis;
+    let mut unchecked = BTreeSet::new();
+    for file in job.docs.iter().filter_map(|d| d.file) {
+        let paths = analysis.external_paths(file)?;
+        let memory = paths.memory.into_iter().map(External::Memory);
+        let imports = paths.imports.into_iter().map(External::Import);
+        for ext in memory.chain(imports) {
+            let (External::Memory(p) | External::Import(p)) = &ext;
+            if !job.checked_external.contains(p) {
+                unchecked.insert(ext);
+            }
+        }
+    }
+    if !unchecked.is_empty() {
+        return Ok(Outcome::NeedExternal(unchecked.into_iter().collect()));
+    }
+
+    let enc = job.encoding;
+    // Texts of other files that related notes point into.
+    let mut others: HashMap<String, Option<LineText>> = HashMap::new();
+    let mut results = Vec::with_capacity(job.docs.len());
+    for doc in &job.docs {
+        let text = match (&doc.text, doc.file) {
+            (Some(text), _) => text.clone(),
+            (None, Some(file)) => Arc::new(LineText::new(analysis.file_text(file)?)),
+            (None, None) => continue,
+        };
+        let Some(file) = doc.file else {
+            results.push(DocResult {
+                uri: doc.uri.clone(),
+                version: doc.version,
+                diagnostics: vec![too_large(text.len())],
+            });
+            continue;
+        };
+        let raw = analysis.diagnostics(file)?;
+        for related in raw.iter().flat_map(|d| &d.related) {
+            let path = &related.path;
+            if *path != doc.path && !job.open.contains_key(path) && !others.contains_key(path) {
+                let other = analysis.file_text_at(path)?.map(LineText::new);
+                others.insert(path.clone(), other);
+            }
+        }
+        let resolve = |path: &str, range: TextRange| {
+            if path == doc.path {
+                return Some((doc.uri.clone(), text.range(enc, range)));
+            }
+            if let Some((uri, t)) = job.open.get(path) {
+                return Some((uri.clone(), t.range(enc, range)));
+            }
+            let t = others.get(path)?.as_ref()?;
+            Some((workspace::key_uri(path)?, t.range(enc, range)))
+        };
+        let diagnostics = raw
+            .iter()
+            .map(|d| convert::diagnostic(enc, &text, d, resolve))
+            .collect();
+        results.push(DocResult {
+            uri: doc.uri.clone(),
+            version: doc.version,
+            diagnostics,
+        });
+    }
+    Ok(Outcome::Done(results))
+}
+
+/// The one diagnostic of a document too large to analyse.
+fn too_large(len: usize) -> ls_types::Diagnostic {
+    let mb = |n: usize| n as f64 / (1024.0 * 1024.0);
+    ls_types::Diagnostic {
+        range: Range::new(Position::new(0, 0), Position::new(0, 0)),
+        severity: Some(DiagnosticSeverity::WARNING),
+        source: Some(convert::SOURCE.to_string()),
+        message: format!(
+            "this file is not analysed: it is {:.1} MB, over the {:.0} MB limit",
+            mb(len),
+            mb(MAX_FILE_SIZE)
+        ),
+        ..Default::default()
+    }
+}
+
+/// Looks external paths up on disk (on a blocking thread) and hands what
+/// exists to the analysis. Every path is marked as checked, so the next
+/// run does not ask again; that run is scheduled here.
+pub async fn load_external(inner: &Arc<Inner>, paths: Vec<External>) -> Result<()> {
+    let found = blocking(move || {
+        paths
+            .into_iter()
+            .map(|ext| match ext {
+                External::Memory(p) => {
+                    let exists = Path::new(&p).is_file();
+                    (External::Memory(p), exists, None)
+                }
+                External::Import(p) => {
+                    let text = workspace::read_text(Path::new(&p));
+                    (External::Import(p), false, Some(text))
+                }
+            })
+            .collect::<Vec<_>>()
+    })
+    .await?;
+    let mut st = inner.state();
+    for (ext, exists, text) in found {
+        match ext {
+            External::Memory(p) => {
+                st.set_memory_file(&p, exists);
+            }
+            External::Import(p) => {
+                Arc::make_mut(&mut st.checked_external).insert(p.clone());
+                // A candidate that does not exist is the common case:
+                // nothing to load, nothing to forget.
+                if let Some(text @ DiskText::Text(_)) = text {
+                    st.load_disk_program(&p, text);
+                }
+            }
+        }
+    }
+    st.touch();
+    drop(st);
+    schedule(inner, None);
+    Ok(())
+}
+
+/// What the push worker has yet to do.
+#[derive(Debug, Default)]
+pub struct Pending {
+    /// Edited documents, computed and published before the others.
+    first: Vec<Uri>,
+    /// Whether any run is due.
+    due: bool,
+}
+
+/// Asks for a push run after an input change: `first` (the edited
+/// document) is computed and published on its own first, then every other
+/// open document (whose diagnostics may depend on the edit). Requests made
+/// while a run is going are merged into the next one.
+pub fn schedule(inner: &Arc<Inner>, first: Option<Uri>) {
+    if inner.state().caps.pull_diagnostics {
+        return;
+    }
+    {
+        let mut pending = inner.pending();
+        if let Some(uri) = first
+            && !pending.first.contains(&uri)
+        {
+            pending.first.push(uri);
+        }
+        pending.due = true;
+    }
+    inner.wake.notify_one();
+}
+
+/// The one task that pushes diagnostics: at most one run at a time, each
+/// over the newest state, so a burst of edits costs one run (the running
+/// one is cancelled by the first edit of the burst).
+pub async fn worker(inner: Arc<Inner>) {
+    loop {
+        inner.wake.notified().await;
+        loop {
+            let pending = std::mem::take(&mut *inner.pending());
+            if !pending.due {
+                break;
+            }
+            let run = AssertUnwindSafe(push(&inner, pending.first)).catch_unwind();
+            match run.await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => eprintln!("prose-lsp: diagnostics run failed: {}", e.message),
+                Err(panic) => eprintln!(
+                    "prose-lsp: diagnostics run panicked: {}",
+                    panic_message(&*panic)
+                ),
+            }
+        }
+    }
+}
+
+async fn push(inner: &Arc<Inner>, first: Vec<Uri>) -> Result<()> {
+    if !first.is_empty() {
+        let job = inner.state().job(Some(&first));
+        if !run_and_publish(inner, job).await? {
+            // Superseded: a newer run (already scheduled) covers everything.
+            return Ok(());
+        }
+    }
+    // The other open documents, a few at a time so results arrive as they
+    // are ready (each batch checks the generation again).
+    let others: Vec<Uri> = {
+        let st = inner.state();
+        let mut uris: Vec<Uri> = st
+            .docs
+            .keys()
+            .filter(|uri| !first.contains(uri))
+            .cloned()
+            .collect();
+        uris.sort();
+        uris
+    };
+    for batch in others.chunks(BATCH) {
+        let job = inner.state().job(Some(batch));
+        if !run_and_publish(inner, job).await? {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Documents per job when re-checking the documents not edited.
+const BATCH: usize = 16;
+
+/// Runs a job and publishes its results; false if the run was superseded
+/// (the rest of this push is then left to the newer run).
+async fn run_and_publish(inner: &Arc<Inner>, job: Job) -> Result<bool> {
+    let generation = job.generation;
+    match blocking(move || compute(job)).await? {
+        Outcome::Cancelled => Ok(false),
+        Outcome::NeedExternal(paths) => {
+            load_external(inner, paths).await?;
+            Ok(false)
+        }
+        Outcome::Done(results) => Ok(publish(inner, generation, results).await),
+    }
+}
+
+/// Publishes results of `generation` if it is still current; false if not.
+async fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<DocResult>) -> bool {
+    let _in_order = inner.publish_lock.lock().await;
+    let to_send = {
+        let mut st = inner.state();
+        if st.generation != generation {
+            return false;
+        }
+        let mut to_send = Vec::new();
+        for r in results {
+            let Some(doc) = st.docs.get(&r.uri) else {
+                continue;
+            };
+            if Some(doc.version) != r.version {
+                continue;
+            }
+            let last = st.published.get(&r.uri);
+            if last.is_some_and(|(v, d)| *v == r.version && *d == r.diagnostics) {
+                continue;
+            }
+            st.published
+                .insert(r.uri.clone(), (r.version, r.diagnostics.clone()));
+            to_send.push(r);
+        }
+        to_send
+    };
+    for r in to_send {
+        inner
+            .client
+            .publish_diagnostics(r.uri, r.diagnostics, r.version)
+            .await;
+    }
+    true
+}
+
+/// Clears the pushed diagnostics of a closed document.
+pub async fn clear(inner: &Arc<Inner>, uri: Uri) {
+    if inner.state().caps.pull_diagnostics {
+        return;
+    }
+    let _in_order = inner.publish_lock.lock().await;
+    if inner.state().docs.contains_key(&uri) {
+        return; // opened again meanwhile: its own run publishes
+    }
+    inner
+        .client
+        .publish_diagnostics(uri, Vec::new(), None)
+        .await;
+}
+
+/// How often a pull retries after its snapshot was cancelled by an edit.
+const PULL_ATTEMPTS: usize = 8;
+
+/// `textDocument/diagnostic`: the diagnostics of an open document (or of a
+/// file the server loaded from the workspace). `resultId` is a hash of the
+/// report, so an unchanged report is answered with `unchanged`.
+pub async fn pull(
+    inner: &Arc<Inner>,
+    params: DocumentDiagnosticParams,
+) -> Result<DocumentDiagnosticReportResult> {
+    let uri = params.text_document.uri;
+    for _ in 0..PULL_ATTEMPTS {
+        let job = {
+            let st = inner.state();
+            let known =
+                st.docs.contains_key(&uri) || st.host.file_id(&workspace::uri_key(&uri)).is_some();
+            if !known {
+                return Err(Error::invalid_params(format!(
+                    "unknown document {}: not open and not a program of the workspace",
+                    uri.as_str()
+                )));
+            }
+            st.job(Some(std::slice::from_ref(&uri)))
+        };
+        match blocking(move || compute(job)).await? {
+            Outcome::Cancelled => tokio::task::yield_now().await,
+            Outcome::NeedExternal(paths) => load_external(inner, paths).await?,
+            Outcome::Done(mut results) => {
+                let items = results.pop().map(|r| r.diagnostics).unwrap_or_default();
+                let result_id = result_id(&items);
+                let report = if params.previous_result_id.as_deref() == Some(result_id.as_str()) {
+                    DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
+                        related_documents: None,
+                        unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                            result_id,
+                        },
+                    })
+                } else {
+                    DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+                        related_documents: None,
+                        full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                            result_id: Some(result_id),
+                            items,
+                        },
+                    })
+                };
+                return Ok(DocumentDiagnosticReportResult::Report(report));
+            }
+        }
+    }
+    // LSP 3.17 `ServerCancelled`: the client should ask again.
+    Err(Error {
+        code: ErrorCode::ServerError(-32802),
+        message: "the document kept changing; retry".into(),
+        data: Some(serde_json::json!({ "retriggerRequest": true })),
+    })
+}
+
+/// A stable id of a report's contents.
+fn result_id(items: &[ls_types::Diagnostic]) -> String {
+    let mut hasher = DefaultHasher::new();
+    serde_json::to_string(items)
+        .unwrap_or_default()
+        .hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}

@@ -1,0 +1,71 @@
+//! The OpenProse language server.
+//!
+//! The only crate of the workspace that knows LSP types: it turns LSP
+//! messages into `prose-ide` inputs and `prose-ide` results into LSP
+//! messages. Layout:
+//!
+//! - `server.rs`: the `LanguageServer` impl, thin dispatch under `catch_unwind`;
+//! - `state.rs`: the analysis host, open documents, configuration layers;
+//! - `convert.rs`: byte offsets <-> LSP positions (UTF-16 or UTF-8);
+//! - `handlers/`: one module per group of methods;
+//! - `transport.rs`: keeps malformed input from stopping the server;
+//! - `workspace.rs`: all IO (paths, file reading with limits, scans, `prose.toml`);
+//! - `settings.rs`: the editor's `prose` settings.
+//!
+//! See docs/lsp.md for what the server does and docs/architecture.md for
+//! how edits, snapshots and diagnostics runs fit together.
+
+pub mod convert;
+pub mod handlers;
+pub mod server;
+pub mod settings;
+pub mod state;
+pub mod transport;
+pub mod workspace;
+
+use std::{
+    process::ExitCode,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
+
+use tower_lsp_server::{LspService, Server};
+
+/// Serves LSP on stdin/stdout until `exit` (or the end of stdin). The exit
+/// status is 0 when `shutdown` came before, 1 otherwise (as LSP says).
+pub fn run_stdio() -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("prose-lsp")
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("prose-lsp: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let shutdown = Arc::new(AtomicBool::new(false));
+    let flag = shutdown.clone();
+    runtime.block_on(async move {
+        let (service, socket) =
+            LspService::build(move |client| server::Server::new(client, flag.clone()))
+                .custom_method(transport::INVALID_MESSAGE, server::Server::invalid_message)
+                .finish();
+        let stdin = transport::guard(tokio::io::stdin());
+        Server::new(stdin, tokio::io::stdout(), socket)
+            .serve(service)
+            .await;
+    });
+    // Stdin is read on a blocking thread that may still wait for input, and
+    // an analysis may still run: do not wait for them.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    if shutdown.load(Ordering::SeqCst) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,231 @@
+//! The `LanguageServer` implementation: thin dispatch to `handlers`, each
+//! call under `catch_unwind` so a panic becomes an error response (or a
+//! logged failure, for a notification) and the server lives on.
+
+use std::{
+    any::Any,
+    future::Future,
+    panic::AssertUnwindSafe,
+    sync::{Arc, Mutex, MutexGuard, PoisonError, atomic::AtomicBool},
+};
+
+use futures::FutureExt;
+use ls_types::{
+    DidChangeConfigurationParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
+    DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DocumentDiagnosticParams, DocumentDiagnosticReportResult, InitializeParams, InitializeResult,
+    InitializedParams,
+};
+use tower_lsp_server::{
+    Client, LanguageServer,
+    jsonrpc::{Error, Result},
+};
+
+use crate::{handlers, state::State};
+
+/// What every handler shares.
+pub struct Inner {
+    pub client: Client,
+    state: Mutex<State>,
+    /// Held while pushing diagnostics, so pushes go out in generation order.
+    pub publish_lock: tokio::sync::Mutex<()>,
+    /// Set by `shutdown`: the exit status is 0 only after it.
+    pub shutdown: Arc<AtomicBool>,
+    /// Work for the diagnostics worker, and its wake-up call.
+    pending: Mutex<handlers::diagnostics::Pending>,
+    pub wake: tokio::sync::Notify,
+}
+
+impl Inner {
+    /// Locks the state. Never hold the guard across an `.await` (it is not
+    /// `Send`, so the compiler enforces it) nor while waiting on an
+    /// analysis snapshot. A panic while it was held leaves it usable.
+    pub fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn pending(&self) -> MutexGuard<'_, handlers::diagnostics::Pending> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+pub struct Server {
+    inner: Arc<Inner>,
+}
+
+impl Server {
+    /// A server; starts its diagnostics worker (so it must be called
+    /// inside the tokio runtime).
+    pub fn new(client: Client, shutdown: Arc<AtomicBool>) -> Server {
+        let inner = Arc::new(Inner {
+            client,
+            state: Mutex::new(State::default()),
+            publish_lock: tokio::sync::Mutex::new(()),
+            shutdown,
+            pending: Mutex::default(),
+            wake: tokio::sync::Notify::new(),
+        });
+        tokio::spawn(handlers::diagnostics::worker(inner.clone()));
+        Server { inner }
+    }
+}
+
+impl Server {
+    /// Answers a malformed message with its error (see `transport.rs`).
+    pub async fn invalid_message(&self, params: serde_json::Value) -> Result<()> {
+        crate::transport::invalid_message(params)
+    }
+}
+
+/// The message of a panic payload.
+pub fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".to_string()
+    }
+}
+
+fn panic_error(method: &str, payload: &(dyn Any + Send)) -> Error {
+    let mut error = Error::internal_error();
+    error.message = format!("prose-lsp: {method} failed: {}", panic_message(payload)).into();
+    error
+}
+
+/// Runs a request handler; a panic becomes an `InternalError` response.
+pub async fn guard<T>(method: &str, fut: impl Future<Output = Result<T>>) -> Result<T> {
+    match AssertUnwindSafe(fut).catch_unwind().await {
+        Ok(result) => result,
+        Err(payload) => Err(panic_error(method, &*payload)),
+    }
+}
+
+/// Runs a notification handler; a panic is logged on stderr.
+pub async fn guard_notification(method: &str, fut: impl Future<Output = ()>) {
+    if let Err(payload) = AssertUnwindSafe(fut).catch_unwind().await {
+        eprintln!("prose-lsp: {method} failed: {}", panic_message(&*payload));
+    }
+}
+
+/// Runs `f` on a blocking thread; a panic there becomes an error.
+pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        if e.is_panic() {
+            panic_error("analysis", &*e.into_panic())
+        } else {
+            Error::internal_error()
+        }
+    })
+}
+
+impl LanguageServer for Server {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        guard(
+            "initialize",
+            handlers::lifecycle::initialize(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn initialized(&self, params: InitializedParams) {
+        guard_notification(
+            "initialized",
+            handlers::lifecycle::initialized(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        guard("shutdown", async {
+            handlers::lifecycle::shutdown(&self.inner)
+        })
+        .await
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        guard_notification("textDocument/didOpen", async {
+            handlers::text_sync::did_open(&self.inner, params)
+        })
+        .await
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        guard_notification(
+            "textDocument/didChange",
+            handlers::text_sync::did_change(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        guard_notification(
+            "textDocument/didClose",
+            handlers::text_sync::did_close(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        guard(
+            "textDocument/diagnostic",
+            handlers::diagnostics::pull(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        guard_notification(
+            "workspace/didChangeWatchedFiles",
+            handlers::workspace::did_change_watched_files(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        guard_notification(
+            "workspace/didChangeConfiguration",
+            handlers::workspace::did_change_configuration(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        guard_notification(
+            "workspace/didChangeWorkspaceFolders",
+            handlers::workspace::did_change_workspace_folders(&self.inner, params),
+        )
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_become_errors() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let result: Result<()> = rt.block_on(guard("test/method", async {
+            panic!("boom");
+        }));
+        let error = result.unwrap_err();
+        assert_eq!(
+            error.code,
+            tower_lsp_server::jsonrpc::ErrorCode::InternalError
+        );
+        assert!(error.message.contains("test/method"), "{}", error.message);
+        assert!(error.message.contains("boom"), "{}", error.message);
+        rt.block_on(guard_notification("test/notification", async {
+            panic!("boom");
+        }));
+        let ok: Result<i32> = rt.block_on(guard("test/ok", async { Ok(1) }));
+        assert_eq!(ok.unwrap(), 1);
+    }
+}

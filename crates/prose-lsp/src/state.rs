@@ -1,0 +1,476 @@
+//! The server state: the analysis host, the open documents with their
+//! versions, the configuration layers, and the diagnostics generation.
+//!
+//! It lives in one `std::sync::Mutex` (see `server.rs`), locked only for
+//! short synchronous stretches and never across an `.await`: handlers apply
+//! their changes while holding it, then release it before doing anything
+//! asynchronous. Everything here is synchronous and plain.
+//!
+//! Every change of an analysis input bumps [`State::generation`]. A
+//! diagnostics run is tagged with the generation of its snapshot, and its
+//! results are dropped when the generation moved on (a newer run follows).
+
+use std::{
+    collections::{BTreeSet, HashMap, HashSet},
+    path::PathBuf,
+    sync::Arc,
+};
+
+use ls_types::{TextDocumentContentChangeEvent, Uri};
+use prose_ide::{Analysis, AnalysisHost, Config, FileId};
+
+use crate::{
+    convert::{Encoding, LineText},
+    settings::ClientSettings,
+    workspace::{self, DiskText, MAX_FILE_SIZE},
+};
+
+/// What the client can do, as far as the server cares.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClientCaps {
+    /// The client pulls diagnostics (`textDocument/diagnostic`): no pushing.
+    pub pull_diagnostics: bool,
+    /// `workspace/diagnostic/refresh` is supported.
+    pub diagnostic_refresh: bool,
+    /// `workspace/configuration` is supported.
+    pub configuration: bool,
+    /// `workspace/didChangeWatchedFiles` can be registered dynamically.
+    pub watch_files: bool,
+}
+
+/// A document the editor has open.
+#[derive(Debug, Clone)]
+pub struct OpenDoc {
+    /// The analysis key (see [`workspace::uri_key`]).
+    pub path: String,
+    pub version: i32,
+    /// Shared with running diagnostics jobs; copied on write.
+    pub text: Arc<LineText>,
+    /// `None` when the text is over [`MAX_FILE_SIZE`] and not analysed.
+    pub file: Option<FileId>,
+}
+
+/// Why a `didChange` was not applied.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ChangeError {
+    NotOpen,
+    /// The change's version is not newer than the document's.
+    Stale {
+        current: i32,
+        got: i32,
+    },
+}
+
+pub struct State {
+    pub host: AnalysisHost,
+    pub encoding: Encoding,
+    pub caps: ClientCaps,
+    /// Workspace folders; the first one is the analysis root.
+    pub roots: Vec<PathBuf>,
+    pub docs: HashMap<Uri, OpenDoc>,
+    /// Bumped on every input change.
+    pub generation: u64,
+    /// `prose.toml` of the first root.
+    pub file_config: Config,
+    /// `initializationOptions`.
+    pub init_settings: ClientSettings,
+    /// `workspace/configuration` or `didChangeConfiguration`.
+    pub client_settings: ClientSettings,
+    /// Memory files known to exist.
+    pub memory_files: BTreeSet<String>,
+    /// External paths (memory files, import candidates) already looked up
+    /// on disk; watched-file events keep them current.
+    pub checked_external: Arc<HashSet<String>>,
+    /// The version and diagnostics last pushed per document.
+    pub published: HashMap<Uri, (Option<i32>, Vec<ls_types::Diagnostic>)>,
+    /// Programs loaded from disk (not open), by analysis key.
+    pub disk_files: HashSet<String>,
+    /// Messages to show once the client is initialized.
+    pub pending_messages: Vec<String>,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            host: AnalysisHost::new(),
+            encoding: Encoding::default(),
+            caps: ClientCaps::default(),
+            roots: Vec::new(),
+            docs: HashMap::new(),
+            generation: 0,
+            file_config: Config::default(),
+            init_settings: ClientSettings::default(),
+            client_settings: ClientSettings::default(),
+            memory_files: BTreeSet::new(),
+            checked_external: Arc::default(),
+            published: HashMap::new(),
+            disk_files: HashSet::new(),
+            pending_messages: Vec::new(),
+        }
+    }
+}
+
+/// One document of a diagnostics job.
+#[derive(Debug, Clone)]
+pub struct DocJob {
+    pub uri: Uri,
+    pub path: String,
+    /// `None` for a file the host knows from disk but the editor has not open.
+    pub version: Option<i32>,
+    /// `None` for a file not open: the job reads it from the snapshot.
+    pub text: Option<Arc<LineText>>,
+    pub file: Option<FileId>,
+}
+
+/// Everything a diagnostics run needs, taken under the lock in one go so
+/// the snapshot, the texts and the versions agree.
+pub struct Job {
+    pub analysis: Analysis,
+    pub generation: u64,
+    pub encoding: Encoding,
+    pub docs: Vec<DocJob>,
+    /// Open documents by analysis key, for related locations.
+    pub open: HashMap<String, (Uri, Arc<LineText>)>,
+    pub checked_external: Arc<HashSet<String>>,
+}
+
+impl State {
+    /// Marks an input change.
+    pub fn touch(&mut self) {
+        self.generation += 1;
+    }
+
+    /// The configuration in force: `prose.toml`, then the initialization
+    /// options, then the client's settings.
+    pub fn effective_config(&self) -> Config {
+        let mut config = self.file_config.clone();
+        self.init_settings.apply(&mut config);
+        self.client_settings.apply(&mut config);
+        config
+    }
+
+    /// Hands the configuration to the host; true if it changed.
+    pub fn apply_config(&mut self) -> bool {
+        let config = self.effective_config();
+        if self.host.config() == config {
+            return false;
+        }
+        self.host.set_config(config);
+        self.touch();
+        true
+    }
+
+    /// Sets the workspace root (the first folder) and the home directory.
+    pub fn apply_roots(&mut self) {
+        let root = self.roots.first().map(|r| workspace::key(r));
+        self.host.set_workspace_root(root);
+        self.host.set_home(workspace::home());
+        self.touch();
+    }
+
+    /// Gives the host a document's current text (or takes it away when
+    /// too large to analyse).
+    fn sync_doc(host: &mut AnalysisHost, doc: &mut OpenDoc) {
+        if doc.text.len() > MAX_FILE_SIZE {
+            host.remove_file(&doc.path);
+            doc.file = None;
+        } else {
+            doc.file = Some(host.set_file_text(&doc.path, doc.text.text()));
+        }
+    }
+
+    pub fn open(&mut self, uri: Uri, version: i32, text: String) {
+        let mut doc = OpenDoc {
+            path: workspace::uri_key(&uri),
+            version,
+            text: Arc::new(LineText::new(text)),
+            file: None,
+        };
+        Self::sync_doc(&mut self.host, &mut doc);
+        // A re-open (without close) starts over.
+        self.published.remove(&uri);
+        self.docs.insert(uri, doc);
+        self.touch();
+    }
+
+    /// Applies a `didChange`: all its content changes in order, if its
+    /// version is newer than the document's.
+    pub fn change(
+        &mut self,
+        uri: &Uri,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    ) -> Result<(), ChangeError> {
+        let encoding = self.encoding;
+        let doc = self.docs.get_mut(uri).ok_or(ChangeError::NotOpen)?;
+        if version <= doc.version {
+            return Err(ChangeError::Stale {
+                current: doc.version,
+                got: version,
+            });
+        }
+        let text = Arc::make_mut(&mut doc.text);
+        for change in changes {
+            text.apply_change(encoding, change.range, &change.text);
+        }
+        doc.version = version;
+        Self::sync_doc(&mut self.host, doc);
+        self.touch();
+        Ok(())
+    }
+
+    /// Closes a document: the analysis falls back to the file on disk, or
+    /// forgets it. Returns false if it was not open.
+    pub fn close(&mut self, uri: &Uri) -> bool {
+        let Some(doc) = self.docs.remove(uri) else {
+            return false;
+        };
+        self.published.remove(uri);
+        let disk = match workspace::uri_path(uri) {
+            Some(path) if workspace::is_program(&doc.path) => workspace::read_text(&path),
+            _ => DiskText::Missing,
+        };
+        self.load_disk_program(&doc.path, disk);
+        self.touch();
+        true
+    }
+
+    /// The open document at an analysis key.
+    pub fn doc_at(&self, path: &str) -> Option<&Uri> {
+        self.docs
+            .iter()
+            .find_map(|(uri, doc)| (doc.path == path).then_some(uri))
+    }
+
+    /// Loads a program from disk unless the editor owns it (open), or
+    /// forgets it when it is gone or unreadable. True if anything changed.
+    pub fn load_disk_program(&mut self, path: &str, text: DiskText) -> bool {
+        if self.doc_at(path).is_some() {
+            return false;
+        }
+        match text {
+            DiskText::Text(text) => {
+                self.disk_files.insert(path.to_string());
+                let before = self.host.file_id(path);
+                let changed = match before {
+                    Some(_) => {
+                        let analysis = self.host.analysis();
+                        let same = analysis
+                            .file_text_at(path)
+                            .is_ok_and(|t| t.as_deref() == Some(text.as_str()));
+                        drop(analysis);
+                        !same
+                    }
+                    None => true,
+                };
+                if changed {
+                    self.host.set_file_text(path, text);
+                    self.touch();
+                }
+                changed
+            }
+            _ => {
+                self.disk_files.remove(path);
+                let removed = self.host.remove_file(path).is_some();
+                if removed {
+                    self.touch();
+                }
+                removed
+            }
+        }
+    }
+
+    /// Adds what a scan of workspace folders found (skipping open documents).
+    pub fn load_scan(&mut self, scan: workspace::Scan) {
+        let open: HashSet<&str> = self.docs.values().map(|d| d.path.as_str()).collect();
+        let programs: Vec<(String, String)> = scan
+            .programs
+            .into_iter()
+            .filter(|(path, _)| !open.contains(path.as_str()))
+            .collect();
+        self.disk_files
+            .extend(programs.iter().map(|(path, _)| path.clone()));
+        self.host.set_file_texts(programs);
+        let checked = Arc::make_mut(&mut self.checked_external);
+        for path in &scan.memory {
+            checked.insert(path.clone());
+        }
+        let before = self.memory_files.len();
+        self.memory_files.extend(scan.memory);
+        if self.memory_files.len() != before {
+            self.host.set_memory_files(self.memory_files.clone());
+        }
+        self.touch();
+    }
+
+    /// Forgets the programs loaded from disk under `dir` (a removed
+    /// workspace folder) that are not under another folder.
+    pub fn unload_folder(&mut self, dir: &str) {
+        let prefix = format!("{}/", dir.trim_end_matches('/'));
+        let roots: Vec<String> = self
+            .roots
+            .iter()
+            .map(|r| format!("{}/", workspace::key(r).trim_end_matches('/')))
+            .collect();
+        let gone: Vec<String> = self
+            .disk_files
+            .iter()
+            .filter(|p| p.starts_with(&prefix) && !roots.iter().any(|r| p.starts_with(r)))
+            .cloned()
+            .collect();
+        for path in gone {
+            self.load_disk_program(&path, DiskText::Missing);
+        }
+        self.touch();
+    }
+
+    /// Records whether a memory file exists. True if that changed.
+    pub fn set_memory_file(&mut self, path: &str, exists: bool) -> bool {
+        Arc::make_mut(&mut self.checked_external).insert(path.to_string());
+        let changed = if exists {
+            self.memory_files.insert(path.to_string())
+        } else {
+            self.memory_files.remove(path)
+        };
+        if changed {
+            self.host.set_memory_files(self.memory_files.clone());
+            self.touch();
+        }
+        changed
+    }
+
+    /// A diagnostics job over the given documents (all open ones when
+    /// `uris` is `None`); unknown URIs are left out.
+    pub fn job(&self, uris: Option<&[Uri]>) -> Job {
+        let docs = match uris {
+            None => self
+                .docs
+                .iter()
+                .map(|(uri, doc)| Self::open_job(uri, doc))
+                .collect(),
+            Some(uris) => uris
+                .iter()
+                .filter_map(|uri| match self.docs.get(uri) {
+                    Some(doc) => Some(Self::open_job(uri, doc)),
+                    None => {
+                        let path = workspace::uri_key(uri);
+                        let file = self.host.file_id(&path)?;
+                        Some(DocJob {
+                            uri: uri.clone(),
+                            path,
+                            version: None,
+                            text: None,
+                            file: Some(file),
+                        })
+                    }
+                })
+                .collect(),
+        };
+        Job {
+            analysis: self.host.analysis(),
+            generation: self.generation,
+            encoding: self.encoding,
+            docs,
+            open: self
+                .docs
+                .iter()
+                .map(|(uri, doc)| (doc.path.clone(), (uri.clone(), doc.text.clone())))
+                .collect(),
+            checked_external: self.checked_external.clone(),
+        }
+    }
+
+    fn open_job(uri: &Uri, doc: &OpenDoc) -> DocJob {
+        DocJob {
+            uri: uri.clone(),
+            path: doc.path.clone(),
+            version: Some(doc.version),
+            text: Some(doc.text.clone()),
+            file: doc.file,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ls_types::{Position, Range};
+
+    fn change(
+        range: Option<((u32, u32), (u32, u32))>,
+        text: &str,
+    ) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: range
+                .map(|((a, b), (c, d))| Range::new(Position::new(a, b), Position::new(c, d))),
+            range_length: None,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn applies_changes_in_order_and_drops_stale_versions() {
+        let mut st = State::default();
+        let uri: Uri = "file:///w/a.prose".parse().unwrap();
+        st.open(uri.clone(), 1, "abc\n".into());
+        let g = st.generation;
+        st.change(
+            &uri,
+            2,
+            vec![
+                change(Some(((0, 3), (0, 3))), "d"),
+                change(Some(((0, 0), (0, 1))), ""),
+            ],
+        )
+        .unwrap();
+        assert_eq!(st.docs[&uri].text.text(), "bcd\n");
+        assert!(st.generation > g);
+        assert_eq!(
+            st.change(&uri, 2, vec![change(None, "x")]),
+            Err(ChangeError::Stale { current: 2, got: 2 })
+        );
+        assert_eq!(st.docs[&uri].text.text(), "bcd\n");
+        // Versions may skip.
+        st.change(&uri, 7, vec![change(None, "x")]).unwrap();
+        let analysis = st.host.analysis();
+        assert_eq!(
+            analysis.file_text_at("/w/a.prose").unwrap().as_deref(),
+            Some("x")
+        );
+        drop(analysis);
+        let other: Uri = "file:///w/b.prose".parse().unwrap();
+        assert_eq!(st.change(&other, 1, vec![]), Err(ChangeError::NotOpen));
+    }
+
+    #[test]
+    fn too_large_documents_are_not_analysed() {
+        let mut st = State::default();
+        let uri: Uri = "file:///w/big.prose".parse().unwrap();
+        st.open(uri.clone(), 1, "a".repeat(MAX_FILE_SIZE + 1));
+        assert_eq!(st.docs[&uri].file, None);
+        assert_eq!(st.host.file_id("/w/big.prose"), None);
+        st.change(&uri, 2, vec![change(None, "small")]).unwrap();
+        assert!(st.docs[&uri].file.is_some());
+    }
+
+    #[test]
+    fn closing_falls_back_to_disk_or_forgets() {
+        let mut st = State::default();
+        let uri: Uri = "file:///nonexistent-dir-for-prose-tests/a.prose"
+            .parse()
+            .unwrap();
+        st.open(uri.clone(), 1, "x".into());
+        assert!(
+            st.host
+                .file_id("/nonexistent-dir-for-prose-tests/a.prose")
+                .is_some()
+        );
+        assert!(st.close(&uri));
+        assert!(
+            st.host
+                .file_id("/nonexistent-dir-for-prose-tests/a.prose")
+                .is_none()
+        );
+        assert!(!st.close(&uri));
+    }
+}

@@ -1,0 +1,357 @@
+//! A small LSP client for the end-to-end tests: runs the server binary
+//! (`e2e-prose lsp`) over stdio like an editor does, with `Content-Length`
+//! framing. Every wait has a timeout, so a server that hangs fails the test
+//! instead of blocking it.
+//!
+//! The client answers the server's requests itself (`workspace/configuration`
+//! with [`LspClient::settings`], everything else with `null`) and keeps every
+//! notification it has not been asked for yet, in order.
+
+#![allow(dead_code)]
+
+use std::{
+    collections::VecDeque,
+    io::{BufRead, BufReader, Read, Write},
+    path::Path,
+    process::{Child, ChildStdin, Command, ExitStatus, Stdio},
+    sync::{
+        Arc, Mutex,
+        mpsc::{self, Receiver, RecvTimeoutError},
+    },
+    thread,
+    time::{Duration, Instant},
+};
+
+use serde_json::{Value, json};
+
+/// How long any single wait may take (debug builds on a busy machine).
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+pub struct LspClient {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    messages: Receiver<Value>,
+    stderr: Arc<Mutex<String>>,
+    next_id: i64,
+    /// Notifications (and unanswered messages) not consumed yet.
+    queue: VecDeque<Value>,
+    /// Requests the server sent to the client, in order.
+    pub server_requests: Vec<Value>,
+    /// The answer to `workspace/configuration` (for each item).
+    pub settings: Value,
+}
+
+/// Reads one framed message; `None` at the end of the stream.
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(n) = line.strip_prefix("Content-Length:") {
+            length = n.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    Some(serde_json::from_slice(&body).expect("the server sends JSON"))
+}
+
+impl LspClient {
+    /// Starts `BIN ARGS` in `cwd`.
+    pub fn spawn(bin: &Path, args: &[&str], cwd: &Path) -> LspClient {
+        let mut child = Command::new(bin)
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the language server");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let sink = stderr.clone();
+        let mut err = child.stderr.take().unwrap();
+        thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = err.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        LspClient {
+            stdin: child.stdin.take(),
+            child,
+            messages: rx,
+            stderr,
+            next_id: 1,
+            queue: VecDeque::new(),
+            server_requests: Vec::new(),
+            settings: Value::Null,
+        }
+    }
+
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// Writes raw bytes (for malformed-input tests).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("write to the server");
+        stdin.flush().expect("flush to the server");
+    }
+
+    pub fn send(&mut self, message: &Value) {
+        let body = serde_json::to_vec(message).unwrap();
+        let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        frame.extend_from_slice(&body);
+        self.send_raw(&frame);
+    }
+
+    /// Sends a request; returns its id.
+    pub fn request(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        id
+    }
+
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// The next message from the server, answering server requests on the
+    /// way; `None` once `deadline` passes.
+    fn next_message(&mut self, deadline: Instant) -> Option<Value> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = match self.messages.recv_timeout(left) {
+                Ok(m) => m,
+                Err(RecvTimeoutError::Timeout) => return None,
+                Err(RecvTimeoutError::Disconnected) => {
+                    // Let the stderr thread catch up before reporting.
+                    thread::sleep(Duration::from_millis(100));
+                    panic!("the server closed stdout; stderr:\n{}", self.stderr())
+                }
+            };
+            if message.get("method").is_some() && message.get("id").is_some() {
+                self.answer(&message);
+                self.server_requests.push(message);
+                continue;
+            }
+            return Some(message);
+        }
+    }
+
+    fn answer(&mut self, request: &Value) {
+        let result = match request["method"].as_str() {
+            Some("workspace/configuration") => {
+                let n = request["params"]["items"].as_array().map_or(1, Vec::len);
+                Value::Array(vec![self.settings.clone(); n])
+            }
+            _ => Value::Null,
+        };
+        let id = request["id"].clone();
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": result }));
+    }
+
+    /// Waits for the response to request `id` (a whole message: `result`
+    /// or `error`).
+    pub fn response(&mut self, id: i64) -> Value {
+        self.response_where(|m| m["id"] == json!(id))
+    }
+
+    /// Waits for a response (a message without `method`) matching `pred`.
+    pub fn response_where(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        let matches = |m: &Value| m.get("method").is_none() && pred(m);
+        if let Some(i) = self.queue.iter().position(matches) {
+            return self.queue.remove(i).unwrap();
+        }
+        loop {
+            let Some(message) = self.next_message(deadline) else {
+                panic!(
+                    "no matching response within {TIMEOUT:?}; stderr:\n{}",
+                    self.stderr()
+                );
+            };
+            if matches(&message) {
+                return message;
+            }
+            self.queue.push_back(message);
+        }
+    }
+
+    /// Sends a request and returns its `result`, failing on an error.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.request(method, params);
+        let response = self.response(id);
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// Waits for a notification `method` whose params satisfy `pred`;
+    /// earlier notifications that do not match are dropped.
+    pub fn wait_notification(&mut self, method: &str, pred: impl Fn(&Value) -> bool) -> Value {
+        self.try_wait_notification(method, TIMEOUT, pred)
+            .unwrap_or_else(|| {
+                panic!(
+                    "no matching {method} within {TIMEOUT:?}; stderr:\n{}",
+                    self.stderr()
+                )
+            })
+    }
+
+    /// Like [`LspClient::wait_notification`], `None` after `timeout`.
+    /// Notifications of `method` that come before the match are dropped;
+    /// other messages stay queued for later waits.
+    pub fn try_wait_notification(
+        &mut self,
+        method: &str,
+        timeout: Duration,
+        pred: impl Fn(&Value) -> bool,
+    ) -> Option<Value> {
+        let deadline = Instant::now() + timeout;
+        let mut i = 0;
+        while i < self.queue.len() {
+            if self.queue[i]["method"] == method {
+                let message = self.queue.remove(i).unwrap();
+                if pred(&message["params"]) {
+                    return Some(message["params"].clone());
+                }
+            } else {
+                i += 1;
+            }
+        }
+        loop {
+            let message = self.next_message(deadline)?;
+            if message["method"] == method {
+                if pred(&message["params"]) {
+                    return Some(message["params"].clone());
+                }
+            } else {
+                self.queue.push_back(message);
+            }
+        }
+    }
+
+    /// Waits for the diagnostics of `uri` at `version` (`None`: any).
+    pub fn diagnostics(&mut self, uri: &str, version: Option<i64>) -> Value {
+        self.wait_notification("textDocument/publishDiagnostics", |p| {
+            p["uri"] == uri && (version.is_none() || p["version"] == json!(version))
+        })
+    }
+
+    /// `initialize` + `initialized`; returns the `initialize` result.
+    pub fn initialize(&mut self, root: &Path, capabilities: Value, options: Value) -> Value {
+        let root_uri = file_uri(root);
+        let result = self.call(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": root_uri,
+                "workspaceFolders": [{ "uri": root_uri, "name": "ws" }],
+                "capabilities": capabilities,
+                "initializationOptions": options,
+            }),
+        );
+        self.notify("initialized", json!({}));
+        result
+    }
+
+    pub fn open(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "prose", "version": version, "text": text } }),
+        );
+    }
+
+    /// One `didChange` with one ranged edit per `(start line, start col,
+    /// end line, end col, text)`.
+    pub fn change(&mut self, uri: &str, version: i64, edits: &[(u32, u32, u32, u32, &str)]) {
+        let changes: Vec<Value> = edits
+            .iter()
+            .map(|&(l1, c1, l2, c2, text)| {
+                json!({
+                    "range": { "start": { "line": l1, "character": c1 }, "end": { "line": l2, "character": c2 } },
+                    "text": text,
+                })
+            })
+            .collect();
+        self.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": changes }),
+        );
+    }
+
+    /// `shutdown` then `exit`; returns the exit status.
+    pub fn shutdown_and_exit(mut self) -> ExitStatus {
+        self.call("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        self.wait_exit()
+    }
+
+    /// Waits for the process to end (failing after the timeout).
+    pub fn wait_exit(&mut self) -> ExitStatus {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for the server") {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the server did not exit within {TIMEOUT:?}"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for LspClient {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The `file:` URI of an absolute path (percent-encoding what needs it).
+pub fn file_uri(path: &Path) -> String {
+    let mut out = String::from("file://");
+    for b in path.to_str().expect("UTF-8 path").bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}

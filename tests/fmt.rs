@@ -1,0 +1,293 @@
+//! End-to-end tests of `prose fmt` (the real binary, run in a scratch
+//! directory; see tests/common/mod.rs for how it is built).
+//!
+//! `formats_the_official_corpus_safely` runs when `PROSE_CORPUS` names the
+//! corpus directory (relative paths are taken from the workspace root), e.g.
+//! `PROSE_CORPUS=../shared/corpus/openprose-examples cargo test -p prose-e2e --test fmt`.
+
+mod common;
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+};
+
+use common::Sandbox;
+use prose_syntax::SyntaxKind;
+
+const UGLY: &str = "agent a:\n    model:opus   \n\n\n\nsession: a\n    prompt:\"hi\"\n";
+const PRETTY: &str = "agent a:\n  model: opus\n\nsession: a\n  prompt: \"hi\"\n";
+const BROKEN: &str = "session   \"x\" foo\n";
+
+fn read(sb: &Sandbox, rel: &str) -> String {
+    fs::read_to_string(sb.path().join(rel)).expect("read a sandbox file")
+}
+
+#[test]
+fn formats_files_in_place_and_searches_directories() {
+    let sb = Sandbox::new("fmt-in-place");
+    sb.write("main.prose", UGLY)
+        .write("lib/deep/util.prose", UGLY)
+        .write("lib/notes.txt", UGLY)
+        .write("named.txt", UGLY)
+        .write("ok.prose", PRETTY);
+    let run = sb.prose(&["fmt", "main.prose", "lib", "named.txt", "ok.prose"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "");
+    assert_eq!(read(&sb, "main.prose"), PRETTY);
+    assert_eq!(read(&sb, "lib/deep/util.prose"), PRETTY);
+    // Directories are searched for `*.prose` only; a named file is formatted
+    // whatever its extension.
+    assert_eq!(read(&sb, "lib/notes.txt"), UGLY);
+    assert_eq!(read(&sb, "named.txt"), PRETTY);
+    // Formatting is a fixed point.
+    let again = sb.prose(&["fmt", "--check", "."]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert_eq!(again.stdout, "");
+}
+
+#[test]
+fn check_lists_unformatted_files_and_changes_nothing() {
+    let sb = Sandbox::new("fmt-check");
+    sb.write("b.prose", UGLY)
+        .write("a/ugly.prose", UGLY)
+        .write("a/pretty.prose", PRETTY);
+    let run = sb.prose(&["fmt", "--check", "."]);
+    assert_eq!(run.code, 1, "{run:?}");
+    let sep = std::path::MAIN_SEPARATOR;
+    assert_eq!(
+        run.stdout,
+        format!(".{sep}a{sep}ugly.prose\n.{sep}b.prose\n")
+    );
+    assert_eq!(run.stderr, "");
+    assert_eq!(read(&sb, "b.prose"), UGLY);
+
+    let run = sb.prose(&["fmt", "--check", "a/pretty.prose"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn files_with_syntax_errors_are_left_alone() {
+    let sb = Sandbox::new("fmt-broken");
+    sb.write("broken.prose", BROKEN).write("ugly.prose", UGLY);
+    let run = sb.prose(&["fmt", "broken.prose", "ugly.prose"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains(
+            "broken.prose was not formatted: it has a syntax error (see `prose check broken.prose`)"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read(&sb, "broken.prose"), BROKEN);
+    // The other files are still formatted.
+    assert_eq!(read(&sb, "ugly.prose"), PRETTY);
+
+    let run = sb.prose(&["fmt", "--check", "broken.prose"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("broken.prose"), "{}", run.stderr);
+}
+
+#[test]
+fn unreadable_paths_exit_2_and_the_rest_is_formatted() {
+    let sb = Sandbox::new("fmt-missing");
+    sb.write("ugly.prose", UGLY)
+        .write("latin1.prose", b"session \"caf\xe9\"\n");
+    let run = sb.prose(&["fmt", "missing.prose", "latin1.prose", "ugly.prose"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("missing.prose does not exist"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("latin1.prose is not valid UTF-8"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(read(&sb, "ugly.prose"), PRETTY);
+
+    let usage = sb.prose(&["fmt"]);
+    assert_eq!(usage.code, 2, "{usage:?}");
+}
+
+#[test]
+fn line_endings_and_untouched_text() {
+    let sb = Sandbox::new("fmt-crlf");
+    let crlf = "agent a:\r\n    model: opus\r\n    prompt: \"\"\"\r\n   keep   \r\n\"\"\"\r\n";
+    sb.write("crlf.prose", crlf);
+    let run = sb.prose(&["fmt", "crlf.prose"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        read(&sb, "crlf.prose"),
+        "agent a:\r\n  model: opus\r\n  prompt: \"\"\"\r\n   keep   \r\n\"\"\"\r\n"
+    );
+}
+
+#[test]
+fn help_documents_the_exit_status() {
+    let sb = Sandbox::new("fmt-help");
+    let run = sb.prose(&["fmt", "--help"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("--check"), "{}", run.stdout);
+    assert!(run.stdout.contains("Exit status:"), "{}", run.stdout);
+    assert!(run.stdout.contains("syntax errors"), "{}", run.stdout);
+}
+
+// ---- the official corpus --------------------------------------------------
+
+fn prose_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries =
+        fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            prose_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "prose") {
+            out.push(path);
+        }
+    }
+}
+
+/// The tokens that are not blanks or line breaks, with comments trimmed at
+/// the end (trailing blanks are the only thing a comment may lose).
+fn visible_tokens(text: &str) -> Vec<(SyntaxKind, String)> {
+    let lexed = prose_syntax::lexer::lex(text);
+    lexed
+        .iter(text)
+        .filter(|(k, _)| !matches!(k, SyntaxKind::WHITESPACE | SyntaxKind::NEWLINE))
+        .map(|(k, t)| {
+            let t = if k == SyntaxKind::COMMENT {
+                t.trim_end()
+            } else {
+                t
+            };
+            (k, t.to_string())
+        })
+        .collect()
+}
+
+/// `text` with every blank run tripled (indentation included, but not the
+/// blanks before a trailing comment, whose alignment is kept) and blanks
+/// at every line end: the same program, badly laid out.
+fn mangle(text: &str) -> String {
+    let lexed = prose_syntax::lexer::lex(text);
+    let tokens: Vec<_> = lexed.iter(text).collect();
+    let mut out = String::new();
+    for (i, (kind, piece)) in tokens.iter().enumerate() {
+        let trailing_comment = i > 0
+            && tokens[i - 1].0 != SyntaxKind::NEWLINE
+            && tokens
+                .get(i + 1)
+                .is_some_and(|(k, _)| *k == SyntaxKind::COMMENT);
+        match kind {
+            SyntaxKind::WHITESPACE if !trailing_comment => out.push_str(&piece.repeat(3)),
+            SyntaxKind::NEWLINE => {
+                out.push_str(" \t");
+                out.push_str(piece);
+            }
+            _ => out.push_str(piece),
+        }
+    }
+    out
+}
+
+#[test]
+fn formats_the_official_corpus_safely() {
+    let Some(dir) = std::env::var_os("PROSE_CORPUS") else {
+        println!(
+            "PROSE_CORPUS is not set; set it to ../shared/corpus/openprose-examples to run the corpus formatting test"
+        );
+        return;
+    };
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    assert!(corpus.is_dir(), "{} is not a directory", corpus.display());
+    let mut files = Vec::new();
+    prose_files(&corpus, &mut files);
+    files.sort();
+    assert!(!files.is_empty());
+
+    let sb = Sandbox::new("fmt-corpus");
+    let mut originals = Vec::new();
+    for path in &files {
+        let rel = path
+            .strip_prefix(&corpus)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = fs::read_to_string(path).unwrap();
+        sb.write(&format!("corpus/{rel}"), &text);
+        sb.write(&format!("mangled/{rel}"), mangle(&text));
+        originals.push((rel, text));
+    }
+
+    let run = sb.prose(&["fmt", "corpus"]);
+    assert!(run.code == 0 || run.code == 1, "{run:?}");
+    let mangled = sb.prose(&["fmt", "mangled"]);
+    assert_eq!(mangled.code, run.code, "{mangled:?}");
+    let mut skipped = 0;
+    for (rel, original) in &originals {
+        let formatted = read(&sb, &format!("corpus/{rel}"));
+        let before = prose_syntax::parse(original);
+        let after = prose_syntax::parse(&formatted);
+        if before.errors().is_empty() {
+            // Every valid program is formatted...
+            assert!(
+                !run.stderr.contains(rel.as_str()),
+                "{rel} was not formatted:\n{}",
+                run.stderr
+            );
+            // ... to one canonical form, however badly it was laid out.
+            assert!(
+                read(&sb, &format!("mangled/{rel}")) == formatted,
+                "{rel}: the mangled copy formats differently"
+            );
+        } else {
+            // ... and only programs with syntax errors are skipped, unchanged.
+            assert!(
+                run.stderr.contains(rel.as_str()),
+                "{rel} is not named:\n{}",
+                run.stderr
+            );
+            assert_eq!(&formatted, original, "{rel} has syntax errors yet changed");
+            skipped += 1;
+        }
+        // (b) Only whitespace changed: the same tokens, strings and comments.
+        assert_eq!(
+            visible_tokens(&formatted),
+            visible_tokens(original),
+            "{rel}: the tokens changed"
+        );
+        // (c) The result has no new errors.
+        let codes = |p: &prose_syntax::Parse| {
+            p.errors()
+                .iter()
+                .map(|e| (e.code, e.message.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(codes(&after), codes(&before), "{rel}: the errors changed");
+        // No trailing whitespace outside strings, one final newline.
+        if formatted != *original {
+            assert!(
+                formatted.ends_with('\n') && !formatted.ends_with("\n\n"),
+                "{rel}"
+            );
+        }
+    }
+    // (a) Idempotence: a second pass changes nothing.
+    let again = sb.prose(&["fmt", "--check", "corpus"]);
+    assert_eq!(
+        again.stdout, "",
+        "formatting is not idempotent for these files"
+    );
+    assert_eq!(again.code, if skipped > 0 { 1 } else { 0 }, "{again:?}");
+    println!(
+        "{} corpus files: {} formatted, {skipped} skipped for syntax errors",
+        originals.len(),
+        originals.len() - skipped
+    );
+}
