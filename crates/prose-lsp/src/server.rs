@@ -178,6 +178,94 @@ impl LanguageServer for Server {
         .await
     }
 
+    async fn goto_definition(
+        &self,
+        params: ls_types::GotoDefinitionParams,
+    ) -> Result<Option<ls_types::GotoDefinitionResponse>> {
+        guard(
+            "textDocument/definition",
+            handlers::navigation::goto_definition(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn references(
+        &self,
+        params: ls_types::ReferenceParams,
+    ) -> Result<Option<Vec<ls_types::Location>>> {
+        guard(
+            "textDocument/references",
+            handlers::references::references(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn document_highlight(
+        &self,
+        params: ls_types::DocumentHighlightParams,
+    ) -> Result<Option<Vec<ls_types::DocumentHighlight>>> {
+        guard(
+            "textDocument/documentHighlight",
+            handlers::references::document_highlight(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: ls_types::TextDocumentPositionParams,
+    ) -> Result<Option<ls_types::PrepareRenameResponse>> {
+        guard(
+            "textDocument/prepareRename",
+            handlers::rename::prepare_rename(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn rename(
+        &self,
+        params: ls_types::RenameParams,
+    ) -> Result<Option<ls_types::WorkspaceEdit>> {
+        guard(
+            "textDocument/rename",
+            handlers::rename::rename(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn document_symbol(
+        &self,
+        params: ls_types::DocumentSymbolParams,
+    ) -> Result<Option<ls_types::DocumentSymbolResponse>> {
+        guard(
+            "textDocument/documentSymbol",
+            handlers::symbols::document_symbol(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn symbol(
+        &self,
+        params: ls_types::WorkspaceSymbolParams,
+    ) -> Result<Option<ls_types::WorkspaceSymbolResponse>> {
+        guard(
+            "workspace/symbol",
+            handlers::symbols::workspace_symbol(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn code_action(
+        &self,
+        params: ls_types::CodeActionParams,
+    ) -> Result<Option<ls_types::CodeActionResponse>> {
+        guard(
+            "textDocument/codeAction",
+            handlers::code_actions::code_action(&self.inner, params),
+        )
+        .await
+    }
+
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
         guard_notification(
             "workspace/didChangeWatchedFiles",
@@ -198,6 +286,102 @@ impl LanguageServer for Server {
         guard_notification(
             "workspace/didChangeWorkspaceFolders",
             handlers::workspace::did_change_workspace_folders(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn hover(&self, params: ls_types::HoverParams) -> Result<Option<ls_types::Hover>> {
+        guard(
+            "textDocument/hover",
+            handlers::hover::hover(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn completion(
+        &self,
+        params: ls_types::CompletionParams,
+    ) -> Result<Option<ls_types::CompletionResponse>> {
+        guard(
+            "textDocument/completion",
+            handlers::completion::completion(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn signature_help(
+        &self,
+        params: ls_types::SignatureHelpParams,
+    ) -> Result<Option<ls_types::SignatureHelp>> {
+        guard(
+            "textDocument/signatureHelp",
+            handlers::signature_help::signature_help(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn inlay_hint(
+        &self,
+        params: ls_types::InlayHintParams,
+    ) -> Result<Option<Vec<ls_types::InlayHint>>> {
+        guard(
+            "textDocument/inlayHint",
+            handlers::inlay_hints::inlay_hints(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: ls_types::SemanticTokensParams,
+    ) -> Result<Option<ls_types::SemanticTokensResult>> {
+        guard(
+            "textDocument/semanticTokens/full",
+            handlers::semantic_tokens::full(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: ls_types::SemanticTokensRangeParams,
+    ) -> Result<Option<ls_types::SemanticTokensRangeResult>> {
+        guard(
+            "textDocument/semanticTokens/range",
+            handlers::semantic_tokens::range(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn folding_range(
+        &self,
+        params: ls_types::FoldingRangeParams,
+    ) -> Result<Option<Vec<ls_types::FoldingRange>>> {
+        guard(
+            "textDocument/foldingRange",
+            handlers::folding::folding_ranges(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn selection_range(
+        &self,
+        params: ls_types::SelectionRangeParams,
+    ) -> Result<Option<Vec<ls_types::SelectionRange>>> {
+        guard(
+            "textDocument/selectionRange",
+            handlers::selection::selection_ranges(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn formatting(
+        &self,
+        params: ls_types::DocumentFormattingParams,
+    ) -> Result<Option<Vec<ls_types::TextEdit>>> {
+        guard(
+            "textDocument/formatting",
+            handlers::formatting::formatting(&self.inner, params),
         )
         .await
     }

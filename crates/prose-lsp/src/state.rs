@@ -36,6 +36,14 @@ pub struct ClientCaps {
     pub configuration: bool,
     /// `workspace/didChangeWatchedFiles` can be registered dynamically.
     pub watch_files: bool,
+    /// Go to definition may answer `LocationLink`s (`definition.linkSupport`).
+    pub definition_links: bool,
+    /// `WorkspaceEdit`s may use versioned `documentChanges`.
+    pub document_changes: bool,
+    /// Document symbols may be nested (`hierarchicalDocumentSymbolSupport`).
+    pub hierarchical_symbols: bool,
+    /// Completion items may be snippets (`completionItem.snippetSupport`).
+    pub snippet_support: bool,
 }
 
 /// A document the editor has open.

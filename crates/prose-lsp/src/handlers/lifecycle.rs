@@ -51,6 +51,29 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
             .and_then(|w| w.did_change_watched_files.as_ref())
             .and_then(|d| d.dynamic_registration)
             .unwrap_or(false),
+        definition_links: caps
+            .text_document
+            .as_ref()
+            .and_then(|t| t.definition.as_ref())
+            .and_then(|d| d.link_support)
+            .unwrap_or(false),
+        document_changes: workspace_caps
+            .and_then(|w| w.workspace_edit.as_ref())
+            .and_then(|e| e.document_changes)
+            .unwrap_or(false),
+        hierarchical_symbols: caps
+            .text_document
+            .as_ref()
+            .and_then(|t| t.document_symbol.as_ref())
+            .and_then(|d| d.hierarchical_document_symbol_support)
+            .unwrap_or(false),
+        snippet_support: caps
+            .text_document
+            .as_ref()
+            .and_then(|t| t.completion.as_ref())
+            .and_then(|c| c.completion_item.as_ref())
+            .and_then(|i| i.snippet_support)
+            .unwrap_or(false),
     };
     let (init_settings, problems) = params
         .initialization_options
@@ -117,8 +140,7 @@ fn roots(params: &InitializeParams) -> Vec<PathBuf> {
     root_uri.and_then(workspace::uri_path).into_iter().collect()
 }
 
-/// What the server offers. Code lenses ("Run program") come later; hover,
-/// completion and the rest are other issues.
+/// What the server offers. Code lenses ("Run program") come later.
 pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(encoding.kind()),
@@ -135,6 +157,56 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             workspace_diagnostics: false,
             ..Default::default()
         })),
+        // Hover, completion, signature help, inlay hints, semantic tokens,
+        // folding, selection ranges, formatting.
+        hover_provider: Some(ls_types::HoverProviderCapability::Simple(true)),
+        completion_provider: Some(ls_types::CompletionOptions {
+            trigger_characters: Some(
+                crate::handlers::completion::TRIGGER_CHARACTERS
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect(),
+            ),
+            ..Default::default()
+        }),
+        signature_help_provider: Some(ls_types::SignatureHelpOptions {
+            trigger_characters: Some(vec!["(".to_string(), ",".to_string()]),
+            retrigger_characters: None,
+            work_done_progress_options: Default::default(),
+        }),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(
+            ls_types::SemanticTokensOptions {
+                legend: crate::handlers::semantic_tokens::legend(),
+                range: Some(true),
+                full: Some(ls_types::SemanticTokensFullOptions::Bool(true)),
+                ..Default::default()
+            }
+            .into(),
+        ),
+        folding_range_provider: Some(ls_types::FoldingRangeProviderCapability::Simple(true)),
+        selection_range_provider: Some(ls_types::SelectionRangeProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        // Definition, references, highlight, rename, symbols, code actions.
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(ls_types::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(ls_types::CodeActionProviderCapability::Options(
+            ls_types::CodeActionOptions {
+                code_action_kinds: Some(vec![
+                    ls_types::CodeActionKind::QUICKFIX,
+                    ls_types::CodeActionKind::REFACTOR,
+                ]),
+                resolve_provider: Some(false),
+                work_done_progress_options: Default::default(),
+            },
+        )),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),

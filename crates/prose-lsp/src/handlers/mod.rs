@@ -1,7 +1,22 @@
 //! One module per group of LSP methods. Handlers are plain functions over
 //! the shared server state; `server.rs` only dispatches to them.
 
+pub mod code_actions;
+pub mod completion;
 pub mod diagnostics;
+pub mod doc_request;
+pub mod folding;
+pub mod formatting;
+pub mod hover;
+pub mod inlay_hints;
 pub mod lifecycle;
+pub mod navigation;
+pub mod references;
+pub mod rename;
+pub mod selection;
+pub mod semantic_tokens;
+pub mod signature_help;
+pub mod snapshot;
+pub mod symbols;
 pub mod text_sync;
 pub mod workspace;

@@ -1,0 +1,195 @@
+//! `textDocument/completion`: `prose_ide`'s completions, each with a
+//! `textEdit` over the word being typed. Snippet items are sent as
+//! snippets only to clients that support them (`snippetSupport`); others
+//! get the snippet's plain text (placeholders replaced by their defaults,
+//! tab stops removed).
+
+use std::sync::Arc;
+
+use ls_types::{
+    CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, CompletionTextEdit,
+    Documentation, InsertTextFormat, MarkupContent, MarkupKind, TextEdit,
+};
+use prose_ide::{FilePosition, features::completion::CompletionKind};
+use tower_lsp_server::jsonrpc::Result;
+
+use crate::{handlers::doc_request::with_doc, server::Inner};
+
+/// The characters after which the client asks for completions on its own:
+/// `session:` / `model:` (`:`), an interpolation (`{`), call arguments
+/// (`(`), a pipeline operator (`|`), a string value (`"`).
+pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\""];
+
+pub async fn completion(
+    inner: &Arc<Inner>,
+    params: CompletionParams,
+) -> Result<Option<CompletionResponse>> {
+    let pos = params.text_document_position;
+    let result = with_doc(inner, &pos.text_document.uri, move |s| {
+        let offset = s.offset(pos.position)?;
+        let snippets = s.caps.snippet_support;
+        Ok(s.analysis
+            .completions(FilePosition {
+                file: s.file,
+                offset,
+            })
+            .map(|items| {
+                items
+                    .into_iter()
+                    .map(|item| {
+                        let range = s.text.range(s.encoding, item.replace_range);
+                        convert(item, range, snippets)
+                    })
+                    .collect::<Vec<_>>()
+            }))
+    })
+    .await?;
+    Ok(result.map(CompletionResponse::Array))
+}
+
+fn kind(kind: CompletionKind) -> CompletionItemKind {
+    match kind {
+        CompletionKind::Keyword => CompletionItemKind::KEYWORD,
+        CompletionKind::Property => CompletionItemKind::PROPERTY,
+        CompletionKind::Agent => CompletionItemKind::CLASS,
+        CompletionKind::Block => CompletionItemKind::FUNCTION,
+        CompletionKind::Variable => CompletionItemKind::VARIABLE,
+        CompletionKind::Value => CompletionItemKind::ENUM_MEMBER,
+        CompletionKind::Program => CompletionItemKind::MODULE,
+        CompletionKind::Input => CompletionItemKind::FIELD,
+        CompletionKind::Snippet => CompletionItemKind::SNIPPET,
+    }
+}
+
+fn convert(
+    item: prose_ide::features::completion::CompletionItem,
+    range: ls_types::Range,
+    snippets: bool,
+) -> CompletionItem {
+    let insert = item.insert_text.unwrap_or_else(|| item.label.clone());
+    let (new_text, format) = if item.is_snippet && snippets {
+        (insert, InsertTextFormat::SNIPPET)
+    } else if item.is_snippet {
+        (snippet_to_plain(&insert), InsertTextFormat::PLAIN_TEXT)
+    } else {
+        (insert, InsertTextFormat::PLAIN_TEXT)
+    };
+    CompletionItem {
+        label: item.label,
+        kind: Some(kind(item.kind)),
+        detail: item.detail,
+        documentation: item.documentation.map(|value| {
+            Documentation::MarkupContent(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value,
+            })
+        }),
+        sort_text: item.sort_text,
+        insert_text_format: Some(format),
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit { range, new_text })),
+        ..Default::default()
+    }
+}
+
+/// The text a snippet inserts once its placeholders keep their defaults:
+/// `$1` and `${1}` vanish, `${1:x}` is `x` (nested placeholders too),
+/// `${1|a,b|}` is `a`, and `\$`, `\}`, `\\` are the characters.
+pub fn snippet_to_plain(snippet: &str) -> String {
+    let mut out = String::new();
+    let chars: Vec<char> = snippet.chars().collect();
+    let mut i = 0;
+    plain_until(&chars, &mut i, &mut out, false);
+    out
+}
+
+/// Copies from `chars[*i..]` to `out`; inside a placeholder, stops after
+/// its closing `}`.
+fn plain_until(chars: &[char], i: &mut usize, out: &mut String, nested: bool) {
+    while *i < chars.len() {
+        let c = chars[*i];
+        match c {
+            '\\' if *i + 1 < chars.len()
+                && matches!(chars[*i + 1], '$' | '}' | '\\' | ',' | '|') =>
+            {
+                out.push(chars[*i + 1]);
+                *i += 2;
+            }
+            '}' if nested => {
+                *i += 1;
+                return;
+            }
+            '$' if chars.get(*i + 1).is_some_and(char::is_ascii_digit) => {
+                *i += 1;
+                while chars.get(*i).is_some_and(char::is_ascii_digit) {
+                    *i += 1;
+                }
+            }
+            '$' if chars.get(*i + 1) == Some(&'{') => {
+                let mut j = *i + 2;
+                while chars.get(j).is_some_and(char::is_ascii_digit) {
+                    j += 1;
+                }
+                match chars.get(j) {
+                    Some('}') => *i = j + 1,
+                    Some(':') => {
+                        *i = j + 1;
+                        plain_until(chars, i, out, true);
+                    }
+                    Some('|') => {
+                        // A choice: the first option.
+                        *i = j + 1;
+                        let mut first = String::new();
+                        let mut done = false;
+                        while *i < chars.len() {
+                            let c = chars[*i];
+                            if c == '\\' && *i + 1 < chars.len() {
+                                if !done {
+                                    first.push(chars[*i + 1]);
+                                }
+                                *i += 2;
+                                continue;
+                            }
+                            *i += 1;
+                            if c == '|' && chars.get(*i) == Some(&'}') {
+                                *i += 1;
+                                break;
+                            }
+                            if c == ',' {
+                                done = true;
+                            } else if !done {
+                                first.push(c);
+                            }
+                        }
+                        out.push_str(&first);
+                    }
+                    // Not a tab stop (a variable, or stray text): as is.
+                    _ => {
+                        out.push(c);
+                        *i += 1;
+                    }
+                }
+            }
+            _ => {
+                out.push(c);
+                *i += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippets_become_plain_text() {
+        assert_eq!(snippet_to_plain("session: $1"), "session: ");
+        assert_eq!(
+            snippet_to_plain("agent ${1:name}:\n  model: ${2|sonnet,opus,haiku|}\n$0"),
+            "agent name:\n  model: sonnet\n"
+        );
+        assert_eq!(snippet_to_plain("${1:a ${2:b}} c"), "a b c");
+        assert_eq!(snippet_to_plain("cost \\$5 \\} ${3}"), "cost $5 } ");
+        assert_eq!(snippet_to_plain("plain"), "plain");
+    }
+}

@@ -1,0 +1,244 @@
+//! What the navigation, references, rename, symbols and code action
+//! handlers share: an analysis snapshot that can convert answers pointing
+//! into *any* file (the targets of go to definition, the edits of a
+//! rename), with the editor's texts, URIs and versions of open documents.
+//!
+//! As for diagnostics (see `diagnostics.rs`), the snapshot is taken under
+//! the state lock, moved into a blocking closure and dropped there, so it
+//! never waits on the lock. A snapshot cancelled by a newer edit answers
+//! `ContentModified`; a panic in the analysis becomes an `InternalError`
+//! (`server::blocking`).
+
+use std::{collections::HashMap, sync::Arc};
+
+use ls_types::{
+    DocumentChanges, Location, OneOf, OptionalVersionedTextDocumentIdentifier, Position, Range,
+    TextDocumentEdit, Uri, WorkspaceEdit,
+};
+use prose_ide::{
+    Analysis, Cancellable, Cancelled, FileId, FilePosition, TextRange, features::rename,
+};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+
+use crate::{
+    convert::{Encoding, LineText},
+    server::{Inner, blocking},
+    state::{ClientCaps, State},
+    workspace,
+};
+
+/// LSP 3.17 `RequestFailed`: a valid request the server cannot carry out
+/// (a refused rename); editors show the message.
+pub const REQUEST_FAILED: i64 = -32803;
+
+/// A `RequestFailed` error with `message`.
+pub fn request_failed(message: impl Into<String>) -> Error {
+    Error {
+        code: ErrorCode::ServerError(REQUEST_FAILED),
+        message: message.into().into(),
+        data: None,
+    }
+}
+
+/// A cancelled snapshot: the client asks again if it still cares.
+pub fn content_modified(_: Cancelled) -> Error {
+    Error::content_modified()
+}
+
+/// `Cancellable` -> `Result` (`ContentModified`).
+pub trait Lsp<T> {
+    fn lsp(self) -> Result<T>;
+}
+
+impl<T> Lsp<T> for Cancellable<T> {
+    fn lsp(self) -> Result<T> {
+        self.map_err(content_modified)
+    }
+}
+
+/// An open document, as the snapshot saw it.
+struct Open {
+    uri: Uri,
+    text: Arc<LineText>,
+    version: i32,
+}
+
+/// A snapshot of the analysis with what converting its answers needs.
+pub struct Snapshot {
+    pub analysis: Analysis,
+    pub encoding: Encoding,
+    pub caps: ClientCaps,
+    /// Open documents by analysis key.
+    open: HashMap<String, Open>,
+    /// Texts of files (open or not) converted so far.
+    texts: HashMap<FileId, Arc<LineText>>,
+}
+
+impl Snapshot {
+    fn take(st: &State) -> Snapshot {
+        Snapshot {
+            analysis: st.host.analysis(),
+            encoding: st.encoding,
+            caps: st.caps,
+            open: st
+                .docs
+                .iter()
+                .map(|(uri, doc)| {
+                    let open = Open {
+                        uri: uri.clone(),
+                        text: doc.text.clone(),
+                        version: doc.version,
+                    };
+                    (doc.path.clone(), open)
+                })
+                .collect(),
+            texts: HashMap::new(),
+        }
+    }
+
+    /// The text of a file: the editor's for an open document (the same the
+    /// snapshot analyses), else the snapshot's.
+    pub fn text(&mut self, file: FileId) -> Result<Arc<LineText>> {
+        if let Some(text) = self.texts.get(&file) {
+            return Ok(text.clone());
+        }
+        let path = self.analysis.file_path(file).lsp()?;
+        let text = match self.open.get(&path) {
+            Some(open) => open.text.clone(),
+            None => Arc::new(LineText::new(self.analysis.file_text(file).lsp()?)),
+        };
+        self.texts.insert(file, text.clone());
+        Ok(text)
+    }
+
+    /// The URI of a file (the editor's for an open document), and its
+    /// version when open. `None` for a key that is not a URI.
+    pub fn uri(&self, file: FileId) -> Result<Option<(Uri, Option<i32>)>> {
+        let path = self.analysis.file_path(file).lsp()?;
+        Ok(match self.open.get(&path) {
+            Some(open) => Some((open.uri.clone(), Some(open.version))),
+            None => workspace::key_uri(&path).map(|uri| (uri, None)),
+        })
+    }
+
+    /// The analysis position of a request's position; `InvalidParams` when
+    /// it is not in the document.
+    pub fn position(&mut self, file: FileId, pos: Position) -> Result<FilePosition> {
+        let text = self.text(file)?;
+        let offset = text.offset(self.encoding, pos).ok_or_else(|| {
+            Error::invalid_params(format!(
+                "position {}:{} is not in the document",
+                pos.line, pos.character
+            ))
+        })?;
+        Ok(FilePosition { file, offset })
+    }
+
+    /// The LSP range of a byte range of a file.
+    pub fn range(&mut self, file: FileId, range: TextRange) -> Result<Range> {
+        Ok(self.text(file)?.range(self.encoding, range))
+    }
+
+    /// The location of a byte range of a file (`None`: no URI for it).
+    pub fn location(&mut self, file: FileId, range: TextRange) -> Result<Option<Location>> {
+        let Some((uri, _)) = self.uri(file)? else {
+            return Ok(None);
+        };
+        let range = self.range(file, range)?;
+        Ok(Some(Location { uri, range }))
+    }
+
+    /// A `WorkspaceEdit` of a source change: `documentChanges` (with the
+    /// versions of open documents) when the client supports them, else
+    /// `changes`.
+    pub fn workspace_edit(&mut self, change: &rename::SourceChange) -> Result<WorkspaceEdit> {
+        let mut files = Vec::new();
+        for (file, edits) in &change.edits {
+            let Some((uri, version)) = self.uri(*file)? else {
+                continue;
+            };
+            let text = self.text(*file)?;
+            let edits: Vec<ls_types::TextEdit> = edits
+                .iter()
+                .map(|e| ls_types::TextEdit {
+                    range: text.range(self.encoding, e.range),
+                    new_text: e.new_text.clone(),
+                })
+                .collect();
+            files.push((uri, version, edits));
+        }
+        if self.caps.document_changes {
+            let edits = files
+                .into_iter()
+                .map(|(uri, version, edits)| TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+                    edits: edits.into_iter().map(OneOf::Left).collect(),
+                })
+                .collect();
+            Ok(WorkspaceEdit {
+                document_changes: Some(DocumentChanges::Edits(edits)),
+                ..Default::default()
+            })
+        } else {
+            let changes = files
+                .into_iter()
+                .map(|(uri, _, edits)| (uri, edits))
+                .collect();
+            Ok(WorkspaceEdit {
+                changes: Some(changes),
+                ..Default::default()
+            })
+        }
+    }
+}
+
+/// Runs `f` over a snapshot and the file of document `uri` on a blocking
+/// thread.
+///
+/// `Ok(None)` when the document is known but not analysed (over the size
+/// limit); `InvalidParams` when it is neither open nor a program of the
+/// workspace; `ContentModified` when an edit cancelled the snapshot.
+pub async fn on_document<T: Send + 'static>(
+    inner: &Arc<Inner>,
+    uri: &Uri,
+    f: impl FnOnce(&mut Snapshot, FileId) -> Result<T> + Send + 'static,
+) -> Result<Option<T>> {
+    let (snapshot, file) = {
+        let st = inner.state();
+        let file = match st.docs.get(uri) {
+            Some(doc) => doc.file,
+            None => match st.host.file_id(&workspace::uri_key(uri)) {
+                Some(file) => Some(file),
+                None => {
+                    return Err(Error::invalid_params(format!(
+                        "unknown document {}: not open and not a program of the workspace",
+                        uri.as_str()
+                    )));
+                }
+            },
+        };
+        let Some(file) = file else {
+            return Ok(None);
+        };
+        (Snapshot::take(&st), file)
+    };
+    blocking(move || {
+        let mut snapshot = snapshot;
+        f(&mut snapshot, file)
+    })
+    .await?
+    .map(Some)
+}
+
+/// Runs `f` over a snapshot of the whole workspace on a blocking thread.
+pub async fn on_workspace<T: Send + 'static>(
+    inner: &Arc<Inner>,
+    f: impl FnOnce(&mut Snapshot) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let snapshot = Snapshot::take(&inner.state());
+    blocking(move || {
+        let mut snapshot = snapshot;
+        f(&mut snapshot)
+    })
+    .await?
+}
