@@ -14,6 +14,7 @@ pub mod features;
 pub mod fixture;
 pub mod imports;
 pub mod semantics;
+pub mod vocabulary;
 pub mod workspace;
 
 pub use config::{Config, Profile};

@@ -35,12 +35,13 @@ use crate::{
     diagnostics::{
         Diagnostic, file_diagnostics,
         rules::{
-            group_agents::{key_range, property_range, unknown_property},
+            group_agents::{key_range, property_range},
             prelude::did_you_mean,
         },
     },
     features::rename::{SourceChange, TextEdit},
-    semantics::{DefKind, FileSemantics, RefKind, file_semantics},
+    semantics::{DefKind, FileSemantics, RefKind, Reference, file_semantics},
+    vocabulary,
 };
 
 /// Shorthands for the edits fixes make.
@@ -183,18 +184,20 @@ fn fixes(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         "P101" | "P402" | "P404" | "P703" => nearest_variable(cx, acc),
         "P201" => import_alias(cx, acc),
         "P301" => invalid_persist(cx, acc),
-        "P503" => nearest_definition(cx, acc, RefKind::Block, DefKind::Block),
+        "P503" => {
+            nearest_definition(cx, acc, RefKind::Block, DefKind::Block);
+        }
         "P601" => {
-            replace_word(cx, acc, &STRATEGIES, Quoting::Quoted);
+            replace_word(cx, acc, vocabulary::JOIN_STRATEGIES, Quoting::Quoted);
         }
         "P602" => {
-            replace_word(cx, acc, &POLICIES, Quoting::Quoted);
+            replace_word(cx, acc, vocabulary::FAILURE_POLICIES, Quoting::Quoted);
         }
         "P604" | "P701" | "P706" | "P807" => count_to_one(cx, acc),
         "P705" => unbounded_loop(cx, acc),
         "P806" => empty_throw_message(cx, acc),
         "P810" => {
-            replace_word(cx, acc, &BACKOFFS, Quoting::Bare);
+            replace_word(cx, acc, vocabulary::BACKOFF_STRATEGIES, Quoting::Bare);
         }
         "P811" => remove_property(cx, acc, false),
         "W005" => unknown_property(cx, acc),
@@ -206,15 +209,6 @@ fn fixes(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         _ => {}
     }
 }
-
-// ---- value lists (the specification's enumerations) ---------------------------
-
-const MODELS: [&str; 3] = ["sonnet", "opus", "haiku"];
-const BACKOFFS: [&str; 3] = ["none", "linear", "exponential"];
-const STRATEGIES: [&str; 3] = ["all", "first", "any"];
-const POLICIES: [&str; 3] = ["fail-fast", "continue", "ignore"];
-const PERMISSION_VALUES: [&str; 3] = ["allow", "deny", "prompt"];
-const PERMISSION_TYPES: [&str; 5] = ["read", "write", "execute", "bash", "network"];
 
 // ---- words ----------------------------------------------------------------------
 
@@ -303,8 +297,8 @@ fn replace_word(cx: &Cx<'_>, acc: &mut Acc<'_>, valid: &[&str], quoting: Quoting
 
 /// E008: the nearest model, or a value for an empty `model:`.
 fn invalid_model(cx: &Cx<'_>, acc: &mut Acc<'_>) {
-    if !replace_word(cx, acc, &MODELS, Quoting::Bare) {
-        missing_value(cx, acc, &MODELS);
+    if !replace_word(cx, acc, vocabulary::MODELS, Quoting::Bare) {
+        missing_value(cx, acc, vocabulary::MODELS);
     }
 }
 
@@ -315,7 +309,7 @@ fn unknown_permission_value(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         cx.expr_at(acc.diag.range),
         Some(Expr::NameRef(_) | Expr::String(_))
     ) {
-        replace_word(cx, acc, &PERMISSION_VALUES, Quoting::Bare);
+        replace_word(cx, acc, vocabulary::PERMISSION_VALUES, Quoting::Bare);
     }
 }
 
@@ -387,28 +381,23 @@ fn rename_duplicate(cx: &Cx<'_>, acc: &mut Acc<'_>, what: &str) {
     );
 }
 
-/// E007: the nearest defined agent, or a new definition.
-fn undefined_agent(cx: &Cx<'_>, acc: &mut Acc<'_>) {
-    let Some(r) = cx
-        .sema
+/// The reference at the diagnostic whose kind passes `kind`.
+fn reference_at<'s>(
+    cx: &Cx<'s>,
+    acc: &Acc<'_>,
+    kind: impl Fn(RefKind) -> bool,
+) -> Option<&'s Reference> {
+    cx.sema
         .refs
         .iter()
-        .find(|r| r.range == acc.diag.range && r.kind == RefKind::Agent)
-    else {
+        .find(|r| r.range == acc.diag.range && kind(r.kind))
+}
+
+/// E007: the nearest defined agent, or a new definition.
+fn undefined_agent(cx: &Cx<'_>, acc: &mut Acc<'_>) {
+    let Some(r) = nearest_definition(cx, acc, RefKind::Agent, DefKind::Agent) else {
         return;
     };
-    let names: Vec<&str> = cx
-        .sema
-        .defs_of(DefKind::Agent)
-        .map(|(_, d)| d.name.as_str())
-        .collect();
-    if let Some(near) = did_you_mean(&r.name, &names) {
-        acc.fix(
-            format!("Change to `{near}`"),
-            true,
-            vec![replace(r.range, near)],
-        );
-    }
     let resumed = cx
         .covering_node(r.range)
         .and_then(|n| n.parent())
@@ -429,38 +418,27 @@ fn undefined_agent(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     acc.fix(format!("Define agent `{}`", r.name), false, vec![edit]);
 }
 
-/// P503: the nearest defined block.
-fn nearest_definition(cx: &Cx<'_>, acc: &mut Acc<'_>, ref_kind: RefKind, def_kind: DefKind) {
-    let Some(r) = cx
-        .sema
-        .refs
-        .iter()
-        .find(|r| r.range == acc.diag.range && r.kind == ref_kind)
-    else {
-        return;
-    };
+/// P503 (and E007): the nearest definition of `def_kind` to the
+/// `ref_kind` reference at the diagnostic, which it returns.
+fn nearest_definition<'s>(
+    cx: &Cx<'s>,
+    acc: &mut Acc<'_>,
+    ref_kind: RefKind,
+    def_kind: DefKind,
+) -> Option<&'s Reference> {
+    let r = reference_at(cx, acc, |k| k == ref_kind)?;
     let names: Vec<&str> = cx
         .sema
         .defs_of(def_kind)
         .map(|(_, d)| d.name.as_str())
         .collect();
-    if let Some(near) = did_you_mean(&r.name, &names) {
-        acc.fix(
-            format!("Change to `{near}`"),
-            true,
-            vec![replace(r.range, near)],
-        );
-    }
+    change_to_nearest(acc, r.range, &r.name, &names);
+    Some(r)
 }
 
 /// P101, P402, P404, P703: the nearest variable visible at the reference.
 fn nearest_variable(cx: &Cx<'_>, acc: &mut Acc<'_>) {
-    let Some(r) = cx
-        .sema
-        .refs
-        .iter()
-        .find(|r| r.range == acc.diag.range && matches!(r.kind, RefKind::Variable(_)))
-    else {
+    let Some(r) = reference_at(cx, acc, |k| matches!(k, RefKind::Variable(_))) else {
         return;
     };
     let runs_later = cx.covering_node(r.range).is_some_and(|n| {
@@ -484,13 +462,7 @@ fn nearest_variable(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         .collect();
     names.sort_unstable();
     names.dedup();
-    if let Some(near) = did_you_mean(&r.name, &names) {
-        acc.fix(
-            format!("Change to `{near}`"),
-            true,
-            vec![replace(r.range, near)],
-        );
-    }
+    change_to_nearest(acc, r.range, &r.name, &names);
 }
 
 /// P201: gives the later import a name of its own.
@@ -568,8 +540,10 @@ fn unknown_property(cx: &Cx<'_>, acc: &mut Acc<'_>) {
             return;
         };
         let valid = match block.parent().map(|o| o.kind()) {
-            Some(SyntaxKind::AGENT_DEF) => unknown_property::AGENT,
-            Some(SyntaxKind::SESSION_EXPR | SyntaxKind::RESUME_EXPR) => unknown_property::SESSION,
+            Some(SyntaxKind::AGENT_DEF) => vocabulary::AGENT_PROPERTIES,
+            Some(SyntaxKind::SESSION_EXPR | SyntaxKind::RESUME_EXPR) => {
+                vocabulary::SESSION_PROPERTIES
+            }
             _ => return,
         };
         let present: Vec<String> = ast::PropertyBlock::cast(block)
@@ -584,9 +558,11 @@ fn unknown_property(cx: &Cx<'_>, acc: &mut Acc<'_>) {
             return;
         };
         let valid = match list.syntax().parent().map(|o| o.kind()) {
-            Some(SyntaxKind::SESSION_EXPR) => unknown_property::SESSION,
-            Some(SyntaxKind::PARALLEL_EXPR | SyntaxKind::FOR_EXPR) => unknown_property::PARALLEL,
-            Some(SyntaxKind::LOOP_EXPR) => unknown_property::LOOP,
+            Some(SyntaxKind::SESSION_EXPR) => vocabulary::SESSION_PROPERTIES,
+            Some(SyntaxKind::PARALLEL_EXPR | SyntaxKind::FOR_EXPR) => {
+                vocabulary::PARALLEL_MODIFIERS
+            }
+            Some(SyntaxKind::LOOP_EXPR) => vocabulary::LOOP_MODIFIERS,
             _ => return,
         };
         let present: Vec<String> = list.modifiers().filter_map(|m| m.key()).collect();
@@ -594,6 +570,18 @@ fn unknown_property(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         if let Some(edit) = remove_modifier(cx, &m) {
             acc.fix(format!("Remove `{key_text}`"), false, vec![edit]);
         }
+    }
+}
+
+/// Offers the candidate a diagnostic's "did you mean" would name for
+/// `written` as the preferred fix, replacing `range`.
+fn change_to_nearest(acc: &mut Acc<'_>, range: TextRange, written: &str, candidates: &[&str]) {
+    if let Some(near) = did_you_mean(written, candidates) {
+        acc.fix(
+            format!("Change to `{near}`"),
+            true,
+            vec![replace(range, near)],
+        );
     }
 }
 
@@ -658,13 +646,12 @@ fn unknown_permission_type(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     let Some(key) = cx.token_at(acc.diag.range) else {
         return;
     };
-    if let Some(near) = did_you_mean(key.text(), &PERMISSION_TYPES) {
-        acc.fix(
-            format!("Change to `{near}`"),
-            true,
-            vec![replace(key.text_range(), near)],
-        );
-    }
+    change_to_nearest(
+        acc,
+        key.text_range(),
+        key.text(),
+        vocabulary::PERMISSION_TYPES,
+    );
 }
 
 /// P301: `persist: false` is removed; a misspelt scope is corrected.
@@ -674,17 +661,12 @@ fn invalid_persist(cx: &Cx<'_>, acc: &mut Acc<'_>) {
             remove_property(cx, acc, true);
         }
         Some(Expr::NameRef(n)) => {
-            let valid: Vec<&str> = ["true", "project", "user"]
-                .into_iter()
+            let valid: Vec<&str> = vocabulary::PERSIST_VALUES
+                .iter()
+                .copied()
                 .filter(|v| *v != n.text())
                 .collect();
-            if let Some(near) = did_you_mean(&n.text(), &valid) {
-                acc.fix(
-                    format!("Change to `{near}`"),
-                    true,
-                    vec![replace(n.syntax().text_range(), near)],
-                );
-            }
+            change_to_nearest(acc, n.syntax().text_range(), &n.text(), &valid);
         }
         _ => {}
     }

@@ -38,6 +38,7 @@ use crate::{
     db::{Db, SourceFile, Workspace, parse},
     features::hover::{PropertyContext, keyword_docs, property_docs, value_docs},
     semantics::{Def, DefKind, FileSemantics, file_semantics},
+    vocabulary,
 };
 
 use SyntaxKind::*;
@@ -888,11 +889,13 @@ impl Cx<'_> {
 
     /// Values of `key:`.
     fn values(&mut self, key: &str) {
-        let values: &[(&str, &str)] = match key {
-            "model" => &MODELS,
-            "persist" => &PERSIST,
-            "backoff" => &BACKOFF,
-            "bash" | "network" | "read" | "write" | "execute" => &PERMISSION_VALUES,
+        let (words, details): (&[&str], &[&str]) = match key {
+            "model" => (vocabulary::MODELS, &MODEL_DETAILS),
+            "persist" => (vocabulary::PERSIST_VALUES, &PERSIST_DETAILS),
+            "backoff" => (vocabulary::BACKOFF_STRATEGIES, &BACKOFF_DETAILS),
+            k if vocabulary::PERMISSION_TYPES.contains(&k) => {
+                (vocabulary::PERMISSION_VALUES, &PERMISSION_VALUE_DETAILS)
+            }
             "on-fail" => {
                 self.failure_policies(true);
                 return;
@@ -907,14 +910,14 @@ impl Cx<'_> {
             }
             _ => return,
         };
-        if matches!(key, "read" | "write" | "execute") {
+        if vocabulary::PATTERN_PERMISSION_TYPES.contains(&key) {
             let mut item = self.value_item("[\"…\"]", CompletionKind::Snippet);
             item.detail = Some("glob patterns".into());
             item.insert_text = Some(format!("{}[\"$1\"]", self.lead()));
             item.is_snippet = true;
             self.push(item);
         }
-        for (v, doc) in values {
+        for (v, doc) in words.iter().zip(details) {
             let mut item = self.value_item(v, CompletionKind::Value);
             item.detail = Some(doc.to_string());
             item.documentation = value_docs(key, v).map(str::to_string);
@@ -923,7 +926,7 @@ impl Cx<'_> {
     }
 
     fn join_strategies(&mut self, quoted: bool) {
-        for (v, doc) in JOIN_STRATEGIES {
+        for (v, doc) in vocabulary::JOIN_STRATEGIES.iter().zip(JOIN_DETAILS) {
             let label = if quoted {
                 format!("\"{v}\"")
             } else {
@@ -937,7 +940,7 @@ impl Cx<'_> {
     }
 
     fn failure_policies(&mut self, quoted: bool) {
-        for (v, doc) in FAILURE_POLICIES {
+        for (v, doc) in vocabulary::FAILURE_POLICIES.iter().zip(FAILURE_DETAILS) {
             let mut item = if quoted {
                 self.value_item(&format!("\"{v}\""), CompletionKind::Value)
             } else {
@@ -1516,12 +1519,17 @@ const PIPE_OPS: [Template; 4] = [
     kw("pmap", "pmap:\n  $0", "transform each item concurrently"),
 ];
 
+// Properties that agents and sessions share.
+const MODEL_PROPERTY: Template = prop(
+    "model",
+    "model: ${1|sonnet,opus,haiku|}",
+    "sonnet, opus or haiku",
+);
+const CONTEXT_PROPERTY: Template = prop("context", "context: $0", "variables passed in");
+const PERMISSIONS_PROPERTY: Template = prop("permissions", "permissions:\n  $0", "access rules");
+
 const AGENT_PROPERTIES: &[Template] = &[
-    prop(
-        "model",
-        "model: ${1|sonnet,opus,haiku|}",
-        "sonnet, opus or haiku",
-    ),
+    MODEL_PROPERTY,
     prop("prompt", "prompt: \"$0\"", "system prompt"),
     prop(
         "persist",
@@ -1529,25 +1537,21 @@ const AGENT_PROPERTIES: &[Template] = &[
         "persistent memory",
     ),
     prop("skills", "skills: [\"$0\"]", "imported skills"),
-    prop("permissions", "permissions:\n  $0", "access rules"),
-    prop("context", "context: $0", "variables passed in"),
+    PERMISSIONS_PROPERTY,
+    CONTEXT_PROPERTY,
 ];
 
 const SESSION_PROPERTIES: &[Template] = &[
-    prop(
-        "model",
-        "model: ${1|sonnet,opus,haiku|}",
-        "sonnet, opus or haiku",
-    ),
+    MODEL_PROPERTY,
     prop("prompt", "prompt: \"$0\"", "the task"),
-    prop("context", "context: $0", "variables passed in"),
+    CONTEXT_PROPERTY,
     prop("retry", "retry: ${1:3}", "retries on failure"),
     prop(
         "backoff",
         "backoff: ${1|none,linear,exponential|}",
         "delay between retries",
     ),
-    prop("permissions", "permissions:\n  $0", "access rules"),
+    PERMISSIONS_PROPERTY,
 ];
 
 const PERMISSION_TYPES: &[Template] = &[
@@ -1573,43 +1577,78 @@ const PARALLEL_MODIFIERS: [Template; 2] = [
 
 const LOOP_MODIFIERS: [Template; 1] = [prop("max", "max: ", "iteration limit")];
 
-const MODELS: [(&str, &str); 3] = [
-    ("sonnet", "balanced, general purpose"),
-    ("opus", "complex reasoning, detailed analysis"),
-    ("haiku", "fast, simple tasks"),
+// The property and modifier keys above are the `vocabulary` lists, in their
+// order (checked when compiling); `permissions` also completes in a session.
+const _: () = assert!(labels_are(AGENT_PROPERTIES, vocabulary::AGENT_PROPERTIES));
+const _: () = assert!(labels_are(
+    SESSION_PROPERTIES.split_last().unwrap().1,
+    vocabulary::SESSION_PROPERTIES
+));
+const _: () = assert!(vocabulary::str_eq(
+    SESSION_PROPERTIES.last().unwrap().label,
+    "permissions"
+));
+const _: () = assert!(labels_are(PERMISSION_TYPES, vocabulary::PERMISSION_TYPES));
+const _: () = assert!(labels_are(
+    &PARALLEL_MODIFIERS,
+    vocabulary::PARALLEL_MODIFIERS
+));
+const _: () = assert!(labels_are(&LOOP_MODIFIERS, vocabulary::LOOP_MODIFIERS));
+
+/// Whether the labels of `templates` are `words`, in order.
+const fn labels_are(templates: &[Template], words: &[&str]) -> bool {
+    if templates.len() != words.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < words.len() {
+        if !vocabulary::str_eq(templates[i].label, words[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+// ---- value details: one per word of a `vocabulary` list, in its order ----------
+
+/// sonnet, opus, haiku.
+const MODEL_DETAILS: [&str; vocabulary::MODELS.len()] = [
+    "balanced, general purpose",
+    "complex reasoning, detailed analysis",
+    "fast, simple tasks",
 ];
 
-const PERSIST: [(&str, &str); 3] = [
-    ("true", "memory for this run only"),
-    ("project", "memory in .prose/agents/{name}/"),
-    ("user", "memory in ~/.prose/agents/{name}/"),
+/// true, project, user.
+const PERSIST_DETAILS: [&str; vocabulary::PERSIST_VALUES.len()] = [
+    "memory for this run only",
+    "memory in .prose/agents/{name}/",
+    "memory in ~/.prose/agents/{name}/",
 ];
 
-const BACKOFF: [(&str, &str); 3] = [
-    ("none", "retry at once"),
-    ("linear", "a fixed delay between retries"),
-    ("exponential", "a doubling delay between retries"),
+/// none, linear, exponential.
+const BACKOFF_DETAILS: [&str; vocabulary::BACKOFF_STRATEGIES.len()] = [
+    "retry at once",
+    "a fixed delay between retries",
+    "a doubling delay between retries",
 ];
 
-const PERMISSION_VALUES: [(&str, &str); 3] = [
-    ("allow", "granted"),
-    ("deny", "denied"),
-    ("prompt", "ask the user"),
+/// allow, deny, prompt.
+const PERMISSION_VALUE_DETAILS: [&str; vocabulary::PERMISSION_VALUES.len()] =
+    ["granted", "denied", "ask the user"];
+
+/// "all", "first", "any".
+const JOIN_DETAILS: [&str; vocabulary::JOIN_STRATEGIES.len()] = [
+    "wait for every branch (default)",
+    "the first branch to finish wins",
+    "wait for `count` successes",
 ];
 
-const JOIN_STRATEGIES: [(&str, &str); 3] = [
-    ("all", "wait for every branch (default)"),
-    ("first", "the first branch to finish wins"),
-    ("any", "wait for `count` successes"),
-];
-
-const FAILURE_POLICIES: [(&str, &str); 3] = [
-    (
-        "fail-fast",
-        "cancel the others on the first failure (default)",
-    ),
-    ("continue", "let every branch finish, then report failures"),
-    ("ignore", "always succeed"),
+/// "fail-fast", "continue", "ignore".
+const FAILURE_DETAILS: [&str; vocabulary::FAILURE_POLICIES.len()] = [
+    "cancel the others on the first failure (default)",
+    "let every branch finish, then report failures",
+    "always succeed",
 ];
 
 #[cfg(test)]
@@ -1618,6 +1657,32 @@ mod tests {
 
     use super::*;
     use crate::fixture::Fixture;
+
+    /// The value choices written into property snippets are the
+    /// vocabulary's.
+    #[test]
+    fn snippet_choices_are_the_vocabulary() {
+        let choices = |words: &[&str]| format!("${{1|{}|}}", words.join(","));
+        let templates = AGENT_PROPERTIES
+            .iter()
+            .chain(SESSION_PROPERTIES)
+            .chain(PERMISSION_TYPES);
+        for t in templates {
+            let words = match t.label {
+                "model" => vocabulary::MODELS,
+                "persist" => vocabulary::PERSIST_VALUES,
+                "backoff" => vocabulary::BACKOFF_STRATEGIES,
+                "bash" | "network" => vocabulary::PERMISSION_VALUES,
+                _ => continue,
+            };
+            assert_eq!(
+                t.snippet,
+                format!("{}: {}", t.label, choices(words)),
+                "{}",
+                t.label
+            );
+        }
+    }
 
     fn complete(fixture: &str) -> (String, Vec<CompletionItem>) {
         let f = Fixture::parse(fixture);

@@ -1254,6 +1254,43 @@ mod tests {
 
     use crate::fixture::Fixture;
 
+    /// Every word of the language's vocabularies has hover text where it
+    /// stands: the tables here are keyed by `crate::vocabulary`'s lists.
+    #[test]
+    fn vocabulary_is_documented() {
+        use super::{PropertyContext::*, model_blurb, property_docs, value_docs};
+        use crate::vocabulary as v;
+        let properties = [
+            (Agent, v::AGENT_PROPERTIES),
+            (Session, v::SESSION_PROPERTIES),
+            (Permissions, v::PERMISSION_TYPES),
+            (Parallel, v::PARALLEL_MODIFIERS),
+            (Loop, v::LOOP_MODIFIERS),
+        ];
+        for (context, keys) in properties {
+            for key in keys {
+                assert!(property_docs(context, key).is_some(), "{context:?} {key}");
+            }
+        }
+        let values = [
+            ("model", v::MODELS),
+            ("persist", v::PERSIST_VALUES),
+            ("backoff", v::BACKOFF_STRATEGIES),
+            ("bash", v::PERMISSION_VALUES),
+            ("network", v::PERMISSION_VALUES),
+            ("join", v::JOIN_STRATEGIES),
+            ("on-fail", v::FAILURE_POLICIES),
+        ];
+        for (key, words) in values {
+            for word in words {
+                assert!(value_docs(key, word).is_some(), "{key}: {word}");
+            }
+        }
+        for model in v::MODELS {
+            assert!(model_blurb(model).is_some(), "{model}");
+        }
+    }
+
     fn check(fixture: &str, expect: Expect) {
         let f = Fixture::parse(fixture);
         let (host, pos) = f.position();

@@ -10,10 +10,13 @@ use ls_types::{
     CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, CompletionTextEdit,
     Documentation, InsertTextFormat, MarkupContent, MarkupKind, TextEdit,
 };
-use prose_ide::{FilePosition, features::completion::CompletionKind};
+use prose_ide::features::completion::CompletionKind;
 use tower_lsp_server::jsonrpc::Result;
 
-use crate::{handlers::doc_request::with_doc, server::Inner};
+use crate::{
+    handlers::snapshot::{Lsp, on_document},
+    server::Inner,
+};
 
 /// The characters after which the client asks for completions on its own:
 /// `session:` / `model:` (`:`), an interpolation (`{`), call arguments
@@ -25,23 +28,17 @@ pub async fn completion(
     params: CompletionParams,
 ) -> Result<Option<CompletionResponse>> {
     let pos = params.text_document_position;
-    let result = with_doc(inner, &pos.text_document.uri, move |s| {
-        let offset = s.offset(pos.position)?;
+    let result = on_document(inner, &pos.text_document.uri, move |s, file| {
+        let position = s.position(file, pos.position)?;
         let snippets = s.caps.snippet_support;
-        Ok(s.analysis
-            .completions(FilePosition {
-                file: s.file,
-                offset,
+        let items = s.analysis.completions(position).lsp()?;
+        items
+            .into_iter()
+            .map(|item| {
+                let range = s.range(file, item.replace_range)?;
+                Ok(convert(item, range, snippets))
             })
-            .map(|items| {
-                items
-                    .into_iter()
-                    .map(|item| {
-                        let range = s.text.range(s.encoding, item.replace_range);
-                        convert(item, range, snippets)
-                    })
-                    .collect::<Vec<_>>()
-            }))
+            .collect::<Result<Vec<_>>>()
     })
     .await?;
     Ok(result.map(CompletionResponse::Array))

@@ -8,26 +8,29 @@ use ls_types::{DocumentFormattingParams, Position, Range, TextEdit};
 use prose_ide::TextSize;
 use tower_lsp_server::jsonrpc::Result;
 
-use crate::{handlers::doc_request::with_doc, server::Inner};
+use crate::{
+    handlers::snapshot::{Lsp, on_document},
+    server::Inner,
+};
 
 pub async fn formatting(
     inner: &Arc<Inner>,
     params: DocumentFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
-    let result = with_doc(inner, &params.text_document.uri, move |s| {
-        Ok(s.analysis.format(s.file).map(|formatted| {
-            let text = s.text.text();
-            match formatted {
-                Some(new_text) if new_text != text => {
-                    let end = s.text.position(s.encoding, TextSize::of(text));
-                    vec![TextEdit {
-                        range: Range::new(Position::new(0, 0), end),
-                        new_text,
-                    }]
-                }
-                _ => Vec::new(),
+    let result = on_document(inner, &params.text_document.uri, move |s, file| {
+        let line_text = s.text(file)?;
+        let formatted = s.analysis.format(file).lsp()?;
+        let text = line_text.text();
+        Ok(match formatted {
+            Some(new_text) if new_text != text => {
+                let end = line_text.position(s.encoding, TextSize::of(text));
+                vec![TextEdit {
+                    range: Range::new(Position::new(0, 0), end),
+                    new_text,
+                }]
             }
-        }))
+            _ => Vec::new(),
+        })
     })
     .await?;
     Ok(Some(result.unwrap_or_default()))

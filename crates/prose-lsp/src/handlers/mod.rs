@@ -4,7 +4,6 @@
 pub mod code_actions;
 pub mod completion;
 pub mod diagnostics;
-pub mod doc_request;
 pub mod folding;
 pub mod formatting;
 pub mod hover;

@@ -6,34 +6,37 @@ use std::sync::Arc;
 use ls_types::{Range, SelectionRange, SelectionRangeParams};
 use tower_lsp_server::jsonrpc::Result;
 
-use crate::{handlers::doc_request::with_doc, server::Inner};
+use crate::{
+    handlers::snapshot::{Lsp, on_document},
+    server::Inner,
+};
 
 pub async fn selection_ranges(
     inner: &Arc<Inner>,
     params: SelectionRangeParams,
 ) -> Result<Option<Vec<SelectionRange>>> {
     let positions = params.positions;
-    let result = with_doc(inner, &params.text_document.uri, move |s| {
+    let result = on_document(inner, &params.text_document.uri, move |s, file| {
+        let text = s.text(file)?;
         let offsets = positions
             .iter()
-            .map(|&p| s.offset(p))
+            .map(|&p| s.offset(file, p))
             .collect::<Result<Vec<_>>>()?;
-        Ok(s.analysis.selection_ranges(s.file, offsets).map(|chains| {
-            chains
-                .into_iter()
-                .zip(&positions)
-                .map(|(chain, &pos)| {
-                    let ranges: Vec<Range> = chain
-                        .into_iter()
-                        .map(|r| s.text.range(s.encoding, r))
-                        .collect();
-                    nest(ranges).unwrap_or(SelectionRange {
-                        range: Range::new(pos, pos),
-                        parent: None,
-                    })
+        let chains = s.analysis.selection_ranges(file, offsets).lsp()?;
+        Ok(chains
+            .into_iter()
+            .zip(&positions)
+            .map(|(chain, &pos)| {
+                let ranges: Vec<Range> = chain
+                    .into_iter()
+                    .map(|r| text.range(s.encoding, r))
+                    .collect();
+                nest(ranges).unwrap_or(SelectionRange {
+                    range: Range::new(pos, pos),
+                    parent: None,
                 })
-                .collect()
-        }))
+            })
+            .collect())
     })
     .await?;
     Ok(Some(result.unwrap_or_default()))

@@ -11,15 +11,12 @@ use ls_types::{
     SemanticTokensParams, SemanticTokensRangeParams, SemanticTokensRangeResult,
     SemanticTokensResult,
 };
-use prose_ide::{
-    TextRange,
-    features::semantic_tokens::{self as st, TOKEN_KINDS, TOKEN_MODIFIERS},
-};
+use prose_ide::features::semantic_tokens::{self as st, TOKEN_KINDS, TOKEN_MODIFIERS};
 use tower_lsp_server::jsonrpc::Result;
 
 use crate::{
     convert::{Encoding, LineText},
-    handlers::doc_request::with_doc,
+    handlers::snapshot::{Lsp, on_document},
     server::Inner,
 };
 
@@ -58,15 +55,11 @@ async fn compute(
     uri: &ls_types::Uri,
     range: Option<ls_types::Range>,
 ) -> Result<SemanticTokens> {
-    let data = with_doc(inner, uri, move |s| {
-        let range = range.map(|r| {
-            let start = s.text.offset_clamped(s.encoding, r.start);
-            let end = s.text.offset_clamped(s.encoding, r.end);
-            TextRange::new(start.min(end), start.max(end))
-        });
-        Ok(s.analysis
-            .semantic_tokens(s.file, range)
-            .map(|tokens| encode(s.encoding, &s.text, &tokens)))
+    let data = on_document(inner, uri, move |s, file| {
+        let text = s.text(file)?;
+        let range = range.map(|r| s.range_clamped(file, r)).transpose()?;
+        let tokens = s.analysis.semantic_tokens(file, range).lsp()?;
+        Ok(encode(s.encoding, &text, &tokens))
     })
     .await?;
     Ok(SemanticTokens {
@@ -111,7 +104,7 @@ pub fn encode(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use prose_ide::TextSize;
+    use prose_ide::{TextRange, TextSize};
     use st::{SemanticTokenKind, TokenModifiers};
 
     fn tok(start: u32, end: u32, kind: SemanticTokenKind) -> st::SemanticToken {

@@ -11,25 +11,24 @@ use ls_types::{
     Documentation, MarkupContent, MarkupKind, ParameterInformation, ParameterLabel, SignatureHelp,
     SignatureHelpParams, SignatureInformation,
 };
-use prose_ide::{FilePosition, TextRange};
+use prose_ide::TextRange;
 use tower_lsp_server::jsonrpc::Result;
 
-use crate::{convert::Encoding, handlers::doc_request::with_doc, server::Inner};
+use crate::{
+    convert::Encoding,
+    handlers::snapshot::{Lsp, on_document},
+    server::Inner,
+};
 
 pub async fn signature_help(
     inner: &Arc<Inner>,
     params: SignatureHelpParams,
 ) -> Result<Option<SignatureHelp>> {
     let pos = params.text_document_position_params;
-    let result = with_doc(inner, &pos.text_document.uri, move |s| {
-        let offset = s.offset(pos.position)?;
-        let encoding = s.encoding;
-        Ok(s.analysis
-            .signature_help(FilePosition {
-                file: s.file,
-                offset,
-            })
-            .map(|help| help.map(|h| convert(encoding, h))))
+    let result = on_document(inner, &pos.text_document.uri, move |s, file| {
+        let position = s.position(file, pos.position)?;
+        let help = s.analysis.signature_help(position).lsp()?;
+        Ok(help.map(|h| convert(s.encoding, h)))
     })
     .await?;
     Ok(result.flatten())

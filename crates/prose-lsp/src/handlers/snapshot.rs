@@ -1,7 +1,8 @@
-//! What the navigation, references, rename, symbols and code action
-//! handlers share: an analysis snapshot that can convert answers pointing
-//! into *any* file (the targets of go to definition, the edits of a
-//! rename), with the editor's texts, URIs and versions of open documents.
+//! What the request handlers share (hover, completion, semantic tokens,
+//! navigation, rename, symbols, code actions, ...): an analysis snapshot
+//! that can convert answers pointing into *any* file (the requested
+//! document, the targets of go to definition, the edits of a rename), with
+//! the editor's texts, URIs and versions of open documents.
 //!
 //! As for diagnostics (see `diagnostics.rs`), the snapshot is taken under
 //! the state lock, moved into a blocking closure and dropped there, so it
@@ -16,7 +17,7 @@ use ls_types::{
     TextDocumentEdit, Uri, WorkspaceEdit,
 };
 use prose_ide::{
-    Analysis, Cancellable, Cancelled, FileId, FilePosition, TextRange, features::rename,
+    Analysis, Cancellable, Cancelled, FileId, FilePosition, TextRange, TextSize, features::rename,
 };
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 
@@ -121,17 +122,32 @@ impl Snapshot {
         })
     }
 
-    /// The analysis position of a request's position; `InvalidParams` when
+    /// The offset of a request's position in a file; `InvalidParams` when
     /// it is not in the document.
-    pub fn position(&mut self, file: FileId, pos: Position) -> Result<FilePosition> {
+    pub fn offset(&mut self, file: FileId, pos: Position) -> Result<TextSize> {
         let text = self.text(file)?;
-        let offset = text.offset(self.encoding, pos).ok_or_else(|| {
+        text.offset(self.encoding, pos).ok_or_else(|| {
             Error::invalid_params(format!(
                 "position {}:{} is not in the document",
                 pos.line, pos.character
             ))
-        })?;
+        })
+    }
+
+    /// The analysis position of a request's position; `InvalidParams` when
+    /// it is not in the document.
+    pub fn position(&mut self, file: FileId, pos: Position) -> Result<FilePosition> {
+        let offset = self.offset(file, pos)?;
         Ok(FilePosition { file, offset })
+    }
+
+    /// The byte range of a request's (visible) range in a file, clamped to
+    /// the text: an editor's visible range may reach past the end.
+    pub fn range_clamped(&mut self, file: FileId, range: Range) -> Result<TextRange> {
+        let text = self.text(file)?;
+        let start = text.offset_clamped(self.encoding, range.start);
+        let end = text.offset_clamped(self.encoding, range.end);
+        Ok(TextRange::new(start.min(end), start.max(end)))
     }
 
     /// The LSP range of a byte range of a file.
@@ -205,10 +221,10 @@ pub async fn on_document<T: Send + 'static>(
 ) -> Result<Option<T>> {
     let (snapshot, file) = {
         let st = inner.state();
-        let file = match st.docs.get(uri) {
-            Some(doc) => doc.file,
+        let (file, text) = match st.docs.get(uri) {
+            Some(doc) => (doc.file, Some(doc.text.clone())),
             None => match st.host.file_id(&workspace::uri_key(uri)) {
-                Some(file) => Some(file),
+                Some(file) => (Some(file), None),
                 None => {
                     return Err(Error::invalid_params(format!(
                         "unknown document {}: not open and not a program of the workspace",
@@ -220,7 +236,13 @@ pub async fn on_document<T: Send + 'static>(
         let Some(file) = file else {
             return Ok(None);
         };
-        (Snapshot::take(&st), file)
+        let mut snapshot = Snapshot::take(&st);
+        // The requested document's text is the editor's for it, whatever
+        // other open URIs share its analysis key.
+        if let Some(text) = text {
+            snapshot.texts.insert(file, text);
+        }
+        (snapshot, file)
     };
     blocking(move || {
         let mut snapshot = snapshot;

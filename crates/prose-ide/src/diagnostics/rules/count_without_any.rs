@@ -27,7 +27,7 @@
 //! compiler.md, Parallel Blocks: "Count without "any"" (Error, "Count is
 //! only valid with "any" strategy"). Same severity in every profile.
 
-use super::variables_shared::{STRATEGIES, Word, parallels, word};
+use super::variables_shared::{Word, parallels, word};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -44,7 +44,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for p in parallels(ctx) {
         let (detail, related_to) = match p.strategy() {
             None => (String::from("no strategy means \"all\""), Vec::new()),
-            Some(s) => match word(s, &STRATEGIES) {
+            Some(s) => match word(s, vocabulary::JOIN_STRATEGIES) {
                 Word::Valid(w) | Word::Unquoted(w) if w == "any" => continue,
                 Word::Valid(w) | Word::Unquoted(w) => (
                     format!("the strategy is \"{w}\""),

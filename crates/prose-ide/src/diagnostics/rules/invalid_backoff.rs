@@ -35,6 +35,7 @@
 
 use super::control_shared::{session_settings, shown};
 use crate::diagnostics::rules::prelude::*;
+use crate::vocabulary::BACKOFF_STRATEGIES as VALID;
 
 pub(crate) const RULE: Rule = Rule {
     code: "P810",
@@ -46,7 +47,6 @@ pub(crate) const RULE: Rule = Rule {
     check,
 };
 
-const VALID: [&str; 3] = ["none", "linear", "exponential"];
 const MESSAGE: &str = "Must be none, linear, or exponential";
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
@@ -68,7 +68,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             }
             continue;
         }
-        let hint = did_you_mean_hint(&word, &VALID);
+        let hint = did_you_mean_hint(&word, VALID);
         acc.report(range, format!("{MESSAGE}, found `{word}`{hint}"));
     }
 }

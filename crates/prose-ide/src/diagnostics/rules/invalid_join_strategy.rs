@@ -32,7 +32,7 @@
 //! `default` accepts it. Invalid values are errors in both. The official
 //! programs quote every strategy (`"first"` 3 times, `"any"` once).
 
-use super::variables_shared::{STRATEGIES, parallels, report_invalid_words};
+use super::variables_shared::{parallels, report_invalid_words};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -49,7 +49,13 @@ const MESSAGE: &str = r#"Must be "all", "first", or "any""#;
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for p in parallels(ctx) {
-        report_invalid_words(acc, &p.strategies, &STRATEGIES, MESSAGE, "strategy");
+        report_invalid_words(
+            acc,
+            &p.strategies,
+            vocabulary::JOIN_STRATEGIES,
+            MESSAGE,
+            "strategy",
+        );
     }
 }
 

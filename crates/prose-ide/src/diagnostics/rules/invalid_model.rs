@@ -35,6 +35,7 @@
 //! `model:` values, all bare valid names.
 
 use crate::diagnostics::rules::prelude::*;
+use crate::vocabulary::MODELS;
 
 use super::{key_range, owned_properties};
 
@@ -48,7 +49,6 @@ pub(crate) const RULE: Rule = Rule {
     check,
 };
 
-const MODELS: [&str; 3] = ["sonnet", "opus", "haiku"];
 const MESSAGE: &str = "Must be sonnet, opus, or haiku";
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
@@ -105,7 +105,7 @@ fn nearest(written: &str) -> Option<&'static str> {
     if let Some(m) = MODELS.iter().find(|m| lower.contains(**m)) {
         return Some(m);
     }
-    did_you_mean(&lower, &MODELS)
+    did_you_mean(&lower, MODELS)
 }
 
 #[cfg(test)]

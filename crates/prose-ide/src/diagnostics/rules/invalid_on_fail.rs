@@ -31,7 +31,7 @@
 //! values are errors in both. The official programs quote every policy
 //! (`"continue"` 9 times, `"ignore"` once, `"fail-fast"` once).
 
-use super::variables_shared::{POLICIES, parallels, report_invalid_words};
+use super::variables_shared::{parallels, report_invalid_words};
 use crate::diagnostics::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -48,7 +48,13 @@ const MESSAGE: &str = r#"Must be "fail-fast", "continue", or "ignore""#;
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for p in parallels(ctx) {
-        report_invalid_words(acc, &p.on_fail, &POLICIES, MESSAGE, "policy");
+        report_invalid_words(
+            acc,
+            &p.on_fail,
+            vocabulary::FAILURE_POLICIES,
+            MESSAGE,
+            "policy",
+        );
     }
 }
 

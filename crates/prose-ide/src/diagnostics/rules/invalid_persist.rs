@@ -78,7 +78,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             Some(v) => {
                 let shown: String = v.syntax().text().to_string().chars().take(40).collect();
                 let hint = match &v {
-                    ast::Expr::NameRef(n) => did_you_mean_hint(&n.text(), &["true", "project", "user"]),
+                    ast::Expr::NameRef(n) => did_you_mean_hint(&n.text(), vocabulary::PERSIST_VALUES),
                     _ => String::new(),
                 };
                 acc.report(range, format!("{MESSAGE}: `{shown}`{hint}"));

@@ -10,6 +10,7 @@ pub(crate) mod prelude {
         config::Level,
         diagnostics::{Acc, Ctx, Related, Rule, Severity, Tag},
         semantics::{Def, DefId, DefKind, RefKind, RefSite},
+        vocabulary,
     };
 
     /// Reports the parser's errors with `code`.

@@ -36,6 +36,7 @@
 //! knowing about but not a likely mistake.
 
 use crate::diagnostics::rules::prelude::*;
+use crate::vocabulary::PERMISSION_TYPES as KNOWN;
 
 use super::{key_range, permission_entries};
 
@@ -49,8 +50,6 @@ pub(crate) const RULE: Rule = Rule {
     check,
 };
 
-/// The permission types compiler.md documents.
-pub(crate) const KNOWN: [&str; 5] = ["read", "write", "execute", "bash", "network"];
 /// Extension types seen in the official programs (info under `default`).
 const EXTENSIONS: [&str; 2] = ["filesystem", "database"];
 
@@ -60,7 +59,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if KNOWN.contains(&key.as_str()) {
             continue;
         }
-        let hint = did_you_mean(&key, &KNOWN)
+        let hint = did_you_mean(&key, KNOWN)
             .map(|k| format!(" (did you mean `{k}`?)"))
             .unwrap_or_else(|| "; known types are read, write, execute, bash and network".into());
         let message = format!("Unknown permission type: `{key}`{hint}");

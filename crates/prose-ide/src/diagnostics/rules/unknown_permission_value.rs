@@ -38,8 +38,11 @@
 //! arrays for read/write/execute only.
 
 use crate::diagnostics::rules::prelude::*;
+use crate::vocabulary::{
+    PATTERN_PERMISSION_TYPES, PERMISSION_TYPES as KNOWN, PERMISSION_VALUES as VALUES,
+};
 
-use super::{key_range, permission_entries, unknown_permission_type::KNOWN};
+use super::{key_range, permission_entries};
 
 pub(crate) const RULE: Rule = Rule {
     code: "W009",
@@ -51,15 +54,13 @@ pub(crate) const RULE: Rule = Rule {
     check,
 };
 
-const VALUES: [&str; 3] = ["allow", "deny", "prompt"];
-
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for (_, entry) in permission_entries(ctx) {
         let key = entry.key();
         if !KNOWN.contains(&key.as_str()) {
             continue;
         }
-        let patterns = matches!(key.as_str(), "read" | "write" | "execute");
+        let patterns = PATTERN_PERMISSION_TYPES.contains(&key.as_str());
         let expected = if patterns {
             "allow, deny, prompt or an array of patterns"
         } else {
@@ -92,7 +93,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             other => {
                 let shown: String = other.syntax().text().to_string().chars().take(40).collect();
                 let hint = match other {
-                    ast::Expr::NameRef(n) => did_you_mean_hint(&n.text(), &VALUES),
+                    ast::Expr::NameRef(n) => did_you_mean_hint(&n.text(), VALUES),
                     _ => String::new(),
                 };
                 acc.report(

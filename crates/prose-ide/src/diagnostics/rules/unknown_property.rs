@@ -53,6 +53,10 @@
 //! specification documents.
 
 use crate::diagnostics::rules::prelude::*;
+use crate::vocabulary::{
+    AGENT_PROPERTIES as AGENT, LOOP_MODIFIERS as LOOP, PARALLEL_MODIFIERS as PARALLEL,
+    SESSION_PROPERTIES as SESSION,
+};
 
 use super::{Owner, key_range, owned_properties};
 
@@ -65,18 +69,6 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unknown_property.rs"),
     check,
 };
-
-pub(crate) const AGENT: &[&str] = &[
-    "model",
-    "prompt",
-    "persist",
-    "skills",
-    "permissions",
-    "context",
-];
-pub(crate) const SESSION: &[&str] = &["model", "prompt", "context", "retry", "backoff"];
-pub(crate) const PARALLEL: &[&str] = &["on-fail", "count"];
-pub(crate) const LOOP: &[&str] = &["max"];
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for (owner, p) in owned_properties(ctx) {

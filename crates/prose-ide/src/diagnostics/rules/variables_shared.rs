@@ -150,11 +150,6 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str) -> String {
 
 // ---- parallel modifiers (P601-P605) -------------------------------------------
 
-/// The join strategies of `parallel (…)`.
-pub(super) const STRATEGIES: [&str; 3] = ["all", "first", "any"];
-/// The `on-fail:` policies of `parallel (…)`.
-pub(super) const POLICIES: [&str; 3] = ["fail-fast", "continue", "ignore"];
-
 /// A `parallel` block and its modifiers.
 pub(super) struct Parallel {
     /// The `parallel` keyword.
