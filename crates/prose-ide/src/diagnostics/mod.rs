@@ -194,6 +194,27 @@ impl<'a> Ctx<'a> {
             .is_some_and(|w| w.memory_files(self.db).contains(path))
     }
 
+    /// `path` as a message shows it: relative to the workspace root, or
+    /// under `~/` in the home directory, so messages do not depend on where
+    /// the project is checked out.
+    pub fn display_path(&self, path: &str) -> String {
+        let root = self.root_dir();
+        if let Some(rest) = path
+            .strip_prefix(root.as_str())
+            .and_then(|r| r.strip_prefix('/'))
+        {
+            return rest.to_string();
+        }
+        if let Some(home) = self.home_dir()
+            && let Some(rest) = path
+                .strip_prefix(home.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+        {
+            return format!("~/{rest}");
+        }
+        path.to_string()
+    }
+
     /// Where `persist:` keeps an agent's memory file, for project, user and
     /// path scopes (`None` for execution scope, which has no file before a run).
     pub fn memory_file_path(

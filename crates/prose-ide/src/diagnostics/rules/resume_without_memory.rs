@@ -132,7 +132,10 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if !ctx.memory_file_exists(&path) {
             acc.report_calibrated(
                 inv.name_range,
-                format!("{MESSAGE}: `{path}` does not exist yet"),
+                format!(
+                    "{MESSAGE}: `{}` does not exist yet",
+                    ctx.display_path(&path)
+                ),
                 rel,
                 Level::On(Severity::Hint),
             );
@@ -298,11 +301,11 @@ mod tests {
             "E018",
             DISK,
             expect![[r#"
-            E018 7:9-7:16 hint: No memory file exists for agent; use `session:` for first invocation: `/ws/.prose/agents/captain/memory.md` does not exist yet
+            E018 7:9-7:16 hint: No memory file exists for agent; use `session:` for first invocation: `.prose/agents/captain/memory.md` does not exist yet
               related 2:3-2:19: memory scope declared here
-            E018 8:9-8:18 hint: No memory file exists for agent; use `session:` for first invocation: `/home/user/.prose/agents/inspector/memory.md` does not exist yet
+            E018 8:9-8:18 hint: No memory file exists for agent; use `session:` for first invocation: `~/.prose/agents/inspector/memory.md` does not exist yet
               related 4:3-4:16: memory scope declared here
-            E018 9:9-9:15 hint: No memory file exists for agent; use `session:` for first invocation: `/ws/.prose/custom/shared/memory.md` does not exist yet
+            E018 9:9-9:15 hint: No memory file exists for agent; use `session:` for first invocation: `.prose/custom/shared/memory.md` does not exist yet
               related 6:3-6:35: memory scope declared here
         "#]],
         );
@@ -314,11 +317,11 @@ mod tests {
             "E018",
             DISK,
             expect![[r#"
-            E018 7:9-7:16 error: No memory file exists for agent; use `session:` for first invocation: `/ws/.prose/agents/captain/memory.md` does not exist yet
+            E018 7:9-7:16 error: No memory file exists for agent; use `session:` for first invocation: `.prose/agents/captain/memory.md` does not exist yet
               related 2:3-2:19: memory scope declared here
-            E018 8:9-8:18 error: No memory file exists for agent; use `session:` for first invocation: `/home/user/.prose/agents/inspector/memory.md` does not exist yet
+            E018 8:9-8:18 error: No memory file exists for agent; use `session:` for first invocation: `~/.prose/agents/inspector/memory.md` does not exist yet
               related 4:3-4:16: memory scope declared here
-            E018 9:9-9:15 error: No memory file exists for agent; use `session:` for first invocation: `/ws/.prose/custom/shared/memory.md` does not exist yet
+            E018 9:9-9:15 error: No memory file exists for agent; use `session:` for first invocation: `.prose/custom/shared/memory.md` does not exist yet
               related 6:3-6:35: memory scope declared here
         "#]],
         );

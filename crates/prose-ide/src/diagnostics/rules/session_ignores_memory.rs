@@ -116,7 +116,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
                 .map_or_else(|| agent.syntax().text_range(), |p| property_range(&p));
             acc.report_related(
                 inv.name_range,
-                format!("{MESSAGE}: `{path}` exists"),
+                format!("{MESSAGE}: `{}` exists", ctx.display_path(&path)),
                 vec![related(ctx, persist_range, "memory scope declared here")],
             );
         }
@@ -165,9 +165,9 @@ mod tests {
             "W011",
             "#- /ws/.prose/agents/captain/memory.md\n#- /home/user/.prose/agents/inspector/memory.md\n#- /ws/main.prose\nagent captain:\n  persist: project\nagent inspector:\n  persist: user\nagent fresh:\n  persist: project\nsession: captain\nsession: inspector\nsession: fresh\n",
             expect![[r#"
-                W011 7:10-7:17 hint: Will ignore existing memory; use `resume:` to continue: `/ws/.prose/agents/captain/memory.md` exists
+                W011 7:10-7:17 hint: Will ignore existing memory; use `resume:` to continue: `.prose/agents/captain/memory.md` exists
                   related 2:3-2:19: memory scope declared here
-                W011 8:10-8:19 hint: Will ignore existing memory; use `resume:` to continue: `/home/user/.prose/agents/inspector/memory.md` exists
+                W011 8:10-8:19 hint: Will ignore existing memory; use `resume:` to continue: `~/.prose/agents/inspector/memory.md` exists
                   related 4:3-4:16: memory scope declared here
             "#]],
         );
