@@ -247,4 +247,33 @@ impl Analysis {
         let f = self.files[file.0 as usize];
         self.with_db(move |db| db::parse(db, f).debug_dump())
     }
+
+    /// Runs only the parse of a file (benchmarks time the phases).
+    #[doc(hidden)]
+    pub fn debug_phase_parse(&self, file: FileId) -> Cancellable<()> {
+        let f = self.files[file.0 as usize];
+        self.with_db(move |db| {
+            db::parse(db, f);
+        })
+    }
+
+    /// Runs the parse and name resolution of a file (benchmarks time the phases).
+    #[doc(hidden)]
+    pub fn debug_phase_names(&self, file: FileId) -> Cancellable<()> {
+        let f = self.files[file.0 as usize];
+        self.with_db(move |db| {
+            semantics::file_semantics(db, f);
+        })
+    }
+
+    /// How long each rule takes on a file (benchmarks find the slow ones).
+    #[doc(hidden)]
+    pub fn debug_rule_timings(
+        &self,
+        file: FileId,
+    ) -> Cancellable<Vec<(&'static str, std::time::Duration)>> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| diagnostics::rule_timings(db, f, Some(ws)))
+    }
 }

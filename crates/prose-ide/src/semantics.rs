@@ -173,6 +173,9 @@ pub struct Reference {
 pub struct FileSemantics {
     pub defs: Vec<Def>,
     pub refs: Vec<Reference>,
+    /// Definitions by name, in definition order: lookups by name do not
+    /// scan every definition.
+    by_name: std::collections::BTreeMap<String, Vec<DefId>>,
 }
 
 impl FileSemantics {
@@ -190,7 +193,14 @@ impl FileSemantics {
 
     /// The first definition of `kind` called `name`.
     pub fn find(&self, kind: DefKind, name: &str) -> Option<(DefId, &Def)> {
-        self.defs_of(kind).find(|(_, d)| d.name == name)
+        self.named(name)
+            .map(|id| (id, self.def(id)))
+            .find(|(_, d)| d.kind == kind)
+    }
+
+    /// The definitions named `name`, in definition order.
+    pub fn named(&self, name: &str) -> impl Iterator<Item = DefId> + '_ {
+        self.by_name.get(name).into_iter().flatten().copied()
     }
 
     /// The definition whose name covers `offset`.
@@ -298,21 +308,17 @@ struct Resolver {
     /// Unresolved variable references made while `in_hoisted`, retried
     /// against every program-level binding once the whole file is known.
     deferred: Vec<usize>,
-    /// Definitions by name, in definition order (lookups are per name, not
-    /// scans of every definition).
-    by_name: std::collections::HashMap<String, Vec<DefId>>,
 }
 
 impl Resolver {
     fn finish(mut self) -> FileSemantics {
         for i in std::mem::take(&mut self.deferred) {
             let name = &self.out.refs[i].name;
-            let target = self
-                .out
-                .defs
-                .iter()
-                .position(|d| d.kind.is_flat_binding() && !d.in_block_def && d.name == *name)
-                .map(|i| DefId(i as u32));
+            let defs = &self.out.defs;
+            let target = self.out.named(name).find(|id| {
+                let d = &defs[id.0 as usize];
+                d.kind.is_flat_binding() && !d.in_block_def
+            });
             self.out.refs[i].target = target;
         }
         self.out
@@ -327,7 +333,7 @@ impl Resolver {
         scope: Option<TextRange>,
     ) -> DefId {
         let id = DefId(self.out.defs.len() as u32);
-        self.by_name.entry(name.clone()).or_default().push(id);
+        self.out.by_name.entry(name.clone()).or_default().push(id);
         self.out.defs.push(Def {
             name,
             kind,
@@ -386,7 +392,7 @@ impl Resolver {
         {
             return Some(id);
         }
-        let candidates = self.by_name.get(name).map_or(&[][..], Vec::as_slice);
+        let candidates = self.out.by_name.get(name).map_or(&[][..], Vec::as_slice);
         let def = |id: &DefId| self.out.def(*id);
         let flat = |d: &Def| d.kind.is_flat_binding();
         let before = candidates
@@ -413,7 +419,8 @@ impl Resolver {
 
     /// The first definition of `kind` called `name`.
     fn first_named(&self, name: &str, kind: DefKind) -> Option<DefId> {
-        self.by_name
+        self.out
+            .by_name
             .get(name)?
             .iter()
             .copied()

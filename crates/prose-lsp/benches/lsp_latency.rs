@@ -42,18 +42,6 @@ fn vm_rss_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
-/// A generated program of at least `lines` lines, cut after a whole unit.
-fn program_of_lines(lines: usize) -> String {
-    let mut bytes = lines * 30;
-    loop {
-        let text = program_gen::program(bytes);
-        if text.lines().count() >= lines {
-            return text;
-        }
-        bytes += bytes / 10;
-    }
-}
-
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i]
@@ -75,7 +63,7 @@ fn main() {
     let rss_initialized = vm_rss_kib(client.pid());
 
     // Time to first diagnostics.
-    let text = program_of_lines(TARGET_LINES);
+    let text = program_gen::program_of_lines(TARGET_LINES);
     let line_count = text.lines().count();
     let uri = file_uri(&dir.join("big.prose"));
     let start = Instant::now();

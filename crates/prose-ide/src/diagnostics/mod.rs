@@ -147,9 +147,102 @@ pub struct Ctx<'a> {
     /// Every node of the file in pre-order, collected once: rules filter
     /// this list instead of each walking the tree again.
     pub nodes: Vec<SyntaxNode>,
+    /// For each kind (by its raw value), the positions in `nodes` of the
+    /// nodes of that kind, ascending: a rule asking for one node type
+    /// visits only those.
+    by_kind: Vec<Vec<u32>>,
+    /// Offsets of line starts, computed the first time a rule asks.
+    line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// Results of helpers several rules share ([`Ctx::shared`]), computed
+    /// once per file.
+    memo: std::cell::RefCell<Vec<(usize, std::rc::Rc<dyn std::any::Any>)>>,
 }
 
 impl<'a> Ctx<'a> {
+    /// The context of `file`: its parse, its names, and the node index.
+    pub fn new(db: &'a dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Ctx<'a> {
+        let parse = parse(db, file);
+        let root = parse.tree();
+        let nodes: Vec<SyntaxNode> = prose_syntax::AstNode::syntax(&root).descendants().collect();
+        let mut by_kind: Vec<Vec<u32>> = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let k = node.kind() as usize;
+            if by_kind.len() <= k {
+                by_kind.resize_with(k + 1, Vec::new);
+            }
+            by_kind[k].push(i as u32);
+        }
+        Ctx {
+            db,
+            file,
+            workspace,
+            parse,
+            root,
+            sema: file_semantics(db, file),
+            nodes,
+            by_kind,
+            line_starts: std::sync::OnceLock::new(),
+            memo: Default::default(),
+        }
+    }
+
+    /// `compute(self)`, computed once per file however many rules ask (for
+    /// helpers several rules share, such as every owned property).
+    pub fn shared<T: 'static>(&self, compute: fn(&Ctx<'a>) -> T) -> std::rc::Rc<T> {
+        let key = compute as usize;
+        let hit = self
+            .memo
+            .borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| v.clone().downcast::<T>().ok());
+        if let Some(v) = hit {
+            return v;
+        }
+        let v = std::rc::Rc::new(compute(self));
+        self.memo.borrow_mut().push((key, v.clone()));
+        v
+    }
+
+    /// The 1-based line of `offset`.
+    pub fn line_of(&self, offset: prose_syntax::TextSize) -> usize {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text().match_indices('\n').map(|(i, _)| i as u32 + 1))
+                .collect()
+        });
+        starts.partition_point(|&s| s <= u32::from(offset))
+    }
+
+    /// Every node of type `N`, in pre-order, from the kind index.
+    pub fn nodes_of<N: prose_syntax::AstNode + 'static>(&self) -> impl Iterator<Item = N> + '_ {
+        self.nodes_matching(N::can_cast).filter_map(N::cast)
+    }
+
+    /// Every node whose kind satisfies `pred`, in pre-order, from the kind
+    /// index (only the matching nodes are visited).
+    pub fn nodes_matching(
+        &self,
+        pred: fn(prose_syntax::SyntaxKind) -> bool,
+    ) -> impl Iterator<Item = SyntaxNode> + '_ {
+        let mut lists = (0u16..)
+            .map_while(prose_syntax::SyntaxKind::from_raw)
+            .filter(|&k| pred(k))
+            .filter_map(|k| self.by_kind.get(k as usize))
+            .filter(|l| !l.is_empty());
+        let indices: Vec<u32> = match (lists.next(), lists.next()) {
+            (None, _) => Vec::new(),
+            (Some(one), None) => one.clone(),
+            (Some(a), Some(b)) => {
+                let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
+                all.extend(lists.flatten());
+                all.sort_unstable();
+                all
+            }
+        };
+        indices.into_iter().map(|i| self.nodes[i as usize].clone())
+    }
+
     pub fn text(&self) -> &'a str {
         self.file.text(self.db)
     }
@@ -161,6 +254,24 @@ impl<'a> Ctx<'a> {
     /// Every node of the file, in pre-order.
     pub fn all_nodes(&self) -> impl Iterator<Item = SyntaxNode> + '_ {
         self.nodes.iter().cloned()
+    }
+
+    /// The outermost node of type `N` spanning exactly `range`, found by
+    /// descending from the root (no scan of the whole file).
+    pub fn node_at<N: prose_syntax::AstNode>(&self, range: TextRange) -> Option<N> {
+        if !self.syntax().text_range().contains_range(range) {
+            return None;
+        }
+        let start = match self.syntax().covering_element(range) {
+            prose_syntax::NodeOrToken::Node(n) => n,
+            prose_syntax::NodeOrToken::Token(t) => t.parent()?,
+        };
+        start
+            .ancestors()
+            .skip_while(|n| n.text_range() != range)
+            .take_while(|n| n.text_range() == range)
+            .filter_map(N::cast)
+            .last()
     }
 
     pub fn syntax(&self) -> &SyntaxNode {
@@ -358,18 +469,7 @@ pub fn file_diagnostics(
     file: SourceFile,
     workspace: Option<Workspace>,
 ) -> Vec<Diagnostic> {
-    let parse = parse(db, file);
-    let root = parse.tree();
-    let nodes = prose_syntax::AstNode::syntax(&root).descendants().collect();
-    let ctx = Ctx {
-        db,
-        file,
-        workspace,
-        parse,
-        root,
-        sema: file_semantics(db, file),
-        nodes,
-    };
+    let ctx = Ctx::new(db, file, workspace);
     let config = ctx.config();
     let mut out = Vec::new();
     for &rule in all_rules() {
@@ -404,4 +504,27 @@ pub fn file_diagnostics(
     });
     out.dedup();
     out
+}
+
+/// How long each rule takes on a file (benchmarks use it to find the
+/// slow ones); runs the rules outside salsa, one by one.
+#[doc(hidden)]
+pub fn rule_timings(
+    db: &dyn Db,
+    file: SourceFile,
+    workspace: Option<Workspace>,
+) -> Vec<(&'static str, std::time::Duration)> {
+    let ctx = Ctx::new(db, file, workspace);
+    all_rules()
+        .iter()
+        .map(|&rule| {
+            let mut acc = Acc {
+                rule,
+                out: Vec::new(),
+            };
+            let t = std::time::Instant::now();
+            (rule.check)(&ctx, &mut acc);
+            (rule.code, t.elapsed())
+        })
+        .collect()
 }

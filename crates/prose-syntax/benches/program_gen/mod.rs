@@ -193,6 +193,19 @@ pub fn program(min_bytes: usize) -> String {
     out
 }
 
+/// A generated program of at least `lines` lines, cut after a whole unit
+/// (the language server benchmarks open one of about 5,000 lines).
+pub fn program_of_lines(lines: usize) -> String {
+    let mut bytes = lines * 30;
+    loop {
+        let text = program(bytes);
+        if text.lines().count() >= lines {
+            return text;
+        }
+        bytes += bytes / 10;
+    }
+}
+
 /// Deterministic garbage of exactly `len` bytes: a mix of valid program
 /// text, unbalanced brackets, stray quotes and discretion markers, tabs,
 /// CRLFs, random indentation and non-ASCII characters. Always valid UTF-8.

@@ -27,9 +27,9 @@ pub(super) fn outer_variable(
 ) -> Option<TextRange> {
     let here = construct.text_range();
     ctx.sema
-        .defs
-        .iter()
-        .filter(|d| d.name == name && d.range != here)
+        .named(name)
+        .map(|id| ctx.sema.def(id))
+        .filter(|d| d.range != here)
         .filter(|d| {
             if d.kind.is_scoped() {
                 d.scope.is_some_and(|s| s.contains_range(here))
@@ -208,7 +208,7 @@ pub(super) fn shown(e: &ast::Expr) -> String {
 /// Agent properties are not included: `retry:`/`backoff:` there is P811.
 pub(super) fn session_settings(ctx: &Ctx<'_>, key: &str) -> Vec<ast::Expr> {
     let mut out = Vec::new();
-    for node in ctx.all_nodes() {
+    for node in ctx.nodes_matching(|k| matches!(k, SyntaxKind::PROPERTY | SyntaxKind::MODIFIER)) {
         match node.kind() {
             SyntaxKind::PROPERTY => {
                 let Some(p) = ast::Property::cast(node.clone()) else {

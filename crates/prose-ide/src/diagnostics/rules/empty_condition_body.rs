@@ -45,7 +45,9 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for node in ctx.all_nodes() {
+    for node in ctx.nodes_matching(|k| {
+        ast::IfStmt::can_cast(k) || ast::ElifClause::can_cast(k) || ast::ElseClause::can_cast(k)
+    }) {
         let (kw, body) = if let Some(i) = ast::IfStmt::cast(node.clone()) {
             (i.keyword(), i.body())
         } else if let Some(e) = ast::ElifClause::cast(node.clone()) {

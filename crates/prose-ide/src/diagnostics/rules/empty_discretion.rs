@@ -100,7 +100,12 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     // Conditions left out: the header's keyword is followed directly by `:`
     // (or, for a loop, by its modifiers or `as`). Other missing conditions
     // are syntax errors already.
-    for node in ctx.all_nodes() {
+    for node in ctx.nodes_matching(|k| {
+        ast::IfStmt::can_cast(k)
+            || ast::ElifClause::can_cast(k)
+            || ast::ChoiceStmt::can_cast(k)
+            || ast::LoopExpr::can_cast(k)
+    }) {
         let (kw, place) = if let Some(i) = ast::IfStmt::cast(node.clone()) {
             (
                 i.condition().is_none().then(|| i.keyword()).flatten(),

@@ -46,6 +46,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// A session's or resume's prompt as written.
+#[derive(Clone)]
 pub(crate) enum SessionPrompt {
     /// A terminated string literal: the inline prompt, a `prompt:` property
     /// or a `(prompt: ...)` modifier.
@@ -56,6 +57,10 @@ pub(crate) enum SessionPrompt {
 
 /// Every session and resume prompt of the file.
 pub(crate) fn session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
+    ctx.shared(compute_session_prompts).as_ref().clone()
+}
+
+fn compute_session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
     let mut out = Vec::new();
     let mut string = |e: Option<ast::Expr>| {
         if let Some(ast::Expr::String(s)) = e
@@ -65,7 +70,9 @@ pub(crate) fn session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
         }
     };
     let mut props: Vec<ast::Property> = Vec::new();
-    for node in ctx.all_nodes() {
+    for node in
+        ctx.nodes_matching(|k| ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k))
+    {
         if let Some(s) = ast::SessionExpr::cast(node.clone()) {
             string(s.prompt().map(ast::Expr::String));
             for m in s.modifiers().into_iter().flat_map(|l| l.modifiers()) {

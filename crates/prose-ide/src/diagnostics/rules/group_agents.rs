@@ -109,8 +109,14 @@ impl Owner {
 /// Every property written directly in an agent, session or resume block
 /// (not the entries of a nested `permissions:` block), with its owner.
 pub(crate) fn owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
+    ctx.shared(compute_owned_properties).as_ref().clone()
+}
+
+fn compute_owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
     let mut out = Vec::new();
-    for node in ctx.all_nodes() {
+    for node in ctx.nodes_matching(|k| {
+        ast::AgentDef::can_cast(k) || ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k)
+    }) {
         let (owner, block) = if let Some(a) = ast::AgentDef::cast(node.clone()) {
             (Owner::Agent, a.property_block())
         } else if let Some(s) = ast::SessionExpr::cast(node.clone()) {
@@ -170,9 +176,7 @@ pub(crate) fn permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
 /// resolution does).
 pub(crate) fn agent_def(ctx: &Ctx<'_>, name: &str) -> Option<ast::AgentDef> {
     let (_, def) = ctx.sema.find(DefKind::Agent, name)?;
-    ctx.all_nodes()
-        .filter(|n| n.text_range() == def.range)
-        .find_map(ast::AgentDef::cast)
+    ctx.node_at::<ast::AgentDef>(def.range)
 }
 
 /// The range of a property's value wherever it is written, or of its key

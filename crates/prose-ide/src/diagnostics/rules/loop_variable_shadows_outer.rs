@@ -57,7 +57,9 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for node in ctx.all_nodes() {
+    for node in ctx.nodes_matching(|k| {
+        ast::ForExpr::can_cast(k) || ast::RepeatExpr::can_cast(k) || ast::LoopExpr::can_cast(k)
+    }) {
         let names: Vec<ast::Name> = if let Some(f) = ast::ForExpr::cast(node.clone()) {
             f.item().into_iter().chain(f.index()).collect()
         } else if let Some(r) = ast::RepeatExpr::cast(node.clone()) {

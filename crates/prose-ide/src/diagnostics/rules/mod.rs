@@ -31,10 +31,19 @@ pub(crate) mod prelude {
 
     /// The closest candidate to `name` by edit distance, if close enough.
     pub(crate) fn did_you_mean<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        let chars = name.chars().count();
         candidates
             .iter()
-            .map(|c| (strsim::damerau_levenshtein(name, c), *c))
-            .filter(|(d, c)| *d <= (name.len().max(c.len()) / 3).max(1))
+            .filter_map(|c| {
+                let bound = (name.len().max(c.len()) / 3).max(1);
+                // The distance is at least the difference in length: skip
+                // candidates that cannot be close enough without computing it.
+                if chars.abs_diff(c.chars().count()) > bound {
+                    return None;
+                }
+                let d = strsim::damerau_levenshtein(name, c);
+                (d <= bound).then_some((d, *c))
+            })
             .min()
             .map(|(_, c)| c)
     }
@@ -47,10 +56,10 @@ pub(crate) mod prelude {
     }
 
     /// Every node of type `N` in the file.
-    pub(crate) fn nodes<'c, N: AstNode>(ctx: &'c Ctx<'_>) -> impl Iterator<Item = N> + use<'c, N> {
-        ctx.all_nodes()
-            .filter(|n| N::can_cast(n.kind()))
-            .filter_map(|n| N::cast(n.clone()))
+    pub(crate) fn nodes<'c, N: AstNode + 'static>(
+        ctx: &'c Ctx<'_>,
+    ) -> impl Iterator<Item = N> + use<'c, N> {
+        ctx.nodes_of::<N>()
     }
 
     /// The innermost node covering `range` (the parent of a covering token).
@@ -70,26 +79,25 @@ pub(crate) mod prelude {
 
     /// The 1-based line of `offset`.
     pub(crate) fn line_of(ctx: &Ctx<'_>, offset: TextSize) -> usize {
-        let at = usize::from(offset).min(ctx.text().len());
-        ctx.text()[..at].matches('\n').count() + 1
+        ctx.line_of(offset)
     }
 
     /// Reports every item whose key an earlier item already has, on the
     /// item's range, with `message(key)` and a related location on the
     /// first item with that key (`first_here`, e.g. "first defined here").
-    pub(crate) fn report_repeats<K: PartialEq>(
+    pub(crate) fn report_repeats<K: Eq + std::hash::Hash>(
         ctx: &Ctx<'_>,
         acc: &mut Acc,
         items: impl IntoIterator<Item = (K, TextRange)>,
         message: impl Fn(&K) -> String,
         first_here: &str,
     ) {
-        let mut seen: Vec<(K, TextRange)> = Vec::new();
+        let mut seen: std::collections::HashMap<K, TextRange> = Default::default();
         for (key, range) in items {
-            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            if let Some(first) = seen.get(&key) {
                 acc.report_related(range, message(&key), vec![related(ctx, *first, first_here)]);
             } else {
-                seen.push((key, range));
+                seen.insert(key, range);
             }
         }
     }

@@ -70,6 +70,7 @@ pub(super) fn where_to_put(ctx: &Ctx<'_>, path: &str) -> Option<String> {
 }
 
 /// One `use` statement with what the rules need to know about it.
+#[derive(Clone)]
 pub(super) struct Import {
     pub(super) stmt: ast::UseStmt,
     /// The path as written (decoded), and its literal's range.
@@ -83,8 +84,12 @@ pub(super) struct Import {
 
 /// Every `use` statement of the file, in source order.
 pub(super) fn imports(ctx: &Ctx<'_>) -> Vec<Import> {
+    ctx.shared(compute_imports).as_ref().clone()
+}
+
+fn compute_imports(ctx: &Ctx<'_>) -> Vec<Import> {
     let mut out: Vec<Import> = Vec::new();
-    for u in ctx.all_nodes().filter_map(ast::UseStmt::cast) {
+    for u in ctx.nodes_of::<ast::UseStmt>() {
         let Some(lit) = u.path() else { continue };
         let path = lit.value();
         let key = program_key(ctx, &path);
@@ -271,12 +276,19 @@ pub(super) fn redeclarations<'a>(
         .defs_of(kind)
         .filter_map(|(_, d)| Some((d, decl_stmt(ctx, d)?)))
         .collect();
+    // Positions in `decls` by name, so each declaration meets only the
+    // earlier ones of its own name.
+    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+    for (i, (def, _)) in decls.iter().enumerate() {
+        by_name.entry(def.name.as_str()).or_default().push(i);
+    }
     let mut out = Vec::new();
     for (i, (def, stmt)) in decls.iter().enumerate() {
-        let earlier = decls[..i]
+        let same = &by_name[def.name.as_str()];
+        let earlier = same
             .iter()
-            .filter(|(d, _)| d.name == def.name)
-            .map(|(d, s)| (s, *d));
+            .take_while(|&&j| j < i)
+            .map(|&j| (&decls[j].1, decls[j].0));
         if let Some((relation, first)) = strongest_earlier(stmt, earlier) {
             out.push((*def, relation, first));
         }

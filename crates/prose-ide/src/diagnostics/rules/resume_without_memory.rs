@@ -144,6 +144,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
 }
 
 /// A `session:` or `resume:` of an agent, placed in program order.
+#[derive(Clone)]
 pub(crate) struct Invocation {
     pub(crate) agent: String,
     /// The agent's name after `session:` / `resume:`.
@@ -168,9 +169,15 @@ pub(crate) fn earlier<'a>(
 
 /// Every agent invocation of the file, with its program-order position.
 pub(crate) fn invocations(ctx: &Ctx<'_>) -> Vec<Invocation> {
+    ctx.shared(compute_invocations).as_ref().clone()
+}
+
+fn compute_invocations(ctx: &Ctx<'_>) -> Vec<Invocation> {
     let order = ProgramOrder::new(ctx);
     let mut out = Vec::new();
-    for node in ctx.all_nodes() {
+    for node in
+        ctx.nodes_matching(|k| ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k))
+    {
         let (name, is_resume) = if let Some(s) = ast::SessionExpr::cast(node.clone()) {
             (s.agent(), false)
         } else if let Some(r) = ast::ResumeExpr::cast(node.clone()) {

@@ -69,20 +69,26 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             imported.push(slug);
         }
     }
+    let imported_set: std::collections::HashSet<&str> =
+        imported.iter().map(String::as_str).collect();
+    let candidates: Vec<&str> = imported_set.iter().copied().collect();
+    // The hint per distinct skill name (the same names recur).
+    let mut hints: std::collections::HashMap<String, String> = Default::default();
     for el in skill_elements(ctx) {
         let ast::Expr::String(s) = el else { continue };
         let name = s.value();
-        if imported.contains(&name) {
+        if imported_set.contains(name.as_str()) {
             continue;
         }
-        let candidates: Vec<&str> = imported.iter().map(String::as_str).collect();
-        let hint = if let Some((_, alias)) = aliased.iter().find(|(s, _)| *s == name) {
-            format!(" (it is imported as `{alias}`)")
-        } else if let Some(c) = did_you_mean(&name, &candidates) {
-            format!(" (did you mean `{c}`?)")
-        } else {
-            format!("; add `use \"@handle/{name}\"` or an `import`")
-        };
+        let hint = hints.entry(name.clone()).or_insert_with(|| {
+            if let Some((_, alias)) = aliased.iter().find(|(s, _)| *s == name) {
+                format!(" (it is imported as `{alias}`)")
+            } else if let Some(c) = did_you_mean(&name, &candidates) {
+                format!(" (did you mean `{c}`?)")
+            } else {
+                format!("; add `use \"@handle/{name}\"` or an `import`")
+            }
+        });
         acc.report(
             s.syntax().text_range(),
             format!("Skill not imported: `{name}`{hint}"),

@@ -39,6 +39,7 @@ impl DeclKind {
 }
 
 /// One variable declaration.
+#[derive(Clone)]
 pub(super) struct Decl {
     pub(super) name: String,
     pub(super) kind: DeclKind,
@@ -60,6 +61,10 @@ fn in_parallel_body(stmt: &SyntaxNode) -> bool {
 
 /// Every variable declaration of the file, in source order.
 pub(super) fn declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
+    ctx.shared(compute_declarations).as_ref().clone()
+}
+
+fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     let mut out = Vec::new();
     for d in &ctx.sema.defs {
         let kind = match d.kind {
@@ -151,6 +156,7 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str) -> String {
 // ---- parallel modifiers (P601-P605) -------------------------------------------
 
 /// A `parallel` block and its modifiers.
+#[derive(Clone)]
 pub(super) struct Parallel {
     /// The `parallel` keyword.
     pub(super) keyword: TextRange,
@@ -220,6 +226,10 @@ pub(super) fn report_invalid_words(
 
 /// Every `parallel` block with a modifier list.
 pub(super) fn parallels(ctx: &Ctx<'_>) -> Vec<Parallel> {
+    ctx.shared(compute_parallels).as_ref().clone()
+}
+
+fn compute_parallels(ctx: &Ctx<'_>) -> Vec<Parallel> {
     let mut out = Vec::new();
     for par in nodes::<ast::ParallelExpr>(ctx) {
         let (Some(keyword), Some(mods)) = (par.keyword(), par.modifiers()) else {
