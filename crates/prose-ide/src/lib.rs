@@ -2,8 +2,12 @@
 //!
 //! The API is plain data in editor terms (byte offsets, labels): no LSP
 //! types, no IO. [`AnalysisHost`] owns the database and applies changes;
-//! [`Analysis`] is a snapshot that answers queries and can be cancelled
-//! by the next change.
+//! [`Analysis`] is a snapshot that answers queries. A snapshot is cancelled
+//! by the next change of the host (it must be dropped before the change can
+//! apply), or on its own through its [`CancelToken`] (the server cancels the
+//! snapshot of a request the client cancelled). Either way its queries
+//! return `Err(Cancelled)`; long queries notice at their next salsa query
+//! call or explicit check (`file_diagnostics` checks between rules).
 
 pub mod config;
 pub mod contract;
@@ -23,7 +27,13 @@ pub use diagnostics::{
 };
 pub use prose_syntax::{TextRange, TextSize};
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::{
+    collections::{BTreeMap, BTreeSet, HashMap},
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+};
 
 use db::{RootDatabase, SourceFile, Workspace};
 use salsa::Setter;
@@ -37,6 +47,34 @@ pub struct FileId(pub u32);
 pub struct Cancelled;
 
 pub type Cancellable<T> = Result<T, Cancelled>;
+
+/// Cancels one [`Analysis`] snapshot, from any thread: the query running
+/// on it stops at its next check, and every later call on it returns
+/// `Err(Cancelled)` at once. The host and other snapshots are not affected
+/// (each snapshot is its own salsa database handle with its own token), so
+/// a new snapshot works as before.
+///
+/// It wraps salsa's per-handle `CancellationToken`, which alone is not
+/// enough: salsa clears that flag when the outermost query call on the
+/// handle returns (or unwinds), so it would stop one query, not the
+/// snapshot. The flag kept here is never cleared.
+#[derive(Debug, Clone)]
+pub struct CancelToken {
+    cancelled: Arc<AtomicBool>,
+    salsa: salsa::CancellationToken,
+}
+
+impl CancelToken {
+    /// Cancels the snapshot (idempotent).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+        self.salsa.cancel();
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+}
 
 /// Owns the database and the file table; the only place inputs change.
 pub struct AnalysisHost {
@@ -160,12 +198,20 @@ impl AnalysisHost {
         Some(id)
     }
 
-    /// A snapshot for answering queries (cheap; cancelled by later changes).
+    /// A snapshot for answering queries (cheap; cancelled by later
+    /// changes, or by its [`Analysis::cancel_token`]).
     pub fn analysis(&self) -> Analysis {
+        // A clone is a new salsa handle, with a cancellation token of its own.
+        let db = self.db.clone();
+        let cancel = CancelToken {
+            cancelled: Arc::default(),
+            salsa: salsa::Database::cancellation_token(&db),
+        };
         Analysis {
-            db: self.db.clone(),
+            db,
             workspace: self.workspace,
             files: self.files.clone(),
+            cancel,
         }
     }
 }
@@ -175,6 +221,7 @@ pub struct Analysis {
     pub(crate) db: RootDatabase,
     pub(crate) workspace: Workspace,
     pub(crate) files: Vec<SourceFile>,
+    cancel: CancelToken,
 }
 
 /// A position in a file: a byte offset.
@@ -202,13 +249,31 @@ impl Analysis {
         (0..self.files.len() as u32).map(FileId)
     }
 
-    /// Runs `f` on the database, turning salsa cancellation into `Err(Cancelled)`.
+    /// A token that cancels this snapshot (see [`CancelToken`]).
+    pub fn cancel_token(&self) -> CancelToken {
+        self.cancel.clone()
+    }
+
+    /// Runs `f` on the database, turning salsa cancellation into
+    /// `Err(Cancelled)`; `Err(Cancelled)` at once, or instead of the result,
+    /// when the snapshot's token was cancelled.
     pub(crate) fn with_db<T>(
         &self,
         f: impl FnOnce(&RootDatabase) -> T + std::panic::UnwindSafe,
     ) -> Cancellable<T> {
-        salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| f(&self.db)).0)
-            .map_err(|_| Cancelled)
+        if self.cancel.is_cancelled() {
+            return Err(Cancelled);
+        }
+        // Attached for the whole of `f`, so salsa clears its local
+        // cancellation flag only when `f` ends, not after each query `f`
+        // calls: a cancel that lands between two of them stops the second.
+        let result = salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            salsa::Database::attach(&self.db, f)
+        }));
+        match result {
+            Ok(value) if !self.cancel.is_cancelled() => Ok(value),
+            _ => Err(Cancelled),
+        }
     }
 
     pub fn file_text(&self, file: FileId) -> Cancellable<String> {

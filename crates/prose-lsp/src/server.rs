@@ -1,6 +1,13 @@
 //! The `LanguageServer` implementation: thin dispatch to `handlers`, each
 //! call under `catch_unwind` so a panic becomes an error response (or a
 //! logged failure, for a notification) and the server lives on.
+//!
+//! Analysis runs on blocking threads ([`blocking`]). A request's run goes
+//! through [`blocking_cancellable`], which ties it to the request: when
+//! tower-lsp-server drops the request's future (the client sent
+//! `$/cancelRequest`, and got `RequestCancelled`), the snapshot's
+//! [`CancelToken`] is cancelled and the analysis stops at its next check
+//! instead of computing an answer nobody waits for.
 
 use std::{
     any::Any,
@@ -20,6 +27,8 @@ use tower_lsp_server::{
     Client, LanguageServer,
     jsonrpc::{Error, Result},
 };
+
+use prose_ide::CancelToken;
 
 use crate::{handlers, state::State};
 
@@ -118,6 +127,38 @@ pub async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static)
             Error::internal_error()
         }
     })
+}
+
+/// Runs a request's analysis `f` on a blocking thread, as [`blocking`],
+/// and cancels `token` (the token of the snapshot `f` works on) when the
+/// request is dropped before `f` ends: `f`'s queries then return
+/// `Err(Cancelled)` at their next check and the thread is freed. Nothing
+/// is cancelled when `f` ends first.
+pub async fn blocking_cancellable<T: Send + 'static>(
+    token: CancelToken,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T> {
+    let on_drop = CancelOnDrop(Some(token));
+    let result = blocking(f).await;
+    on_drop.disarm();
+    result
+}
+
+/// Cancels its token when dropped, unless disarmed.
+struct CancelOnDrop(Option<CancelToken>);
+
+impl CancelOnDrop {
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        if let Some(token) = self.0.take() {
+            token.cancel();
+        }
+    }
 }
 
 impl LanguageServer for Server {
@@ -411,5 +452,55 @@ mod tests {
         }));
         let ok: Result<i32> = rt.block_on(guard("test/ok", async { Ok(1) }));
         assert_eq!(ok.unwrap(), 1);
+    }
+
+    #[test]
+    fn dropping_a_request_cancels_its_analysis() {
+        use std::{
+            sync::mpsc,
+            time::{Duration, Instant},
+        };
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut host = prose_ide::AnalysisHost::new();
+        let file = host.set_file_text("/w/a.prose", "agent a:\n  model: opus\nsession: a\n");
+
+        // A job that asks the snapshot again and again until it answers
+        // `Cancelled` (or 30 s pass, so a broken guard fails, not hangs).
+        let analysis = host.analysis();
+        let token = analysis.cancel_token();
+        let (started_tx, started) = mpsc::channel();
+        let (done_tx, done) = mpsc::channel();
+        let job = move || {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let _ = started_tx.send(());
+            let outcome = loop {
+                match analysis.diagnostics(file) {
+                    Err(prose_ide::Cancelled) => break "cancelled",
+                    Ok(_) if Instant::now() > deadline => break "timed out",
+                    Ok(_) => std::thread::sleep(Duration::from_millis(1)),
+                }
+            };
+            let _ = done_tx.send(outcome);
+        };
+        rt.block_on(async {
+            let mut request = Box::pin(blocking_cancellable(token.clone(), job));
+            assert!(futures::poll!(&mut request).is_pending());
+            started.recv_timeout(Duration::from_secs(30)).unwrap();
+            assert!(!token.is_cancelled(), "running, not cancelled yet");
+            drop(request); // what `$/cancelRequest` does to the handler
+        });
+        assert_eq!(done.recv_timeout(Duration::from_secs(30)), Ok("cancelled"));
+        assert!(token.is_cancelled());
+
+        // A request that completes leaves its snapshot's token alone.
+        let analysis = host.analysis();
+        let token = analysis.cancel_token();
+        let answer = rt.block_on(blocking_cancellable(token.clone(), move || {
+            analysis.diagnostics(file).map(|d| d.len())
+        }));
+        assert!(answer.unwrap().is_ok());
+        assert!(!token.is_cancelled());
     }
 }

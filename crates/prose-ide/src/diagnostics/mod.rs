@@ -473,6 +473,9 @@ pub fn file_diagnostics(
     let config = ctx.config();
     let mut out = Vec::new();
     for &rule in all_rules() {
+        // Rules are pure loops that call few queries: check between them
+        // for a newer edit or a cancelled snapshot (`CancelToken`).
+        db.unwind_if_revision_cancelled();
         let configured = config.severity.get(rule.code).copied();
         if configured == Some(Level::Off) {
             continue;

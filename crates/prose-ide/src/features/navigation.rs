@@ -190,8 +190,15 @@ impl<'a> Nav<'a> {
     }
 
     /// Every file of the workspace (files the host removed are not in it).
+    /// Checks for cancellation before each, so loops over the workspace
+    /// stop soon after an edit or a cancelled request.
     pub(crate) fn workspace_files(&self) -> impl Iterator<Item = SourceFile> + 'a {
-        self.ws.files(self.db).values().copied()
+        let db = self.db;
+        self.ws
+            .files(db)
+            .values()
+            .copied()
+            .inspect(move |_| db.unwind_if_revision_cancelled())
     }
 
     fn dir_of(path: &str) -> String {

@@ -20,6 +20,12 @@
 //!
 //! Push mode is used when the client does not pull: a client that pulls
 //! gets no pushes (or it would show everything twice).
+//!
+//! A pull is a request: its run goes through
+//! `server::blocking_cancellable`, so a pull the client cancels
+//! (`$/cancelRequest`) cancels its snapshot and stops computing. Push runs
+//! belong to the worker, which no client request can drop; the next edit
+//! cancels them.
 
 use std::{
     collections::{BTreeSet, HashMap, hash_map::DefaultHasher},
@@ -42,7 +48,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 
 use crate::{
     convert::{self, LineText},
-    server::{Inner, blocking, panic_message},
+    server::{Inner, blocking, blocking_cancellable, panic_message},
     state::Job,
     workspace::{self, DiskText, MAX_FILE_SIZE},
 };
@@ -377,7 +383,8 @@ pub async fn pull(
             }
             st.job(Some(std::slice::from_ref(&uri)))
         };
-        match blocking(move || compute(job)).await? {
+        let token = job.analysis.cancel_token();
+        match blocking_cancellable(token, move || compute(job)).await? {
             Outcome::Cancelled => tokio::task::yield_now().await,
             Outcome::NeedExternal(paths) => load_external(inner, paths).await?,
             Outcome::Done(mut results) => {

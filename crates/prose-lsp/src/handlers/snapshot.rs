@@ -8,7 +8,10 @@
 //! the state lock, moved into a blocking closure and dropped there, so it
 //! never waits on the lock. A snapshot cancelled by a newer edit answers
 //! `ContentModified`; a panic in the analysis becomes an `InternalError`
-//! (`server::blocking`).
+//! (`server::blocking`). The closure runs under
+//! `server::blocking_cancellable`: when the client cancels the request
+//! (`$/cancelRequest`), the snapshot is cancelled too and the closure
+//! stops at the analysis's next check.
 
 use std::{collections::HashMap, sync::Arc};
 
@@ -23,7 +26,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 
 use crate::{
     convert::{Encoding, LineText},
-    server::{Inner, blocking},
+    server::{Inner, blocking_cancellable},
     state::{ClientCaps, State},
     workspace,
 };
@@ -209,7 +212,7 @@ impl Snapshot {
 }
 
 /// Runs `f` over a snapshot and the file of document `uri` on a blocking
-/// thread.
+/// thread (cancelled with the request).
 ///
 /// `Ok(None)` when the document is known but not analysed (over the size
 /// limit); `InvalidParams` when it is neither open nor a program of the
@@ -244,7 +247,8 @@ pub async fn on_document<T: Send + 'static>(
         }
         (snapshot, file)
     };
-    blocking(move || {
+    let token = snapshot.analysis.cancel_token();
+    blocking_cancellable(token, move || {
         let mut snapshot = snapshot;
         f(&mut snapshot, file)
     })
@@ -252,13 +256,15 @@ pub async fn on_document<T: Send + 'static>(
     .map(Some)
 }
 
-/// Runs `f` over a snapshot of the whole workspace on a blocking thread.
+/// Runs `f` over a snapshot of the whole workspace on a blocking thread
+/// (cancelled with the request).
 pub async fn on_workspace<T: Send + 'static>(
     inner: &Arc<Inner>,
     f: impl FnOnce(&mut Snapshot) -> Result<T> + Send + 'static,
 ) -> Result<T> {
     let snapshot = Snapshot::take(&inner.state());
-    blocking(move || {
+    let token = snapshot.analysis.cancel_token();
+    blocking_cancellable(token, move || {
         let mut snapshot = snapshot;
         f(&mut snapshot)
     })
