@@ -53,15 +53,18 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let blocks: Vec<ast::BlockDef> = nodes::<ast::BlockDef>(ctx).collect();
+    // The first block of each name (calls resolve to it).
+    let mut blocks: std::collections::HashMap<String, ast::BlockDef> = Default::default();
+    for b in nodes::<ast::BlockDef>(ctx) {
+        if let Some(n) = b.name() {
+            blocks.entry(n.text()).or_insert(b);
+        }
+    }
     for call in nodes::<ast::DoCall>(ctx) {
         let Some(name) = call.name_ref() else {
             continue;
         };
-        let Some(block) = blocks
-            .iter()
-            .find(|b| b.name().is_some_and(|n| n.text() == name.text()))
-        else {
+        let Some(block) = blocks.get(&name.text()) else {
             continue; // P503
         };
         let expected = block.params().count();

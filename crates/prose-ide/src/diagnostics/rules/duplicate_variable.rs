@@ -87,6 +87,12 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let decls = declarations(ctx);
+    // Positions in `decls` by name: each declaration meets only the
+    // earlier ones of its own name.
+    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+    for (i, d) in decls.iter().enumerate() {
+        by_name.entry(d.name.as_str()).or_default().push(i);
+    }
     for (i, later) in decls.iter().enumerate() {
         if later.kind == DeclKind::Output {
             continue; // E024 / P203
@@ -100,9 +106,11 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         }) {
             continue;
         }
-        let earlier: Vec<_> = decls[..i]
+        let earlier: Vec<_> = by_name[later.name.as_str()]
             .iter()
-            .filter(|e| e.name == later.name && e.kind != DeclKind::Output)
+            .take_while(|&&j| j < i)
+            .map(|&j| &decls[j])
+            .filter(|e| e.kind != DeclKind::Output)
             .filter(|e| !(e.kind == DeclKind::Input && later.kind == DeclKind::Input))
             .collect();
         let Some(first) = earlier.first() else {

@@ -82,11 +82,17 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         .filter_map(|d| Some((d, decl_stmt(ctx, d)?)))
         .collect();
     decls.sort_by_key(|(d, _)| d.name_range.start());
+    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+    for (i, (d, _)) in decls.iter().enumerate() {
+        by_name.entry(d.name.as_str()).or_default().push(i);
+    }
     for (i, (def, stmt)) in decls.iter().enumerate() {
         let is_output = def.kind == DefKind::Output;
-        let earlier = decls[..i]
+        let earlier = by_name[def.name.as_str()]
             .iter()
-            .filter(|(d, _)| d.name == def.name && (d.kind == DefKind::Output) != is_output)
+            .take_while(|&&j| j < i)
+            .map(|&j| &decls[j])
+            .filter(|(d, _)| (d.kind == DefKind::Output) != is_output)
             .map(|(d, s)| (s, *d));
         let Some((relation, other)) = strongest_earlier(stmt, earlier) else {
             continue;
