@@ -12,6 +12,10 @@ mod program_gen;
 
 use std::{path::PathBuf, time::Instant};
 
+// The allocator of the `prose` binary.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::Parser;
 
 const FILES: usize = 1000;

@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 
 use prose_ide::AnalysisHost;
 
+// The allocator the binaries use (rowan allocates per node and token).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const TARGET_LINES: usize = 5_000;
 const EDITS: usize = 200;
 

@@ -1,5 +1,10 @@
 //! The `prose-lsp` binary: the language server over stdio (also `prose lsp`).
 
+// rowan allocates a node or token at a time: mimalloc halves the time of
+// a re-analysis against the system allocator (docs/performance.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::process::ExitCode;
 
 const HELP: &str = "\
