@@ -8,7 +8,7 @@ mod lsp;
 use std::time::Duration;
 
 use common::{Sandbox, prose_bin};
-use lsp::{LspClient, file_uri};
+use lsp::{LspClient, file_uri, with_code};
 use serde_json::{Value, json};
 
 fn start(sb: &Sandbox) -> LspClient {
@@ -29,16 +29,6 @@ fn editor_caps() -> Value {
 
 fn range(l1: u32, c1: u32, l2: u32, c2: u32) -> Value {
     json!({ "start": { "line": l1, "character": c1 }, "end": { "line": l2, "character": c2 } })
-}
-
-/// The diagnostics of `params` (a publish or a report) with code `code`.
-fn with_code<'a>(items: &'a Value, code: &str) -> Vec<&'a Value> {
-    items
-        .as_array()
-        .expect("an array of diagnostics")
-        .iter()
-        .filter(|d| d["code"] == code)
-        .collect()
 }
 
 /// `(code, range)` of every diagnostic, for compact comparisons.
@@ -363,6 +353,27 @@ fn exit_without_shutdown_is_status_1() {
     assert_eq!(c.wait_exit().code(), Some(1));
 }
 
+/// A client that never answers the server's `workspace/configuration`:
+/// the handler waiting for it must not keep the process alive after `exit`.
+#[test]
+fn exit_is_prompt_while_a_request_to_the_client_is_unanswered() {
+    let sb = Sandbox::new("lsp-exit-pending");
+    let mut c = start(&sb);
+    c.unanswered = vec!["workspace/configuration"];
+    c.initialize(sb.path(), editor_caps(), Value::Null);
+    c.server_request("workspace/configuration");
+    c.call("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    let started = std::time::Instant::now();
+    let status = c.wait_exit();
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "exit took {:?}",
+        started.elapsed()
+    );
+}
+
 #[test]
 fn oversized_documents_are_reported_not_analysed() {
     let sb = Sandbox::new("lsp-big");
@@ -439,7 +450,13 @@ fn workspace_files_config_and_watched_changes() {
         .iter()
         .map(|w| w["globPattern"].as_str().unwrap())
         .collect();
-    assert_eq!(globs, ["**/*.prose", "**/prose.toml", "**/memory.md"]);
+    // The home's `.prose` as an absolute glob: this client has no
+    // `relativePatternSupport`.
+    let home_glob = format!("{}/{}/.prose/**", sb.path().display(), lsp::NO_HOME);
+    assert_eq!(
+        globs,
+        ["**/*.prose", "**/prose.toml", "**/memory.md", &home_glob]
+    );
 
     // The imported program changes on disk.
     sb.write(PROGRAM, IMPORTED_SUBJECT);

@@ -3,9 +3,11 @@
 //! framing. Every wait has a timeout, so a server that hangs fails the test
 //! instead of blocking it.
 //!
-//! The client answers the server's requests itself (`workspace/configuration`
-//! with [`LspClient::settings`], everything else with `null`) and keeps every
-//! notification it has not been asked for yet, in order.
+//! The server runs with `PROSE_HOME` inside the test's directory, so it
+//! never looks at the real home. The client answers the server's requests
+//! itself (`workspace/configuration` with [`LspClient::settings`],
+//! everything else with `null`) and keeps every notification it has not
+//! been asked for yet, in order.
 
 #![allow(dead_code)]
 
@@ -39,6 +41,8 @@ pub struct LspClient {
     pub server_requests: Vec<Value>,
     /// The answer to `workspace/configuration` (for each item).
     pub settings: Value,
+    /// Server requests left unanswered, by method (a client that hangs).
+    pub unanswered: Vec<&'static str>,
 }
 
 /// Reads one framed message; `None` at the end of the stream.
@@ -62,12 +66,24 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     Some(serde_json::from_slice(&body).expect("the server sends JSON"))
 }
 
+/// Where [`LspClient::spawn`] points `PROSE_HOME` (under the working
+/// directory, never created), so no test reads or watches the real `~/.prose`.
+pub const NO_HOME: &str = ".prose-e2e-no-home";
+
 impl LspClient {
-    /// Starts `BIN ARGS` in `cwd`.
+    /// Starts `BIN ARGS` in `cwd`, with `PROSE_HOME` at `cwd/`[`NO_HOME`].
     pub fn spawn(bin: &Path, args: &[&str], cwd: &Path) -> LspClient {
+        let home = cwd.join(NO_HOME);
+        Self::spawn_with_home(bin, args, cwd, &home)
+    }
+
+    /// Starts `BIN ARGS` in `cwd`, with `PROSE_HOME` (the directory whose
+    /// `.prose` holds user-level state) at `home`.
+    pub fn spawn_with_home(bin: &Path, args: &[&str], cwd: &Path, home: &Path) -> LspClient {
         let mut child = Command::new(bin)
             .args(args)
             .current_dir(cwd)
+            .env("PROSE_HOME", home)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -106,6 +122,7 @@ impl LspClient {
             queue: VecDeque::new(),
             server_requests: Vec::new(),
             settings: Value::Null,
+            unanswered: Vec::new(),
         }
     }
 
@@ -143,26 +160,39 @@ impl LspClient {
     /// way; `None` once `deadline` passes.
     fn next_message(&mut self, deadline: Instant) -> Option<Value> {
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let message = match self.messages.recv_timeout(left) {
-                Ok(m) => m,
-                Err(RecvTimeoutError::Timeout) => return None,
-                Err(RecvTimeoutError::Disconnected) => {
-                    // Let the stderr thread catch up before reporting.
-                    thread::sleep(Duration::from_millis(100));
-                    panic!("the server closed stdout; stderr:\n{}", self.stderr())
-                }
-            };
-            if message.get("method").is_some() && message.get("id").is_some() {
-                self.answer(&message);
-                self.server_requests.push(message);
-                continue;
+            let message = self.next_any(deadline)?;
+            if !is_request(&message) {
+                return Some(message);
             }
-            return Some(message);
         }
     }
 
+    /// The next message from the server, of any kind: a request from the
+    /// server is answered and recorded in `server_requests` first.
+    fn next_any(&mut self, deadline: Instant) -> Option<Value> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let message = match self.messages.recv_timeout(left) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) => return None,
+            Err(RecvTimeoutError::Disconnected) => {
+                // Let the stderr thread catch up before reporting.
+                thread::sleep(Duration::from_millis(100));
+                panic!("the server closed stdout; stderr:\n{}", self.stderr())
+            }
+        };
+        if is_request(&message) {
+            self.answer(&message);
+            self.server_requests.push(message.clone());
+        }
+        Some(message)
+    }
+
     fn answer(&mut self, request: &Value) {
+        if let Some(method) = request["method"].as_str()
+            && self.unanswered.contains(&method)
+        {
+            return;
+        }
         let result = match request["method"].as_str() {
             Some("workspace/configuration") => {
                 let n = request["params"]["items"].as_array().map_or(1, Vec::len);
@@ -198,6 +228,26 @@ impl LspClient {
                 return message;
             }
             self.queue.push_back(message);
+        }
+    }
+
+    /// Waits until the server has sent a request `method` (answered by
+    /// the client); returns the first one.
+    pub fn server_request(&mut self, method: &str) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(r) = self.server_requests.iter().find(|r| r["method"] == method) {
+                return r.clone();
+            }
+            let Some(message) = self.next_any(deadline) else {
+                panic!(
+                    "no {method} request within {TIMEOUT:?}; stderr:\n{}",
+                    self.stderr()
+                );
+            };
+            if !is_request(&message) {
+                self.queue.push_back(message);
+            }
         }
     }
 
@@ -342,6 +392,11 @@ impl Drop for LspClient {
     }
 }
 
+/// Whether a message is a request (from the server, when received).
+fn is_request(message: &Value) -> bool {
+    message.get("method").is_some() && message.get("id").is_some()
+}
+
 /// The `file:` URI of an absolute path (percent-encoding what needs it).
 pub fn file_uri(path: &Path) -> String {
     let mut out = String::from("file://");
@@ -354,4 +409,14 @@ pub fn file_uri(path: &Path) -> String {
         }
     }
     out
+}
+
+/// The diagnostics of `items` (a publish's or a report's) with code `code`.
+pub fn with_code<'a>(items: &'a Value, code: &str) -> Vec<&'a Value> {
+    items
+        .as_array()
+        .expect("an array of diagnostics")
+        .iter()
+        .filter(|d| d["code"] == code)
+        .collect()
 }

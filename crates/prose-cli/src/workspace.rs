@@ -53,10 +53,12 @@ pub fn load_config(root: &Path) -> Result<Config, String> {
     Config::from_toml(&text).map_err(|e| format!("{}: {}", path.display(), e.message))
 }
 
-/// Sets root, home and configuration on the host.
+/// Sets root, home (`$PROSE_HOME`, else `$HOME`, as the language server
+/// does) and configuration on the host. The one root is `--root`'s; files
+/// outside it look up their project state from their own directory.
 pub fn configure(host: &mut AnalysisHost, root: &Path, config: Config) {
     host.set_workspace_root(Some(key(root)));
-    host.set_home(std::env::var_os("HOME").map(|h| key(Path::new(&h))));
+    host.set_home(prose_lsp::workspace::home());
     host.set_config(config);
 }
 

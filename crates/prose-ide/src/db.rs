@@ -20,18 +20,46 @@ pub struct SourceFile {
     pub text: String,
 }
 
+/// A workspace root (an editor's workspace folder, the CLI's `--root`):
+/// where the project state of the files under it lives (`.prose/agents/`,
+/// `.prose/imports/`, the `[imports]` paths) and the configuration that
+/// applies to them (its `prose.toml`, with the editor's settings laid over).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Root {
+    /// Absolute and `/`-separated, like file paths.
+    pub path: String,
+    pub config: Config,
+}
+
+impl Root {
+    /// Whether `path` is this root's directory or lies under it.
+    pub fn contains(&self, path: &str) -> bool {
+        path_contains(&self.path, path)
+    }
+}
+
+/// Whether `path` is `dir` or lies under it (path segments, not prefixes:
+/// `/ws` does not contain `/ws2/a.prose`).
+pub fn path_contains(dir: &str, path: &str) -> bool {
+    let dir = dir.trim_end_matches('/');
+    path.strip_prefix(dir)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// Workspace-wide state some checks need. Each field is tracked on its
 /// own, so e.g. a memory file appearing does not invalidate import lookups.
 #[salsa::input(debug)]
 pub struct Workspace {
-    /// The workspace root (absolute, `/`-separated), if any.
+    /// The roots, in any order: a file belongs to the innermost root that
+    /// contains it (see [`file_root`]).
     #[returns(ref)]
-    pub root: Option<String>,
+    pub roots: Vec<Root>,
+    /// The configuration of files outside every root.
+    #[returns(ref)]
+    pub default_config: Config,
     /// The user's home directory, for `~/.prose/...` lookups.
     #[returns(ref)]
     pub home: Option<String>,
-    #[returns(ref)]
-    pub config: Config,
     /// Every `.prose` file the host knows, by path (checked files and the
     /// programs that `use` statements may resolve to).
     #[returns(ref)]
@@ -39,6 +67,67 @@ pub struct Workspace {
     /// Paths of agent memory files that exist (`.../agents/{name}/memory.md`).
     #[returns(ref)]
     pub memory_files: BTreeSet<String>,
+}
+
+impl Workspace {
+    /// The innermost root that contains `path`, if any.
+    pub fn root_of<'db>(self, db: &'db dyn Db, path: &str) -> Option<&'db Root> {
+        self.roots(db)
+            .iter()
+            .filter(|r| r.contains(path))
+            .max_by_key(|r| r.path.trim_end_matches('/').len())
+    }
+}
+
+/// Where a file's project state lives and which configuration applies to it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FileRoot {
+    /// The directory project paths are relative to: the file's root, or
+    /// the file's own directory when no root contains it.
+    pub dir: String,
+    /// Whether `dir` is a root (false: the file is outside every root).
+    pub is_root: bool,
+    pub config: Config,
+}
+
+impl FileRoot {
+    /// The fallback of a file outside every root: its own directory.
+    pub fn outside(path: &str, config: Config) -> FileRoot {
+        FileRoot {
+            dir: dir_of(path),
+            is_root: false,
+            config,
+        }
+    }
+}
+
+/// The root of a file (the innermost that contains it) and its
+/// configuration. A key that is not an absolute path (an editor's
+/// `untitled:` buffer) belongs to the first root. Its result changes only
+/// when this file's root or that root's configuration does, so editing one
+/// folder's `prose.toml` does not re-check the others.
+#[salsa::tracked(returns(ref))]
+pub fn file_root(db: &dyn Db, file: SourceFile, workspace: Workspace) -> FileRoot {
+    let path = file.path(db);
+    let root = if path.starts_with('/') {
+        workspace.root_of(db, path)
+    } else {
+        workspace.roots(db).first()
+    };
+    match root {
+        Some(root) => FileRoot {
+            dir: root.path.clone(),
+            is_root: true,
+            config: root.config.clone(),
+        },
+        None => FileRoot::outside(path, workspace.default_config(db).clone()),
+    }
+}
+
+/// The directory of a path (`.` when it has none, as for `untitled:` keys).
+pub fn dir_of(path: &str) -> String {
+    path.rsplit_once('/')
+        .map_or(String::from("."), |(d, _)| d.to_string())
 }
 
 /// The concrete database.
@@ -99,7 +188,7 @@ pub fn join_path(base: &str, rel: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::join_path;
+    use super::{join_path, path_contains};
 
     #[test]
     fn joins() {
@@ -109,5 +198,15 @@ mod tests {
         );
         assert_eq!(join_path("/ws/", "./x/../y.prose"), "/ws/y.prose");
         assert_eq!(join_path("/ws", "/abs/p.prose"), "/abs/p.prose");
+    }
+
+    #[test]
+    fn containment_is_by_segment() {
+        assert!(path_contains("/ws", "/ws/a.prose"));
+        assert!(path_contains("/ws/", "/ws/a.prose"));
+        assert!(path_contains("/ws", "/ws"));
+        assert!(!path_contains("/ws", "/ws2/a.prose"));
+        assert!(path_contains("/", "/ws/a.prose"));
+        assert!(!path_contains("/ws", "untitled:Untitled-1"));
     }
 }

@@ -10,13 +10,18 @@
 //!
 //! `#- path` starts a file (a prose comment, so fixtures also read well in
 //! docs). Without headers the whole text is `/ws/main.prose`. Files named
-//! `memory.md` become existing memory files, `/ws/prose.toml` the
-//! configuration; the workspace root is `/ws` and the home `/home/user`.
-//! The file under test is `/ws/main.prose`, else the first `.prose` file.
+//! `memory.md` become existing memory files. `/ws` is always a root; a
+//! `{dir}/prose.toml` makes `{dir}` a root (another workspace folder, when
+//! not `/ws`) with that configuration. The home is `/home/user`. The file
+//! under test is `/ws/main.prose`, else the first `.prose` file.
 
 use std::collections::BTreeSet;
 
-use crate::{AnalysisHost, FileId, config::Config};
+use crate::{
+    AnalysisHost, FileId,
+    config::{CONFIG_FILE, Config},
+    db::Root,
+};
 
 pub const ROOT: &str = "/ws";
 pub const HOME: &str = "/home/user";
@@ -101,16 +106,25 @@ impl Fixture {
     /// A host holding the fixture, and the file under test.
     pub fn host(&self, profile: Option<crate::config::Profile>) -> (AnalysisHost, FileId) {
         let mut host = AnalysisHost::new();
-        host.set_workspace_root(Some(ROOT.to_string()));
         host.set_home(Some(HOME.to_string()));
-        let mut config = Config::default();
+        let mut roots = vec![Root {
+            path: ROOT.to_string(),
+            config: Config::default(),
+        }];
         let mut memory = BTreeSet::new();
         let mut main = None;
         for (path, text) in &self.files {
             if path.ends_with("/memory.md") {
                 memory.insert(path.clone());
-            } else if path == &format!("{ROOT}/prose.toml") {
-                config = Config::from_toml(text).expect("fixture config is valid");
+            } else if let Some(dir) = path.strip_suffix(&format!("/{CONFIG_FILE}")) {
+                let config = Config::from_toml(text).expect("fixture config is valid");
+                match roots.iter_mut().find(|r| r.path == dir) {
+                    Some(root) => root.config = config,
+                    None => roots.push(Root {
+                        path: dir.to_string(),
+                        config,
+                    }),
+                }
             } else {
                 let id = host.set_file_text(path, text.clone());
                 if path == &format!("{ROOT}/main.prose") || main.is_none() {
@@ -118,10 +132,15 @@ impl Fixture {
                 }
             }
         }
+        let mut default_config = Config::default();
         if let Some(p) = profile {
-            config.profile = p;
+            default_config.profile = p;
+            for root in &mut roots {
+                root.config.profile = p;
+            }
         }
-        host.set_config(config);
+        host.set_roots(roots);
+        host.set_default_config(default_config);
         host.set_memory_files(memory);
         (host, main.expect("fixture has a .prose file"))
     }

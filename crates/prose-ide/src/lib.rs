@@ -22,6 +22,7 @@ pub mod vocabulary;
 pub mod workspace;
 
 pub use config::{Config, Profile};
+pub use db::Root;
 pub use diagnostics::{
     Diagnostic, DiagnosticCode, Related, Rule, Severity, Tag, all_rules, rule, rule_docs,
 };
@@ -99,9 +100,9 @@ impl AnalysisHost {
     pub fn with_db(db: RootDatabase) -> Self {
         let workspace = Workspace::new(
             &db,
-            None,
-            None,
+            Vec::new(),
             Config::default(),
+            None,
             BTreeMap::new(),
             BTreeSet::new(),
         );
@@ -113,10 +114,41 @@ impl AnalysisHost {
         }
     }
 
-    pub fn set_workspace_root(&mut self, root: Option<String>) {
-        if self.workspace.root(&self.db) != &root {
-            self.workspace.set_root(&mut self.db).to(root);
+    /// Replaces the roots (workspace folders), each with its configuration.
+    /// A file belongs to the innermost root that contains it.
+    pub fn set_roots(&mut self, roots: Vec<Root>) {
+        if self.workspace.roots(&self.db) != &roots {
+            self.workspace.set_roots(&mut self.db).to(roots);
         }
+    }
+
+    pub fn roots(&self) -> Vec<Root> {
+        self.workspace.roots(&self.db).clone()
+    }
+
+    /// The configuration of files outside every root.
+    pub fn set_default_config(&mut self, config: Config) {
+        if self.workspace.default_config(&self.db) != &config {
+            self.workspace.set_default_config(&mut self.db).to(config);
+        }
+    }
+
+    pub fn default_config(&self) -> Config {
+        self.workspace.default_config(&self.db).clone()
+    }
+
+    /// Single-root convenience (the CLI's `--root`, tests): makes `root`
+    /// the only root, with the configuration last given to [`Self::set_config`].
+    pub fn set_workspace_root(&mut self, root: Option<String>) {
+        let config = self.default_config();
+        self.set_roots(
+            root.into_iter()
+                .map(|path| Root {
+                    path,
+                    config: config.clone(),
+                })
+                .collect(),
+        );
     }
 
     pub fn set_home(&mut self, home: Option<String>) {
@@ -125,14 +157,19 @@ impl AnalysisHost {
         }
     }
 
+    /// Single-configuration convenience: `config` for every root and for
+    /// the files outside them.
     pub fn set_config(&mut self, config: Config) {
-        if self.workspace.config(&self.db) != &config {
-            self.workspace.set_config(&mut self.db).to(config);
-        }
-    }
-
-    pub fn config(&self) -> Config {
-        self.workspace.config(&self.db).clone()
+        let roots = self
+            .roots()
+            .into_iter()
+            .map(|r| Root {
+                path: r.path,
+                config: config.clone(),
+            })
+            .collect();
+        self.set_roots(roots);
+        self.set_default_config(config);
     }
 
     /// Replaces the set of agent memory files that exist.

@@ -1,5 +1,9 @@
 //! What a file needs from disk, so hosts know what to load.
 //!
+//! Project paths (`.prose/agents/`, `.prose/imports/`, `[imports]`) are
+//! taken from the file's own root ([`crate::db::file_root`]), user paths
+//! from the home directory.
+//!
 //! The analysis does no IO. A host asks [`external_paths`] which memory
 //! files and imported programs a file may depend on, checks which exist,
 //! and passes them in (`AnalysisHost::set_memory_files`,
@@ -9,7 +13,7 @@ use prose_syntax::{AstNode, ast};
 
 use crate::{
     contract::agent_persist,
-    db::{Db, SourceFile, Workspace, parse},
+    db::{Db, FileRoot, SourceFile, Workspace, dir_of, file_root, parse},
     diagnostics::memory_file_path,
     imports::import_candidates,
 };
@@ -26,23 +30,18 @@ pub struct ExternalPaths {
 #[salsa::tracked(returns(ref))]
 pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> ExternalPaths {
     let root = parse(db, file).tree();
-    let config = workspace.config(db);
-    let root_dir = workspace.root(db).clone().unwrap_or_else(|| {
-        let path = file.path(db);
-        path.rsplit_once('/')
-            .map_or(String::from("."), |(d, _)| d.to_string())
-    });
+    let FileRoot {
+        dir: root_dir,
+        config,
+        ..
+    } = file_root(db, file, workspace);
     let home = workspace.home(db).clone();
-    let file_dir = file
-        .path(db)
-        .rsplit_once('/')
-        .map_or(String::from("."), |(d, _)| d.to_string());
+    let file_dir = dir_of(file.path(db));
     let mut out = ExternalPaths::default();
     for node in root.syntax().descendants() {
         if let Some(agent) = ast::AgentDef::cast(node.clone()) {
             if let (Some(name), Some(persist)) = (agent.name(), agent_persist(&agent))
-                && let Some(p) =
-                    memory_file_path(&root_dir, home.as_deref(), &name.text(), &persist)
+                && let Some(p) = memory_file_path(root_dir, home.as_deref(), &name.text(), &persist)
             {
                 out.memory.push(p);
             }
@@ -51,7 +50,7 @@ pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> Ex
         {
             out.imports.extend(import_candidates(
                 config,
-                &root_dir,
+                root_dir,
                 home.as_deref(),
                 &file_dir,
                 &path.value(),

@@ -5,7 +5,9 @@
 //!   parse and contract, but not the importing file's resolution or
 //!   diagnostics (the contract is backdated);
 //! - a change of the contract does re-run the importing file's diagnostics
-//!   (so the test above can fail).
+//!   (so the test above can fail);
+//! - changing one root's configuration does not re-run the diagnostics
+//!   of the files of another root.
 
 use std::sync::{Arc, Mutex};
 
@@ -151,4 +153,45 @@ fn memory_files_appearing_update_results_without_reparsing() {
     assert_eq!(ran(&log, "file_diagnostics"), 1, "{log:?}");
     let after = t.diagnostics(f);
     assert!(!after.iter().any(|d| d.starts_with("E018")), "{after:?}");
+}
+
+#[test]
+fn one_roots_config_change_does_not_rerun_another_roots_files() {
+    use prose_ide::{Config, Profile, Root};
+    let mut t = Tracked::new();
+    let root = |path: &str, profile: Profile| Root {
+        path: path.into(),
+        config: Config {
+            profile,
+            ..Config::default()
+        },
+    };
+    t.host.set_roots(vec![
+        root("/ws", Profile::Default),
+        root("/other", Profile::Default),
+    ]);
+    let text = "agent captain:\n  model: opus\n  persist: project\nresume: captain\n";
+    let ws = t.host.set_file_text("/ws/main.prose", text);
+    let other = t.host.set_file_text("/other/main.prose", text);
+    t.diagnose(ws);
+    t.diagnose(other);
+
+    t.host.set_roots(vec![
+        root("/ws", Profile::Default),
+        root("/other", Profile::Strict),
+    ]);
+    let log = t.diagnose(ws);
+    assert_eq!(ran(&log, "file_diagnostics"), 0, "{log:?}");
+    assert_eq!(
+        ran(&log, "file_root"),
+        1,
+        "re-checked, found equal: {log:?}"
+    );
+    let log = t.diagnose(other);
+    assert_eq!(ran(&log, "file_diagnostics"), 1, "{log:?}");
+    assert!(
+        t.diagnostics(other).iter().any(|d| d.starts_with("E018")),
+        "{:?}",
+        t.diagnostics(other)
+    );
 }

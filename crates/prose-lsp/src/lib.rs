@@ -34,6 +34,9 @@ use std::{
 
 use tower_lsp_server::{LspService, Server};
 
+/// How long handlers may still run after `exit`.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
 /// Serves LSP on stdin/stdout until `exit` (or the end of stdin). The exit
 /// status is 0 when `shutdown` came before, 1 otherwise (as LSP says).
 pub fn run_stdio() -> ExitCode {
@@ -55,10 +58,21 @@ pub fn run_stdio() -> ExitCode {
             LspService::build(move |client| server::Server::new(client, flag.clone()))
                 .custom_method(transport::INVALID_MESSAGE, server::Server::invalid_message)
                 .finish();
-        let stdin = transport::guard(tokio::io::stdin());
-        Server::new(stdin, tokio::io::stdout(), socket)
-            .serve(service)
-            .await;
+        let exit_seen = Arc::new(tokio::sync::Notify::new());
+        let stdin = transport::guard(tokio::io::stdin(), exit_seen.clone());
+        let serve = Server::new(stdin, tokio::io::stdout(), socket).serve(service);
+        // After `exit`, handlers still waiting on the client get a moment
+        // to finish, then the process ends anyway (see transport.rs).
+        let exit_grace = async {
+            exit_seen.notified().await;
+            let _ = tokio::task::spawn_blocking(|| std::thread::sleep(EXIT_GRACE)).await;
+        };
+        tokio::select! {
+            () = serve => {}
+            () = exit_grace => {
+                eprintln!("prose-lsp: exit: dropped requests still waiting for the client");
+            }
+        }
     });
     // Stdin is read on a blocking thread that may still wait for input, and
     // an analysis may still run: do not wait for them.

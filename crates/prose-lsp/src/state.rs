@@ -1,5 +1,6 @@
 //! The server state: the analysis host, the open documents with their
-//! versions, the configuration layers, and the diagnostics generation.
+//! versions, the workspace folders (every one an analysis root) with their
+//! configuration layers, and the diagnostics generation.
 //!
 //! It lives in one `std::sync::Mutex` (see `server.rs`), locked only for
 //! short synchronous stretches and never across an `.await`: handlers apply
@@ -17,7 +18,7 @@ use std::{
 };
 
 use ls_types::{TextDocumentContentChangeEvent, Uri};
-use prose_ide::{Analysis, AnalysisHost, Config, FileId};
+use prose_ide::{Analysis, AnalysisHost, Config, FileId, Root, db::path_contains};
 
 use crate::{
     convert::{Encoding, LineText},
@@ -36,6 +37,8 @@ pub struct ClientCaps {
     pub configuration: bool,
     /// `workspace/didChangeWatchedFiles` can be registered dynamically.
     pub watch_files: bool,
+    /// File watchers may be `RelativePattern`s (`relativePatternSupport`).
+    pub relative_patterns: bool,
     /// Go to definition may answer `LocationLink`s (`definition.linkSupport`).
     pub definition_links: bool,
     /// `WorkspaceEdit`s may use versioned `documentChanges`.
@@ -73,13 +76,16 @@ pub struct State {
     pub host: AnalysisHost,
     pub encoding: Encoding,
     pub caps: ClientCaps,
-    /// Workspace folders; the first one is the analysis root.
+    /// Workspace folders: every one is an analysis root (a file belongs to
+    /// the innermost one that contains it).
     pub roots: Vec<PathBuf>,
+    /// The home directory (analysis key), for `~/.prose`.
+    pub home: Option<String>,
     pub docs: HashMap<Uri, OpenDoc>,
     /// Bumped on every input change.
     pub generation: u64,
-    /// `prose.toml` of the first root.
-    pub file_config: Config,
+    /// `prose.toml` of each root, by the root's key (absent: the defaults).
+    pub file_configs: HashMap<String, Config>,
     /// `initializationOptions`.
     pub init_settings: ClientSettings,
     /// `workspace/configuration` or `didChangeConfiguration`.
@@ -104,9 +110,10 @@ impl Default for State {
             encoding: Encoding::default(),
             caps: ClientCaps::default(),
             roots: Vec::new(),
+            home: None,
             docs: HashMap::new(),
             generation: 0,
-            file_config: Config::default(),
+            file_configs: HashMap::new(),
             init_settings: ClientSettings::default(),
             client_settings: ClientSettings::default(),
             memory_files: BTreeSet::new(),
@@ -148,31 +155,65 @@ impl State {
         self.generation += 1;
     }
 
-    /// The configuration in force: `prose.toml`, then the initialization
-    /// options, then the client's settings.
-    pub fn effective_config(&self) -> Config {
-        let mut config = self.file_config.clone();
+    /// The configuration in force under a root whose `prose.toml` says
+    /// `file` (`None`: outside every root, the defaults), then the
+    /// initialization options, then the client's settings.
+    pub fn effective_config(&self, file: Option<&Config>) -> Config {
+        let mut config = file.cloned().unwrap_or_default();
         self.init_settings.apply(&mut config);
         self.client_settings.apply(&mut config);
         config
     }
 
-    /// Hands the configuration to the host; true if it changed.
+    /// The analysis keys of the roots.
+    pub fn root_keys(&self) -> Vec<String> {
+        self.roots.iter().map(|r| workspace::key(r)).collect()
+    }
+
+    /// Hands the roots and their configurations to the host; true if
+    /// anything changed.
     pub fn apply_config(&mut self) -> bool {
-        let config = self.effective_config();
-        if self.host.config() == config {
+        let mut roots: Vec<Root> = Vec::new();
+        for path in self.root_keys() {
+            if roots.iter().any(|r| r.path == path) {
+                continue;
+            }
+            let config = self.effective_config(self.file_configs.get(&path));
+            roots.push(Root { path, config });
+        }
+        let default_config = self.effective_config(None);
+        if self.host.roots() == roots && self.host.default_config() == default_config {
             return false;
         }
-        self.host.set_config(config);
+        self.host.set_roots(roots);
+        self.host.set_default_config(default_config);
         self.touch();
         true
     }
 
-    /// Sets the workspace root (the first folder) and the home directory.
-    pub fn apply_roots(&mut self) {
-        let root = self.roots.first().map(|r| workspace::key(r));
-        self.host.set_workspace_root(root);
-        self.host.set_home(workspace::home());
+    /// Records the `prose.toml` of a root (`Err`: unreadable or invalid,
+    /// the defaults apply); returns the message to show, if any.
+    pub fn set_file_config(
+        &mut self,
+        root: String,
+        config: Result<Config, String>,
+    ) -> Option<String> {
+        let (config, message) = match config {
+            Ok(config) => (config, None),
+            Err(message) => (
+                Config::default(),
+                Some(format!("{message}; using the default configuration")),
+            ),
+        };
+        self.file_configs.insert(root, config);
+        message
+    }
+
+    /// Sets the home directory and hands the roots to the host.
+    pub fn apply_roots(&mut self, home: Option<String>) {
+        self.host.set_home(home.clone());
+        self.home = home;
+        self.apply_config();
         self.touch();
     }
 
@@ -311,23 +352,38 @@ impl State {
         self.touch();
     }
 
-    /// Forgets the programs loaded from disk under `dir` (a removed
-    /// workspace folder) that are not under another folder.
+    /// Forgets what was loaded from under `dir` (a removed workspace
+    /// folder) and is not under another folder: its programs and
+    /// `prose.toml`; its memory files are forgotten and will be looked up
+    /// again if a document still names them.
     pub fn unload_folder(&mut self, dir: &str) {
-        let prefix = format!("{}/", dir.trim_end_matches('/'));
-        let roots: Vec<String> = self
-            .roots
-            .iter()
-            .map(|r| format!("{}/", workspace::key(r).trim_end_matches('/')))
-            .collect();
-        let gone: Vec<String> = self
+        let roots = self.root_keys();
+        if !roots.iter().any(|r| r == dir) {
+            self.file_configs.remove(dir);
+        }
+        let gone = |p: &String| path_contains(dir, p) && !roots.iter().any(|r| path_contains(r, p));
+        let programs: Vec<String> = self
             .disk_files
             .iter()
-            .filter(|p| p.starts_with(&prefix) && !roots.iter().any(|r| p.starts_with(r)))
+            .filter(|p| gone(p))
             .cloned()
             .collect();
-        for path in gone {
+        for path in programs {
             self.load_disk_program(&path, DiskText::Missing);
+        }
+        let memory: Vec<String> = self
+            .memory_files
+            .iter()
+            .filter(|p| gone(p))
+            .cloned()
+            .collect();
+        if !memory.is_empty() {
+            let checked = Arc::make_mut(&mut self.checked_external);
+            for path in &memory {
+                self.memory_files.remove(path);
+                checked.remove(path);
+            }
+            self.host.set_memory_files(self.memory_files.clone());
         }
         self.touch();
     }
@@ -448,6 +504,71 @@ mod tests {
         drop(analysis);
         let other: Uri = "file:///w/b.prose".parse().unwrap();
         assert_eq!(st.change(&other, 1, vec![]), Err(ChangeError::NotOpen));
+    }
+
+    #[test]
+    fn every_folder_is_a_root_with_its_file_config_under_the_settings() {
+        use prose_ide::{Profile, config::Level};
+        let mut st = State {
+            roots: vec![
+                PathBuf::from("/a"),
+                PathBuf::from("/b"),
+                PathBuf::from("/a"),
+            ],
+            ..State::default()
+        };
+        let strict = Config {
+            profile: Profile::Strict,
+            ..Config::default()
+        };
+        assert_eq!(st.set_file_config("/a".into(), Ok(strict)), None);
+        let message = st.set_file_config("/b".into(), Err("/b/prose.toml: bad".into()));
+        assert!(message.unwrap().contains("default configuration"));
+        st.client_settings
+            .severity
+            .insert("E006".into(), Level::Off);
+        st.apply_roots(Some("/home/u".into()));
+        let roots = st.host.roots();
+        let paths: Vec<&str> = roots.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(paths, ["/a", "/b"], "each folder once");
+        assert_eq!(roots[0].config.profile, Profile::Strict);
+        assert_eq!(roots[1].config.profile, Profile::Default);
+        for config in [
+            &roots[0].config,
+            &roots[1].config,
+            &st.host.default_config(),
+        ] {
+            assert_eq!(
+                config.severity["E006"],
+                Level::Off,
+                "settings apply everywhere"
+            );
+        }
+        let g = st.generation;
+        assert!(!st.apply_config(), "nothing changed");
+        assert_eq!(st.generation, g);
+    }
+
+    #[test]
+    fn unloading_a_folder_forgets_what_came_from_it() {
+        let mut st = State {
+            roots: vec![PathBuf::from("/a"), PathBuf::from("/a/inner")],
+            ..State::default()
+        };
+        st.load_disk_program("/a/x.prose", DiskText::Text("session \"x\"".into()));
+        st.load_disk_program("/a/inner/y.prose", DiskText::Text("session \"y\"".into()));
+        st.set_memory_file("/a/.prose/agents/c/memory.md", true);
+        st.file_configs.insert("/a".into(), Config::default());
+        st.roots.remove(0);
+        st.unload_folder("/a");
+        assert_eq!(st.host.file_id("/a/x.prose"), None);
+        assert!(
+            st.host.file_id("/a/inner/y.prose").is_some(),
+            "still under a folder"
+        );
+        assert!(st.memory_files.is_empty());
+        assert!(!st.checked_external.contains("/a/.prose/agents/c/memory.md"));
+        assert!(!st.file_configs.contains_key("/a"));
     }
 
     #[test]

@@ -9,9 +9,21 @@
 //! should see (`-32700` for bad JSON, `-32600` for JSON that is not a
 //! message, with the message's `id` when it has a usable one, else `null`).
 //! Header lines without a `Content-Length` are skipped.
+//!
+//! The pump also tells [`run_stdio`](crate::run_stdio) when the `exit`
+//! notification went through: tower-lsp-server stops reading after `exit`
+//! but still waits for every running handler, and a handler waiting for
+//! the client's answer to one of our requests (`workspace/configuration`,
+//! `client/registerCapability`) would wait forever, so the process would
+//! never end.
+
+use std::sync::Arc;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::{
+    io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream},
+    sync::Notify,
+};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Request, Response, Result};
 
 /// The internal method that stands for a malformed message.
@@ -21,13 +33,25 @@ pub const INVALID_MESSAGE: &str = "prose/invalidMessage";
 const MAX_HEADER_LINE: u64 = 8 * 1024;
 
 /// Starts the pump from `input`; returns the stream to serve from.
-pub fn guard<R: AsyncRead + Unpin + Send + 'static>(input: R) -> DuplexStream {
+/// `exit_seen` is notified once the `exit` notification has been passed on.
+pub fn guard<R: AsyncRead + Unpin + Send + 'static>(
+    input: R,
+    exit_seen: Arc<Notify>,
+) -> DuplexStream {
     let (reader, writer) = tokio::io::duplex(256 * 1024);
-    tokio::spawn(pump(input, writer));
+    tokio::spawn(pump(input, writer, exit_seen));
     reader
 }
 
-async fn pump<R: AsyncRead + Unpin>(input: R, mut out: DuplexStream) {
+/// Whether a (valid) message is the `exit` notification.
+pub fn is_exit(body: &[u8]) -> bool {
+    // Only bodies that mention it are parsed again.
+    body.windows(6).any(|w| w == b"\"exit\"")
+        && serde_json::from_slice::<Value>(body)
+            .is_ok_and(|v| v.get("method").and_then(Value::as_str) == Some("exit"))
+}
+
+async fn pump<R: AsyncRead + Unpin>(input: R, mut out: DuplexStream, exit_seen: Arc<Notify>) {
     let mut input = BufReader::new(input);
     loop {
         let length = match read_headers(&mut input).await {
@@ -40,10 +64,14 @@ async fn pump<R: AsyncRead + Unpin>(input: R, mut out: DuplexStream) {
             break;
         }
         let body = sanitize(body);
+        let exit = is_exit(&body);
         let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
         frame.extend_from_slice(&body);
         if out.write_all(&frame).await.is_err() {
             break;
+        }
+        if exit {
+            exit_seen.notify_one();
         }
     }
     let _ = out.shutdown().await;
@@ -182,22 +210,49 @@ mod tests {
         );
     }
 
-    #[test]
-    fn pumps_frames_and_skips_garbage_headers() {
-        let rt = tokio::runtime::Builder::new_multi_thread()
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()
-            .unwrap();
+            .unwrap()
+    }
+
+    #[test]
+    fn pumps_frames_and_skips_garbage_headers() {
+        let rt = runtime();
         rt.block_on(async {
             let input: &[u8] = b"garbage line\r\n\r\nContent-Length: 5\r\n\r\n{oopsContent-Length: 40\r\ncontent-type: x\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"initialized\"}";
-            let mut out = guard(input);
+            let exit_seen = Arc::new(Notify::new());
+            let mut out = guard(input, exit_seen);
             let mut all = Vec::new();
             out.read_to_end(&mut all).await.unwrap();
             let text = String::from_utf8(all).unwrap();
             assert!(text.contains(INVALID_MESSAGE), "{text}");
             assert!(text.ends_with("{\"jsonrpc\":\"2.0\",\"method\":\"initialized\"}"), "{text}");
             assert_eq!(text.matches("Content-Length").count(), 2, "{text}");
+        });
+    }
+
+    #[test]
+    fn notices_the_exit_notification() {
+        assert!(is_exit(br#"{"jsonrpc":"2.0","method":"exit"}"#));
+        assert!(is_exit(br#"{"method" : "exit", "jsonrpc":"2.0"}"#));
+        assert!(!is_exit(br#"{"jsonrpc":"2.0","method":"shutdown","id":1}"#));
+        // A document that merely contains the word.
+        assert!(!is_exit(
+            br#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"text":"\"exit\""}}"#
+        ));
+        let rt = runtime();
+        rt.block_on(async {
+            let input: &[u8] =
+                b"Content-Length: 33\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"exit\"}";
+            let exit_seen = Arc::new(Notify::new());
+            let mut out = guard(input, exit_seen.clone());
+            let mut all = Vec::new();
+            out.read_to_end(&mut all).await.unwrap();
+            // The permit is stored: this returns at once.
+            exit_seen.notified().await;
         });
     }
 }

@@ -1,6 +1,7 @@
 //! The server's IO: URIs and paths, reading files with limits, scanning
-//! the workspace folders, `prose.toml`. The analysis does no IO; these
-//! functions feed it. Nothing here holds the server state.
+//! the workspace folders, each folder's `prose.toml`, the home directory.
+//! The analysis does no IO; these functions feed it. Nothing here holds
+//! the server state.
 
 use std::{
     fs, io,
@@ -192,9 +193,23 @@ pub fn load_config(root: &Path) -> Result<Config, String> {
     }
 }
 
-/// The user's home directory, as an analysis key.
+/// The environment variable that stands in for the home directory (user
+/// state is then under `$PROSE_HOME/.prose/`), so tests and sandboxes need
+/// not touch the real home.
+pub const HOME_VAR: &str = "PROSE_HOME";
+
+/// The user's home directory, as an analysis key: `$PROSE_HOME`, else `$HOME`.
 pub fn home() -> Option<String> {
-    std::env::var_os("HOME").map(|h| key(Path::new(&h)))
+    [HOME_VAR, "HOME"]
+        .iter()
+        .filter_map(std::env::var_os)
+        .find(|h| !h.is_empty())
+        .map(|h| key(Path::new(&h)))
+}
+
+/// The user-level state directory (`~/.prose`) under a home key.
+pub fn home_state_dir(home: &str) -> String {
+    prose_ide::db::join_path(home, ".prose")
 }
 
 #[cfg(test)]

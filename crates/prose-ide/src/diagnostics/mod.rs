@@ -15,7 +15,7 @@ use prose_syntax::{Parse, SyntaxNode, TextRange, ast};
 use crate::{
     config::{Config, Level, Profile},
     contract::{Contract, program_contract},
-    db::{Db, SourceFile, Workspace, join_path, parse},
+    db::{Db, FileRoot, SourceFile, Workspace, file_root, join_path, parse},
     semantics::{FileSemantics, file_semantics},
 };
 
@@ -279,20 +279,25 @@ impl<'a> Ctx<'a> {
         self.root.syntax()
     }
 
-    pub fn config(&self) -> Config {
-        self.workspace
-            .map(|w| w.config(self.db).clone())
-            .unwrap_or_default()
+    /// Where this file's project state lives and its configuration: its
+    /// innermost root, or (outside every root, or without a workspace) its
+    /// own directory and the default configuration.
+    fn with_file_root<T>(&self, f: impl FnOnce(&FileRoot) -> T) -> T {
+        match self.workspace {
+            Some(ws) => f(file_root(self.db, self.file, ws)),
+            None => f(&FileRoot::outside(self.path(), Config::default())),
+        }
     }
 
-    /// The workspace root, or the directory of this file.
+    /// The configuration of this file's root.
+    pub fn config(&self) -> Config {
+        self.with_file_root(|r| r.config.clone())
+    }
+
+    /// The root of this file (the innermost workspace root that contains
+    /// it), or the directory of this file when no root does.
     pub fn root_dir(&self) -> String {
-        if let Some(root) = self.workspace.and_then(|w| w.root(self.db).clone()) {
-            return root;
-        }
-        let path = self.path();
-        path.rsplit_once('/')
-            .map_or(String::from("."), |(dir, _)| dir.to_string())
+        self.with_file_root(|r| r.dir.clone())
     }
 
     pub fn home_dir(&self) -> Option<String> {
@@ -305,7 +310,7 @@ impl<'a> Ctx<'a> {
             .is_some_and(|w| w.memory_files(self.db).contains(path))
     }
 
-    /// `path` as a message shows it: relative to the workspace root, or
+    /// `path` as a message shows it: relative to the file's root, or
     /// under `~/` in the home directory, so messages do not depend on where
     /// the project is checked out.
     pub fn display_path(&self, path: &str) -> String {
@@ -355,13 +360,17 @@ impl<'a> Ctx<'a> {
 
     /// Where the program a `use` path names may live, in lookup order.
     pub fn import_candidates(&self, use_path: &str) -> Vec<String> {
-        crate::imports::import_candidates(
-            &self.config(),
-            &self.root_dir(),
-            self.home_dir().as_deref(),
-            &self.file_dir(),
-            use_path,
-        )
+        let home = self.home_dir();
+        let file_dir = self.file_dir();
+        self.with_file_root(|root| {
+            crate::imports::import_candidates(
+                &root.config,
+                &root.dir,
+                home.as_deref(),
+                &file_dir,
+                use_path,
+            )
+        })
     }
 
     /// The inputs and outputs of another program.

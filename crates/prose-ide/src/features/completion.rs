@@ -1145,19 +1145,8 @@ impl Cx<'_> {
     /// if the host loaded it.
     fn contract_inputs(&self, use_path: &str) -> Option<Vec<(String, String)>> {
         let db = self.db;
-        let ws = self.workspace;
-        let path = self.file.path(db);
-        let file_dir = path.rsplit_once('/').map_or(".", |(d, _)| d).to_string();
-        let root_dir = ws.root(db).clone().unwrap_or_else(|| file_dir.clone());
-        let candidates = crate::imports::import_candidates(
-            ws.config(db),
-            &root_dir,
-            ws.home(db).as_deref(),
-            &file_dir,
-            use_path,
-        );
-        let files = ws.files(db);
-        let target = candidates.iter().find_map(|c| files.get(c).copied())?;
+        let target =
+            crate::features::hover::resolve_use_path(db, self.workspace, self.file, use_path)?;
         Some(program_contract(db, target).inputs.clone())
     }
 

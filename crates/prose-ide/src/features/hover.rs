@@ -482,7 +482,7 @@ fn program_hover(cx: &Cx<'_>, def: &Def) -> Parts {
         Some(target) => {
             parts.summary.push_str(&format!(
                 ", from `{}`",
-                display_path(cx.db, cx.ws, target.path(cx.db))
+                display_path(cx.db, cx.ws, cx.file, target.path(cx.db))
             ));
             parts.details = Some(contract_markdown(cx.db, target));
         }
@@ -580,19 +580,25 @@ pub(crate) fn resolve_use_path(
     file: SourceFile,
     use_path: &str,
 ) -> Option<SourceFile> {
-    let path = file.path(db);
-    let dir = path.rsplit_once('/').map_or(".", |(d, _)| d);
-    let root = ws.root(db).clone().unwrap_or_else(|| dir.to_string());
+    let root = crate::db::file_root(db, file, ws);
+    let dir = crate::db::dir_of(file.path(db));
     let files = ws.files(db);
-    crate::imports::import_candidates(ws.config(db), &root, ws.home(db).as_deref(), dir, use_path)
-        .into_iter()
-        .find_map(|p| files.get(&p).copied())
+    crate::imports::import_candidates(
+        &root.config,
+        &root.dir,
+        ws.home(db).as_deref(),
+        &dir,
+        use_path,
+    )
+    .into_iter()
+    .find_map(|p| files.get(&p).copied())
 }
 
-/// A path relative to the workspace root when it lies inside it.
-fn display_path(db: &dyn Db, ws: Workspace, path: &str) -> String {
-    if let Some(root) = ws.root(db)
-        && let Some(rel) = path.strip_prefix(&format!("{}/", root.trim_end_matches('/')))
+/// A path relative to the root of `from` when it lies inside it.
+fn display_path(db: &dyn Db, ws: Workspace, from: SourceFile, path: &str) -> String {
+    let root = crate::db::file_root(db, from, ws);
+    if root.is_root
+        && let Some(rel) = path.strip_prefix(&format!("{}/", root.dir.trim_end_matches('/')))
     {
         return rel.to_string();
     }

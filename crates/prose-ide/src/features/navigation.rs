@@ -35,8 +35,8 @@ use prose_syntax::{
 
 use crate::{
     Cancellable, FileId, FilePosition,
-    db::{Db, SourceFile, Workspace, parse},
-    imports::{implicit_name, import_candidates},
+    db::{Db, SourceFile, Workspace, file_root, parse},
+    imports::implicit_name,
     semantics::{Def, DefId, DefKind, FileSemantics, RefKind, file_semantics},
 };
 
@@ -201,29 +201,9 @@ impl<'a> Nav<'a> {
             .inspect(move |_| db.unwind_if_revision_cancelled())
     }
 
-    fn dir_of(path: &str) -> String {
-        path.rsplit_once('/')
-            .map_or(String::from("."), |(d, _)| d.to_string())
-    }
-
     /// The file a `use` path in `from` resolves to, if the host loaded it.
     pub(crate) fn resolve_use(&self, from: SourceFile, use_path: &str) -> Option<SourceFile> {
-        let path = self.path(from);
-        let root = self
-            .ws
-            .root(self.db)
-            .clone()
-            .unwrap_or_else(|| Self::dir_of(path));
-        let files = self.ws.files(self.db);
-        import_candidates(
-            self.ws.config(self.db),
-            &root,
-            self.ws.home(self.db).as_deref(),
-            &Self::dir_of(path),
-            use_path,
-        )
-        .into_iter()
-        .find_map(|p| files.get(&p).copied())
+        crate::features::hover::resolve_use_path(self.db, self.ws, from, use_path)
     }
 
     /// The program a `use` definition (`DefKind::Program`) imports.
@@ -260,21 +240,23 @@ impl<'a> Nav<'a> {
         out
     }
 
-    /// Whether a rename may edit `f`: it is under the workspace root and not
-    /// a fetched copy under `.prose/` (with no root, every file is editable).
+    /// Whether a rename may edit `f`: it is under a workspace root and not
+    /// a fetched copy under that root's `.prose/` (with no root, every file
+    /// is editable).
     pub(crate) fn foreign_reason(&self, f: SourceFile) -> Option<&'static str> {
-        let root = self.ws.root(self.db).as_deref()?;
-        let root = root.trim_end_matches('/');
-        match self
-            .path(f)
-            .strip_prefix(root)
-            .and_then(|r| r.strip_prefix('/'))
-        {
-            None => Some("which is outside the workspace"),
+        if self.ws.roots(self.db).is_empty() {
+            return None;
+        }
+        let root = file_root(self.db, f, self.ws);
+        if !root.is_root {
+            return Some("which is outside the workspace");
+        }
+        let rest = self.path(f).strip_prefix(root.dir.trim_end_matches('/'));
+        match rest.and_then(|r| r.strip_prefix('/')) {
             Some(rel) if rel.starts_with(".prose/") => {
                 Some("a fetched copy of an imported program (under `.prose/`)")
             }
-            Some(_) => None,
+            _ => None,
         }
     }
 

@@ -5,9 +5,9 @@ use std::{path::PathBuf, sync::Arc};
 use ls_types::{
     DiagnosticOptions, DiagnosticServerCapabilities, DidChangeWatchedFilesRegistrationOptions,
     FileSystemWatcher, GlobPattern, InitializeParams, InitializeResult, InitializedParams,
-    MessageType, OneOf, Registration, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, WorkspaceFoldersServerCapabilities,
-    WorkspaceServerCapabilities,
+    MessageType, OneOf, Registration, RelativePattern, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
 };
 use tower_lsp_server::jsonrpc::Result;
 
@@ -20,12 +20,19 @@ use crate::{
     workspace,
 };
 
-/// The files whose changes the server needs to hear about.
+/// The files of the workspace whose changes the server needs to hear about.
 pub const WATCHED: &[&str] = &["**/*.prose", "**/prose.toml", "**/memory.md"];
 
-/// Reads the client's capabilities and settings, loads `prose.toml`, and
-/// scans the workspace folders so imports resolve from the first
-/// diagnostics on. (Clients send nothing else until this returns.)
+/// The files under the home directory's `.prose` folder to watch (user
+/// memory `agents/*/memory.md`, the user import cache `imports/**`).
+pub const HOME_WATCHED: &str = "**";
+
+/// The id of the one registration of `workspace/didChangeWatchedFiles`.
+pub const WATCH_REGISTRATION: &str = "prose-watched-files";
+
+/// Reads the client's capabilities and settings, loads every workspace
+/// folder's `prose.toml`, and scans the folders so imports resolve from the
+/// first diagnostics on. (Clients send nothing else until this returns.)
 pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<InitializeResult> {
     let roots = roots(&params);
     let caps = &params.capabilities;
@@ -35,6 +42,7 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
             .and_then(|g| g.position_encodings.as_deref()),
     );
     let workspace_caps = caps.workspace.as_ref();
+    let watch_caps = workspace_caps.and_then(|w| w.did_change_watched_files.as_ref());
     let client_caps = ClientCaps {
         pull_diagnostics: caps
             .text_document
@@ -47,9 +55,11 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
         configuration: workspace_caps
             .and_then(|w| w.configuration)
             .unwrap_or(false),
-        watch_files: workspace_caps
-            .and_then(|w| w.did_change_watched_files.as_ref())
+        watch_files: watch_caps
             .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false),
+        relative_patterns: watch_caps
+            .and_then(|d| d.relative_pattern_support)
             .unwrap_or(false),
         definition_links: caps
             .text_document
@@ -82,9 +92,12 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
         .unwrap_or_default();
 
     let scan_roots = roots.clone();
-    let (file_config, scan) = blocking(move || {
-        let config = scan_roots.first().map(|r| workspace::load_config(r));
-        (config, workspace::scan(&scan_roots))
+    let (file_configs, scan) = blocking(move || {
+        let configs: Vec<_> = scan_roots
+            .iter()
+            .map(|r| (workspace::key(r), workspace::load_config(r)))
+            .collect();
+        (configs, workspace::scan(&scan_roots))
     })
     .await?;
 
@@ -95,11 +108,11 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
         st.roots = roots;
         st.init_settings = init_settings;
         st.pending_messages.extend(problems);
-        if let Some(Err(message)) = &file_config {
-            st.pending_messages
-                .push(format!("{message}; using the default configuration"));
+        for (root, config) in file_configs {
+            if let Some(message) = st.set_file_config(root, config) {
+                st.pending_messages.push(message);
+            }
         }
-        st.file_config = file_config.and_then(|c| c.ok()).unwrap_or_default();
         if scan.truncated {
             st.pending_messages.push(format!(
                 "prose: the workspace has more than {} programs; only the first ones are loaded",
@@ -109,8 +122,7 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
         for skipped in &scan.skipped {
             eprintln!("prose-lsp: not loaded: {skipped}");
         }
-        st.apply_roots();
-        st.apply_config();
+        st.apply_roots(workspace::home());
         st.load_scan(scan);
     }
 
@@ -124,20 +136,27 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
     })
 }
 
-/// The workspace folders, else the root URI: local directories only.
+/// The workspace folders, else the root URI, else the root path: local
+/// directories only, each once.
 fn roots(params: &InitializeParams) -> Vec<PathBuf> {
-    let from_folders: Vec<PathBuf> = params
-        .workspace_folders
-        .iter()
-        .flatten()
-        .filter_map(|f| workspace::uri_path(&f.uri))
-        .collect();
-    if !from_folders.is_empty() {
-        return from_folders;
+    let mut roots: Vec<PathBuf> = Vec::new();
+    for folder in params.workspace_folders.iter().flatten() {
+        if let Some(path) = workspace::uri_path(&folder.uri)
+            && !roots.contains(&path)
+        {
+            roots.push(path);
+        }
+    }
+    if !roots.is_empty() {
+        return roots;
     }
     #[allow(deprecated)]
-    let root_uri = params.root_uri.as_ref();
-    root_uri.and_then(workspace::uri_path).into_iter().collect()
+    let (root_uri, root_path) = (params.root_uri.as_ref(), params.root_path.as_ref());
+    root_uri
+        .and_then(workspace::uri_path)
+        .or_else(|| root_path.filter(|p| !p.is_empty()).map(PathBuf::from))
+        .into_iter()
+        .collect()
 }
 
 /// What the server offers. Code lenses ("Run program") come later.
@@ -221,9 +240,13 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
 /// Shows the messages held back during `initialize`, registers the file
 /// watchers, and pulls the editor's settings.
 pub async fn initialized(inner: &Arc<Inner>, _: InitializedParams) {
-    let (messages, caps) = {
+    let (messages, caps, home) = {
         let mut st = inner.state();
-        (std::mem::take(&mut st.pending_messages), st.caps)
+        (
+            std::mem::take(&mut st.pending_messages),
+            st.caps,
+            st.home.clone(),
+        )
     };
     for message in messages {
         inner
@@ -233,16 +256,10 @@ pub async fn initialized(inner: &Arc<Inner>, _: InitializedParams) {
     }
     if caps.watch_files {
         let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: WATCHED
-                .iter()
-                .map(|glob| FileSystemWatcher {
-                    glob_pattern: GlobPattern::String(glob.to_string()),
-                    kind: None,
-                })
-                .collect(),
+            watchers: watchers(home.as_deref(), caps.relative_patterns),
         };
         let registration = Registration {
-            id: "prose-watched-files".to_string(),
+            id: WATCH_REGISTRATION.to_string(),
             method: "workspace/didChangeWatchedFiles".to_string(),
             register_options: serde_json::to_value(options).ok(),
         };
@@ -261,9 +278,70 @@ pub async fn initialized(inner: &Arc<Inner>, _: InitializedParams) {
     }
 }
 
+/// The file watchers: the workspace globs, and `~/.prose/**` (relative to
+/// the home `.prose` folder when the client supports `RelativePattern`s,
+/// else as an absolute glob).
+pub fn watchers(home: Option<&str>, relative_patterns: bool) -> Vec<FileSystemWatcher> {
+    let mut out: Vec<FileSystemWatcher> = WATCHED
+        .iter()
+        .map(|glob| FileSystemWatcher {
+            glob_pattern: GlobPattern::String(glob.to_string()),
+            kind: None,
+        })
+        .collect();
+    if let Some(home) = home {
+        let dir = workspace::home_state_dir(home);
+        let base = relative_patterns
+            .then(|| workspace::key_uri(&dir))
+            .flatten();
+        let glob_pattern = match base {
+            Some(uri) => GlobPattern::Relative(RelativePattern {
+                base_uri: OneOf::Right(uri),
+                pattern: HOME_WATCHED.to_string(),
+            }),
+            None => GlobPattern::String(format!("{}/{HOME_WATCHED}", dir.trim_end_matches('/'))),
+        };
+        out.push(FileSystemWatcher {
+            glob_pattern,
+            kind: None,
+        });
+    }
+    out
+}
+
 pub fn shutdown(inner: &Arc<Inner>) -> Result<()> {
     inner
         .shutdown
         .store(true, std::sync::atomic::Ordering::SeqCst);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn watchers_include_the_home_prose_folder() {
+        let globs = |w: &[FileSystemWatcher]| -> Vec<serde_json::Value> {
+            w.iter()
+                .map(|w| serde_json::to_value(&w.glob_pattern).unwrap())
+                .collect()
+        };
+        let plain = watchers(Some("/home/u"), false);
+        assert_eq!(
+            globs(&plain),
+            [
+                "**/*.prose",
+                "**/prose.toml",
+                "**/memory.md",
+                "/home/u/.prose/**"
+            ]
+        );
+        let relative = watchers(Some("/home/u"), true);
+        assert_eq!(
+            globs(&relative)[3],
+            serde_json::json!({ "baseUri": "file:///home/u/.prose", "pattern": "**" })
+        );
+        assert_eq!(watchers(None, true).len(), WATCHED.len());
+    }
 }

@@ -2,7 +2,10 @@
 //! `workspace/didChangeWorkspaceFolders`, and pulling the editor's settings
 //! (`workspace/configuration`).
 
-use std::{path::PathBuf, sync::Arc};
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 
 use ls_types::{
     ConfigurationItem, DidChangeConfigurationParams, DidChangeWatchedFilesParams,
@@ -35,18 +38,15 @@ async fn warn(inner: &Arc<Inner>, messages: Vec<String>) {
     }
 }
 
-/// Keeps the analysis in step with the disk: programs (unless open: the
-/// editor owns those), agent memory files, and `prose.toml` of the first
-/// folder. Files are read here, in the handler, so events apply in order.
+/// Keeps the analysis in step with the disk, for the workspace folders and
+/// `~/.prose` alike: programs (unless open: the editor owns those), agent
+/// memory files, and the `prose.toml` of every folder. Files are read here,
+/// in the handler, so events apply in order.
 pub async fn did_change_watched_files(inner: &Arc<Inner>, params: DidChangeWatchedFilesParams) {
-    let config_path = inner
-        .state()
-        .roots
-        .first()
-        .map(|r| workspace::key(&r.join(prose_ide::config::CONFIG_FILE)));
+    let roots = inner.state().root_keys();
     let mut programs = Vec::new();
     let mut memory = Vec::new();
-    let mut config_changed = false;
+    let mut configs: Vec<String> = Vec::new();
     for event in params.changes {
         let Some(path) = workspace::uri_path(&event.uri) else {
             continue;
@@ -62,14 +62,21 @@ pub async fn did_change_watched_files(inner: &Arc<Inner>, params: DidChangeWatch
             programs.push((key, text));
         } else if workspace::is_memory_file(&key) {
             memory.push((key, !deleted && path.is_file()));
-        } else if config_path.as_deref() == Some(key.as_str()) {
-            config_changed = true;
+        } else if workspace::is_config_file(&key)
+            && let Some((dir, _)) = key.rsplit_once('/')
+            && let Some(root) = roots.iter().find(|r| r.trim_end_matches('/') == dir)
+            && !configs.contains(root)
+        {
+            configs.push(root.clone());
         }
     }
-    let config = match (config_changed, inner.state().roots.first().cloned()) {
-        (true, Some(root)) => Some(workspace::load_config(&root)),
-        _ => None,
-    };
+    let configs: Vec<_> = configs
+        .into_iter()
+        .map(|root| {
+            let config = workspace::load_config(Path::new(&root));
+            (root, config)
+        })
+        .collect();
 
     let mut messages = Vec::new();
     let changed = {
@@ -81,11 +88,10 @@ pub async fn did_change_watched_files(inner: &Arc<Inner>, params: DidChangeWatch
         for (key, exists) in memory {
             changed |= st.set_memory_file(&key, exists);
         }
-        if let Some(config) = config {
-            st.file_config = config.unwrap_or_else(|message| {
-                messages.push(format!("{message}; using the default configuration"));
-                Default::default()
-            });
+        if !configs.is_empty() {
+            for (root, config) in configs {
+                messages.extend(st.set_file_config(root, config));
+            }
             changed |= st.apply_config();
         }
         changed
@@ -142,52 +148,42 @@ pub async fn did_change_configuration(inner: &Arc<Inner>, params: DidChangeConfi
     }
 }
 
-/// Folders added are scanned; programs loaded from removed folders are
-/// forgotten. When the first folder changes, so do the analysis root and
-/// `prose.toml`.
+/// Folders added become roots: their `prose.toml` is read and they are
+/// scanned. Removed folders stop being roots, and what was loaded from them
+/// (and from no other folder) is forgotten.
 pub async fn did_change_workspace_folders(
     inner: &Arc<Inner>,
     params: DidChangeWorkspaceFoldersParams,
 ) {
-    let added: Vec<PathBuf> = params
-        .event
-        .added
-        .iter()
-        .filter_map(|f| workspace::uri_path(&f.uri))
-        .collect();
     let removed: Vec<PathBuf> = params
         .event
         .removed
         .iter()
         .filter_map(|f| workspace::uri_path(&f.uri))
         .collect();
-    let (old_first, new_roots) = {
+    let added: Vec<PathBuf> = {
         let st = inner.state();
-        let mut roots: Vec<PathBuf> = st
-            .roots
+        let mut added: Vec<PathBuf> = Vec::new();
+        for path in params
+            .event
+            .added
             .iter()
-            .filter(|r| !removed.contains(r))
-            .cloned()
-            .collect();
-        roots.extend(
-            added
-                .iter()
-                .filter(|a| !roots.contains(a))
-                .cloned()
-                .collect::<Vec<_>>(),
-        );
-        (st.roots.first().cloned(), roots)
+            .filter_map(|f| workspace::uri_path(&f.uri))
+        {
+            let kept = st.roots.contains(&path) && !removed.contains(&path);
+            if !kept && !added.contains(&path) {
+                added.push(path);
+            }
+        }
+        added
     };
-    let first = new_roots.first().cloned();
-    let scan_added = added.clone();
-    let reload = first != old_first;
-    let Ok((scan, config)) = blocking(move || {
-        let config = if reload {
-            first.map(|r| workspace::load_config(&r))
-        } else {
-            None
-        };
-        (workspace::scan(&scan_added), config)
+    let to_load = added.clone();
+    let Ok((scan, configs)) = blocking(move || {
+        let configs: Vec<_> = to_load
+            .iter()
+            .map(|r| (workspace::key(r), workspace::load_config(r)))
+            .collect();
+        (workspace::scan(&to_load), configs)
     })
     .await
     else {
@@ -197,23 +193,22 @@ pub async fn did_change_workspace_folders(
     let mut messages = Vec::new();
     {
         let mut st = inner.state();
-        st.roots = new_roots;
+        // From the roots as they are now (another change may have come
+        // in during the scan).
+        st.roots.retain(|r| !removed.contains(r));
+        for path in added {
+            if !st.roots.contains(&path) {
+                st.roots.push(path);
+            }
+        }
         for dir in &removed {
             st.unload_folder(&workspace::key(dir));
         }
-        st.load_scan(scan);
-        if reload {
-            st.apply_roots();
-            st.file_config = match config {
-                Some(Ok(config)) => config,
-                Some(Err(message)) => {
-                    messages.push(format!("{message}; using the default configuration"));
-                    Default::default()
-                }
-                None => Default::default(),
-            };
-            st.apply_config();
+        for (root, config) in configs {
+            messages.extend(st.set_file_config(root, config));
         }
+        st.load_scan(scan);
+        st.apply_config();
     }
     warn(inner, messages).await;
     refresh(inner).await;
