@@ -9,6 +9,8 @@
 //! - time from a one-character `didChange` to the `publishDiagnostics` of
 //!   that version, p50 / p99 / max over 200 edits (each edit waits for the
 //!   previous one's diagnostics, as a typist who pauses would);
+//! - the same edits in a program of about 300 lines (the 65 official
+//!   examples average 170 lines; the largest has 1,572);
 //! - VmRSS of the server process after initialize, with the big program
 //!   open, and with 200 documents open (~10 KB each).
 //!
@@ -29,6 +31,8 @@ use serde_json::{Value, json};
 
 const TARGET_LINES: usize = 5_000;
 const EDITS: usize = 200;
+/// A program of a size people write by hand (twice the official average).
+const SMALL_LINES: usize = 300;
 const OPEN_DOCS: usize = 200;
 const BYTES_PER_DOC: usize = 10 * 1024;
 
@@ -49,6 +53,27 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// One-character edits in the middle of an open document (`version` 1):
+/// type a character at the start of a line, then delete it; each timed
+/// from the `didChange` to the `publishDiagnostics` of its version.
+fn edit_latencies(client: &mut LspClient, uri: &str, line_count: usize) -> Vec<Duration> {
+    let line = (line_count / 2) as u32;
+    let mut latencies = Vec::with_capacity(EDITS);
+    for i in 0..EDITS {
+        let version = 2 + i as i64;
+        let start = Instant::now();
+        if i % 2 == 0 {
+            client.change(uri, version, &[(line, 0, line, 0, "#")]);
+        } else {
+            client.change(uri, version, &[(line, 0, line, 1, "")]);
+        }
+        client.diagnostics(uri, Some(version));
+        latencies.push(start.elapsed());
+    }
+    latencies.sort();
+    latencies
 }
 
 fn main() {
@@ -73,22 +98,19 @@ fn main() {
     let diagnostics = first["diagnostics"].as_array().map_or(0, Vec::len);
     let rss_big = vm_rss_kib(client.pid());
 
-    // One-character edits in the middle of the file: type a character at
-    // the start of a line, then delete it.
-    let line = (line_count / 2) as u32;
-    let mut latencies = Vec::with_capacity(EDITS);
-    for i in 0..EDITS {
-        let version = 2 + i as i64;
-        let start = Instant::now();
-        if i % 2 == 0 {
-            client.change(&uri, version, &[(line, 0, line, 0, "#")]);
-        } else {
-            client.change(&uri, version, &[(line, 0, line, 1, "")]);
-        }
-        client.diagnostics(&uri, Some(version));
-        latencies.push(start.elapsed());
-    }
-    latencies.sort();
+    let latencies = edit_latencies(&mut client, &uri, line_count);
+
+    // The same with a program of a size people write by hand.
+    let small = program_gen::program_of_lines(SMALL_LINES);
+    let small_lines = small.lines().count();
+    let small_uri = file_uri(&dir.join("small.prose"));
+    client.open(&small_uri, 1, &small);
+    client.diagnostics(&small_uri, Some(1));
+    let small_latencies = edit_latencies(&mut client, &small_uri, small_lines);
+    client.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": small_uri } }),
+    );
 
     // Many open documents.
     let start = Instant::now();
@@ -121,6 +143,12 @@ fn main() {
         ms(percentile(&latencies, 0.50)),
         ms(percentile(&latencies, 0.99)),
         ms(*latencies.last().unwrap()),
+    );
+    eprintln!(
+        "same with a {small_lines}-line program: p50 {}, p99 {}, max {}",
+        ms(percentile(&small_latencies, 0.50)),
+        ms(percentile(&small_latencies, 0.99)),
+        ms(*small_latencies.last().unwrap()),
     );
     eprintln!(
         "{OPEN_DOCS} more documents opened at once: all diagnostics after {}",
