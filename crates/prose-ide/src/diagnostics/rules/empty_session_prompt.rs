@@ -49,15 +49,16 @@ pub(crate) const RULE: Rule = Rule {
 #[derive(Clone)]
 pub(crate) enum SessionPrompt {
     /// A terminated string literal: the inline prompt, a `prompt:` property
-    /// or a `(prompt: ...)` modifier.
-    String(ast::StringLit),
+    /// or a `(prompt: ...)` modifier, with its decoded value.
+    String(ast::StringLit, String),
     /// `prompt:` with no value; the range of the key.
     Missing(TextRange),
 }
 
-/// Every session and resume prompt of the file.
-pub(crate) fn session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
-    ctx.shared(compute_session_prompts).as_ref().clone()
+/// Every session and resume prompt of the file (decoded once for the
+/// rules that read them).
+pub(crate) fn session_prompts(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<SessionPrompt>> {
+    ctx.shared(compute_session_prompts)
 }
 
 fn compute_session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
@@ -66,7 +67,8 @@ fn compute_session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
         if let Some(ast::Expr::String(s)) = e
             && s.is_terminated()
         {
-            out.push(SessionPrompt::String(s));
+            let value = s.value();
+            out.push(SessionPrompt::String(s, value));
         }
     };
     let mut props: Vec<ast::Property> = Vec::new();
@@ -97,14 +99,14 @@ fn compute_session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
 }
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for prompt in session_prompts(ctx) {
+    for prompt in session_prompts(ctx).iter() {
         match prompt {
-            SessionPrompt::String(s) if s.value().is_empty() => {
+            SessionPrompt::String(s, value) if value.is_empty() => {
                 acc.report(s.syntax().text_range(), "Session has empty prompt");
             }
-            SessionPrompt::String(_) => {}
+            SessionPrompt::String(..) => {}
             SessionPrompt::Missing(range) => {
-                acc.report(range, "Session has empty prompt: `prompt:` has no value");
+                acc.report(*range, "Session has empty prompt: `prompt:` has no value");
             }
         }
     }

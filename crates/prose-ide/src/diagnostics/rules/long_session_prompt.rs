@@ -51,11 +51,14 @@ pub(crate) const RULE: Rule = Rule {
 const LIMIT: usize = 10_000;
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for prompt in session_prompts(ctx) {
-        let SessionPrompt::String(s) = prompt else {
+    for prompt in session_prompts(ctx).iter() {
+        let SessionPrompt::String(s, value) = prompt else {
             continue;
         };
-        let value = s.value();
+        // At most one character per byte: short texts need no count.
+        if value.len() <= LIMIT {
+            continue;
+        }
         let len = value.chars().count();
         if len > LIMIT && !value.trim().is_empty() {
             let range = s

@@ -38,9 +38,8 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for prompt in session_prompts(ctx) {
-        if let SessionPrompt::String(s) = prompt {
-            let value = s.value();
+    for prompt in session_prompts(ctx).iter() {
+        if let SessionPrompt::String(s, value) = prompt {
             if !value.is_empty() && value.trim().is_empty() {
                 acc.report(
                     s.syntax().text_range(),
