@@ -39,13 +39,14 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for prompt in session_prompts(ctx).iter() {
-        if let SessionPrompt::String(s, value) = prompt {
-            if !value.is_empty() && value.trim().is_empty() {
-                acc.report(
-                    s.syntax().text_range(),
-                    "Session prompt contains only whitespace",
-                );
-            }
+        if let SessionPrompt::String(s, value) = prompt
+            && !value.is_empty()
+            && value.trim().is_empty()
+        {
+            acc.report(
+                s.syntax().text_range(),
+                "Session prompt contains only whitespace",
+            );
         }
     }
 }
