@@ -13,6 +13,10 @@ use std::{hint::black_box, time::Duration};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+// The allocator of the `prose` and `prose-lsp` binaries.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const PROGRAM_BYTES: usize = 4 * 1024 * 1024;
 const GARBAGE_BYTES: usize = 10 * 1024 * 1024;
 

@@ -17,7 +17,7 @@
 //!   line that opened the bracket, the bracket is abandoned (the parser reports E005 at the
 //!   bracket) and layout resumes, so one typo does not swallow the file.
 
-use text_size::{TextRange, TextSize};
+use text_size::TextRange;
 
 use crate::{SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, lexer::Lexed};
 
@@ -26,13 +26,6 @@ use crate::{SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, lexer::Lexe
 pub struct ParserInput {
     pub kinds: Vec<SyntaxKind>,
     pub ranges: Vec<TextRange>,
-}
-
-impl ParserInput {
-    fn push(&mut self, kind: SyntaxKind, range: TextRange) {
-        self.kinds.push(kind);
-        self.ranges.push(range);
-    }
 }
 
 pub struct Layout {
@@ -88,12 +81,103 @@ fn is_statement_keyword(kind: SyntaxKind) -> bool {
 
 /// Runs the layout pass over lexed tokens. `text` must be the lexed text.
 pub fn layout(lexed: &Lexed, text: &str) -> Layout {
-    let n = lexed.len();
     let mut raw_kinds = lexed.kinds.clone();
+    let n = raw_kinds.len();
     let mut input = ParserInput {
-        kinds: Vec::with_capacity(n / 2 + 8),
-        ranges: Vec::with_capacity(n / 2 + 8),
+        kinds: Vec::with_capacity(n + 16),
+        ranges: Vec::with_capacity(n + 16),
     };
+    let errors = run(&mut raw_kinds, &lexed.starts, text, &mut input);
+    Layout {
+        raw_kinds,
+        input,
+        errors,
+    }
+}
+
+/// The parser's input as [`parse`](crate::parse) uses it: like
+/// [`ParserInput`], but each token refers to a raw token instead of
+/// carrying its range.
+pub(crate) struct LayoutTokens {
+    pub(crate) kinds: Vec<SyntaxKind>,
+    /// For a real token, its index among the raw tokens; for a virtual one
+    /// (`INDENT`, `DEDENT`, `EOF`), the index of the raw token it sits
+    /// before (the number of raw tokens at the end of the text).
+    raw: Vec<u32>,
+}
+
+impl LayoutTokens {
+    /// The range of token `i`; `starts` are the raw tokens' starts
+    /// ([`Lexed::starts`]).
+    pub(crate) fn range(&self, i: usize, starts: &[u32]) -> TextRange {
+        match (self.kinds.get(i), self.raw.get(i)) {
+            (Some(&kind), Some(&raw)) => token_range(kind, raw as usize, starts),
+            _ => TextRange::default(),
+        }
+    }
+}
+
+/// The range of a layout token of `kind` at raw token `raw`: virtual tokens
+/// are empty.
+fn token_range(kind: SyntaxKind, raw: usize, starts: &[u32]) -> TextRange {
+    let start = starts.get(raw).copied().unwrap_or_default();
+    let end = match kind {
+        INDENT | DEDENT | EOF => start,
+        _ => starts.get(raw + 1).copied().unwrap_or(start),
+    };
+    TextRange::new(start.into(), end.into())
+}
+
+/// Where the layout pass puts the tokens it produces.
+trait Output {
+    /// Adds a token of `kind` at raw token `raw` (see [`LayoutTokens::raw`]).
+    fn push(&mut self, kind: SyntaxKind, raw: usize, starts: &[u32]);
+}
+
+impl Output for LayoutTokens {
+    #[inline]
+    fn push(&mut self, kind: SyntaxKind, raw: usize, _starts: &[u32]) {
+        self.kinds.push(kind);
+        self.raw.push(raw as u32);
+    }
+}
+
+impl Output for ParserInput {
+    #[inline]
+    fn push(&mut self, kind: SyntaxKind, raw: usize, starts: &[u32]) {
+        self.kinds.push(kind);
+        self.ranges.push(token_range(kind, raw, starts));
+    }
+}
+
+/// The layout pass as [`parse`](crate::parse) runs it. `kinds` are the raw
+/// token kinds; insignificant newlines among them are turned into
+/// `WHITESPACE` in place.
+pub(crate) fn layout_in_place(
+    kinds: &mut [SyntaxKind],
+    starts: &[u32],
+    text: &str,
+) -> (LayoutTokens, Vec<SyntaxError>) {
+    let n = kinds.len();
+    // Every token but trivia, plus an INDENT or a DEDENT here and there:
+    // rarely more than the raw tokens (growing these would copy them).
+    let mut tokens = LayoutTokens {
+        kinds: Vec::with_capacity(n + 16),
+        raw: Vec::with_capacity(n + 16),
+    };
+    let errors = run(kinds, starts, text, &mut tokens);
+    (tokens, errors)
+}
+
+/// The layout pass proper, rewriting the insignificant newlines of `kinds`.
+fn run(
+    kinds: &mut [SyntaxKind],
+    starts: &[u32],
+    text: &str,
+    input: &mut impl Output,
+) -> Vec<SyntaxError> {
+    let n = kinds.len();
+    let range = |i: usize| TextRange::new(starts[i].into(), starts[i + 1].into());
     let mut errors = Vec::new();
 
     // (width, whether an INDENT token was emitted for it)
@@ -104,32 +188,36 @@ pub fn layout(lexed: &Lexed, text: &str) -> Layout {
     let mut line_has_tokens = false;
     let mut phys_line_start = true;
     let mut line_indent = 0u32;
+    // The lexer's kinds of the two previous tokens (`kinds` is rewritten
+    // as we go).
+    let (mut prev, mut prev2) = (None, None);
 
     for i in 0..n {
-        let kind = lexed.kinds[i];
+        let kind = kinds[i];
+        let (before, before2) = (prev, prev2);
+        (prev, prev2) = (Some(kind), prev);
         match kind {
             WHITESPACE | COMMENT => continue,
             NEWLINE => {
                 if bracket_depth > 0 {
-                    raw_kinds[i] = WHITESPACE;
+                    kinds[i] = WHITESPACE;
                     pending_newline = Some(i);
                 } else if line_has_tokens {
-                    input.push(NEWLINE, lexed.range(i));
+                    input.push(NEWLINE, i, starts);
                     line_has_tokens = false;
                 } else {
-                    raw_kinds[i] = WHITESPACE;
+                    kinds[i] = WHITESPACE;
                 }
                 phys_line_start = true;
                 continue;
             }
             _ => {}
         }
-        let range = lexed.range(i);
         if phys_line_start {
-            let width = if i > 0 && lexed.kinds[i - 1] == WHITESPACE {
-                let starts_line = i == 1 || lexed.kinds[i - 2] == NEWLINE;
+            let width = if before == Some(WHITESPACE) {
+                let starts_line = i == 1 || before2 == Some(NEWLINE);
                 if starts_line {
-                    indent_width(&text[lexed.range(i - 1)])
+                    indent_width(&text[range(i - 1)])
                 } else {
                     0
                 }
@@ -145,29 +233,28 @@ pub fn layout(lexed: &Lexed, text: &str) -> Layout {
                 bracket_open = None;
                 bracket_depth = 0;
                 if let Some(nl) = pending_newline.take() {
-                    raw_kinds[nl] = NEWLINE;
-                    input.push(NEWLINE, lexed.range(nl));
+                    kinds[nl] = NEWLINE;
+                    input.push(NEWLINE, nl, starts);
                     line_has_tokens = false;
                 }
             }
             if bracket_depth == 0 && !line_has_tokens {
                 line_indent = width;
-                let at = TextRange::empty(range.start());
                 let top = stack.last().map_or(0, |s| s.0);
                 if width > top {
                     stack.push((width, true));
-                    input.push(INDENT, at);
+                    input.push(INDENT, i, starts);
                 } else if width < top {
                     while stack.len() > 1 && stack.last().is_some_and(|s| s.0 > width) {
                         if let Some((_, true)) = stack.pop() {
-                            input.push(DEDENT, at);
+                            input.push(DEDENT, i, starts);
                         }
                     }
                     if stack.last().map_or(0, |s| s.0) < width {
                         errors.push(SyntaxError::new(
                             SyntaxErrorCode::E005,
                             "Inconsistent indentation: this line lines up with no enclosing block",
-                            range,
+                            range(i),
                         ));
                         stack.push((width, false));
                     }
@@ -178,7 +265,7 @@ pub fn layout(lexed: &Lexed, text: &str) -> Layout {
         match kind {
             L_PAREN | L_BRACK | L_BRACE => {
                 if bracket_depth == 0 {
-                    bracket_open = Some((range, line_indent));
+                    bracket_open = Some((range(i), line_indent));
                 }
                 bracket_depth += 1;
             }
@@ -192,22 +279,17 @@ pub fn layout(lexed: &Lexed, text: &str) -> Layout {
             _ => {}
         }
         line_has_tokens = true;
-        input.push(kind, range);
+        input.push(kind, i, starts);
     }
 
-    let end = TextRange::empty(TextSize::from(text.len() as u32));
     while let Some((_, real)) = stack.pop() {
         if stack.is_empty() {
             break;
         }
         if real {
-            input.push(DEDENT, end);
+            input.push(DEDENT, n, starts);
         }
     }
-    input.push(EOF, end);
-    Layout {
-        raw_kinds,
-        input,
-        errors,
-    }
+    input.push(EOF, n, starts);
+    errors
 }

@@ -145,12 +145,14 @@ impl Parse {
 /// Parses an OpenProse program. Never fails and never panics; the returned
 /// tree's text is exactly `text`.
 pub fn parse(text: &str) -> Parse {
-    let lexed = lexer::lex(text);
-    let layout = layout::layout(&lexed, text);
-    let (events, mut errors) = parser::parse(&layout.input);
-    let green = parser::build_tree(text, &layout.raw_kinds, &lexed, events);
+    let mut lexed = lexer::lex(text);
+    // Layout rewrites the insignificant newlines among the lexer's kinds.
+    let (tokens, layout_errors) = layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text);
+    let (events, mut errors) = parser::parse(&tokens, &lexed.starts);
+    drop(tokens);
+    let green = parser::build_tree(text, &lexed, events, &mut errors);
     errors.extend(lexed.errors);
-    errors.extend(layout.errors);
+    errors.extend(layout_errors);
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     // An unterminated string also surprises the parser at the same spot;
     // the E001 says it better.

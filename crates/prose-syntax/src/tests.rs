@@ -12,6 +12,9 @@ use std::{
     path::{Path, PathBuf},
 };
 
+#[path = "../benches/program_gen/mod.rs"]
+mod program_gen;
+
 fn test_data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data")
 }
@@ -88,4 +91,102 @@ fn parser_corpus_ok() {
 #[test]
 fn parser_corpus_err() {
     run_dir("err", true);
+}
+
+/// Builds the tree of `text` with the crate's tree builder and with rowan's
+/// `GreenNodeBuilder`: the trees and errors must be equal.
+fn check_tree_builders(text: &str) {
+    let mut lexed = crate::lexer::lex(text);
+    let (tokens, _) = crate::layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text);
+    let (events, mut errors) = crate::parser::parse(&tokens, &lexed.starts);
+    let (reference_events, mut reference_errors) = crate::parser::parse(&tokens, &lexed.starts);
+    let green = crate::parser::build_tree(text, &lexed, events, &mut errors);
+    let reference =
+        crate::parser::build_tree_with_rowan(text, &lexed, reference_events, &mut reference_errors);
+    assert_eq!(green.to_string(), text, "not lossless: {text:?}");
+    assert!(green == reference, "the trees differ: {text:?}");
+    assert_eq!(errors, reference_errors, "{text:?}");
+}
+
+#[test]
+fn tree_builder_matches_rowan() {
+    for dir in ["ok", "err"] {
+        for path in prose_files(dir) {
+            check_tree_builders(&fs::read_to_string(path).unwrap());
+        }
+    }
+    check_tree_builders("");
+    check_tree_builders(&program_gen::program(300_000));
+    check_tree_builders(&program_gen::garbage(1 << 20));
+    // Deeper than the tree keeps, in both directions.
+    check_tree_builders(&format!("let x = a{}\n", " + a".repeat(3000)));
+    check_tree_builders(&format!("let x = {}\n", "[".repeat(3000)));
+    // Random soups of statement pieces: many small repeated subtrees.
+    const PIECES: &[&str] = &[
+        "let ",
+        "x",
+        "y",
+        " = ",
+        "session ",
+        "\"a {b}\"",
+        "\"\"\"t\"\"\"",
+        ": ",
+        "\n",
+        "\n  ",
+        "\n    ",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        ", ",
+        " + ",
+        " -> ",
+        " | map: ",
+        "**d**",
+        "if ",
+        "else",
+        "# c",
+        "\t",
+        "\r\n",
+        "1",
+        "2.5",
+        "@",
+        "é",
+        "agent ",
+        "prompt",
+        "parallel:",
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..500 {
+        let mut text = String::new();
+        for _ in 0..(state % 200) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+        }
+        check_tree_builders(&text);
+    }
+}
+
+/// A node that wraps a preceding one more than 65 535 events long (the
+/// forward parent no longer fits its event, see `parser::Events`).
+#[test]
+fn far_forward_parent() {
+    let array = format!("[{}a]", "a, ".repeat(30_000));
+    let text = format!("let x = {array} + 1\n");
+    let parse = crate::parse(&text);
+    assert!(parse.errors().is_empty(), "{:?}", parse.errors());
+    assert_eq!(parse.syntax_node().text().to_string(), text);
+    let binary = parse
+        .syntax_node()
+        .descendants()
+        .find(|n| n.kind() == crate::SyntaxKind::BINARY_EXPR)
+        .expect("a binary expression");
+    let lhs = binary.first_child().expect("its left operand");
+    assert_eq!(lhs.kind(), crate::SyntaxKind::ARRAY_EXPR);
+    assert_eq!(lhs.text().to_string(), array);
+    check_tree_builders(&text);
 }

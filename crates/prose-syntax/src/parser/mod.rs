@@ -11,26 +11,30 @@
 //!   part is kept flat in an `ERROR` node with an E005 error.
 
 mod grammar;
+mod green;
 
-use std::num::NonZeroU32;
+use std::{collections::HashMap, ops::Range};
 
 use rowan::{GreenNode, GreenNodeBuilder};
 use text_size::TextRange;
 
 use crate::{
-    SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, layout::ParserInput, lexer::Lexed,
+    SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, layout::LayoutTokens, lexer::Lexed,
 };
 
 /// Deepest nesting of blocks and expressions the parser recurses into.
 pub(crate) const MAX_DEPTH: u32 = 100;
 const FUEL: u32 = 256;
 
-#[derive(Debug)]
+/// One step of the parse. Four bytes: a large file has millions of them.
+#[derive(Debug, Clone, Copy)]
 pub(crate) enum Event {
     Start {
         kind: SyntaxKind,
-        /// Distance to the event of the node wrapping this one (`precede`).
-        forward_parent: Option<NonZeroU32>,
+        /// Distance to the event of the node wrapping this one (`precede`):
+        /// 0 for none, [`FAR`] when it is too far for 16 bits (then it is
+        /// in [`Events::far`]).
+        forward_parent: u16,
     },
     Finish,
     /// Consume one real token, stored with `kind` (which may remap it).
@@ -41,13 +45,39 @@ pub(crate) enum Event {
     Tombstone,
 }
 
+/// `Event::Start::forward_parent` of a parent more than 65 534 events away.
+const FAR: u16 = u16::MAX;
+
+/// The parser's output: the events and the far forward parents.
+pub(crate) struct Events {
+    list: Vec<Event>,
+    /// Start event index -> distance to its forward parent, for distances
+    /// of [`FAR`] or more (rare: the wrapped node spans that many events).
+    far: HashMap<u32, u32>,
+}
+
+impl Events {
+    /// The index of the forward parent of the start event `i`.
+    #[inline]
+    fn forward_parent(&self, i: usize, forward_parent: u16) -> Option<usize> {
+        match forward_parent {
+            0 => None,
+            FAR => self.far.get(&(i as u32)).map(|&d| i + d as usize),
+            d => Some(i + d as usize),
+        }
+    }
+}
+
 pub(crate) struct Parser<'i> {
-    input: &'i ParserInput,
+    input: &'i LayoutTokens,
+    /// The raw tokens' starts, for ranges.
+    starts: &'i [u32],
     pos: usize,
     fuel: u32,
     stuck: bool,
     depth: u32,
     events: Vec<Event>,
+    far_parents: HashMap<u32, u32>,
     errors: Vec<SyntaxError>,
     /// Kind of the last consumed token (real or virtual), for "did the last
     /// construct end with a block?" decisions.
@@ -67,14 +97,17 @@ pub(crate) struct CompletedMarker {
 }
 
 impl<'i> Parser<'i> {
-    fn new(input: &'i ParserInput) -> Self {
+    fn new(input: &'i LayoutTokens, starts: &'i [u32]) -> Self {
         Parser {
             input,
+            starts,
             pos: 0,
             fuel: FUEL,
             stuck: false,
             depth: 0,
-            events: Vec::with_capacity(input.kinds.len() * 2),
+            // About two events per token (start/finish pairs and tokens).
+            events: Vec::with_capacity(input.kinds.len() * 9 / 4 + 16),
+            far_parents: HashMap::new(),
             errors: Vec::new(),
             last: EOF,
             no_call: false,
@@ -142,8 +175,8 @@ impl<'i> Parser<'i> {
     }
 
     pub(crate) fn current_range(&self) -> TextRange {
-        let i = self.pos.min(self.input.ranges.len().saturating_sub(1));
-        self.input.ranges.get(i).copied().unwrap_or_default()
+        let i = self.pos.min(self.input.kinds.len().saturating_sub(1));
+        self.input.range(i, self.starts)
     }
 
     /// Range of the previous real token (for errors about something missing
@@ -153,7 +186,7 @@ impl<'i> Parser<'i> {
         while i > 0 {
             i -= 1;
             if !matches!(self.input.kinds[i], INDENT | DEDENT | EOF) {
-                return self.input.ranges[i];
+                return self.input.range(i, self.starts);
             }
         }
         self.current_range()
@@ -338,7 +371,7 @@ impl Marker {
     pub(crate) fn complete(self, p: &mut Parser<'_>, kind: SyntaxKind) -> CompletedMarker {
         p.events[self.pos as usize] = Event::Start {
             kind,
-            forward_parent: None,
+            forward_parent: 0,
         };
         p.events.push(Event::Finish);
         CompletedMarker { pos: self.pos }
@@ -349,18 +382,28 @@ impl CompletedMarker {
     /// Starts a new node that wraps this completed one (`a` -> `a + b`).
     pub(crate) fn precede(self, p: &mut Parser<'_>) -> Marker {
         let m = p.start();
+        let distance = m.pos - self.pos;
         if let Event::Start { forward_parent, .. } = &mut p.events[self.pos as usize] {
-            *forward_parent = NonZeroU32::new(m.pos - self.pos);
+            *forward_parent = match u16::try_from(distance) {
+                Ok(d) if d != FAR => d,
+                _ => {
+                    p.far_parents.insert(self.pos, distance);
+                    FAR
+                }
+            };
         }
         m
     }
 }
 
-pub(crate) fn parse(input: &ParserInput) -> (Vec<Event>, Vec<SyntaxError>) {
-    let mut p = Parser::new(input);
+pub(crate) fn parse(input: &LayoutTokens, starts: &[u32]) -> (Events, Vec<SyntaxError>) {
+    let mut p = Parser::new(input, starts);
     grammar::source_file(&mut p);
-    limit_tree_depth(&mut p.events, input, &mut p.errors);
-    (p.events, p.errors)
+    let events = Events {
+        list: p.events,
+        far: p.far_parents,
+    };
+    (events, p.errors)
 }
 
 /// Deepest tree the sink builds. Recursion is bounded by [`MAX_DEPTH`], but
@@ -368,130 +411,123 @@ pub(crate) fn parse(input: &ParserInput) -> (Vec<Event>, Vec<SyntaxError>) {
 /// `x | map: .. | map: ..`) are loops in the grammar and nest one node per
 /// link; a 100 000-term sum would make a tree so deep that dropping it
 /// (rowan drops recursively) or walking it recursively overflows the stack.
+/// [`replay`] leaves out the nodes that would lie deeper (their children go
+/// to the enclosing node) and reports E005 where that happens.
 const MAX_TREE_DEPTH: usize = 1000;
-
-/// Removes the nodes that would lie deeper than [`MAX_TREE_DEPTH`] (their
-/// children go to the enclosing node) and reports E005 where that happens.
-/// Replays the event nesting exactly as [`build_tree`] does.
-fn limit_tree_depth(events: &mut [Event], input: &ParserInput, errors: &mut Vec<SyntaxError>) {
-    // For each open node: whether it is kept in the tree.
-    let mut open: Vec<bool> = Vec::new();
-    // Starts already handled as the forward parent of an earlier start.
-    let mut is_parent = vec![0u64; events.len().div_ceil(64)];
-    let mut chain: Vec<(usize, SyntaxKind)> = Vec::new();
-    // Index of the next real token in `input`, for error ranges.
-    let mut token = 0usize;
-    // While nodes are being dropped: the depth of the chain that started
-    // it, so one deep region gets one error.
-    let mut reported_at: Option<usize> = None;
-    for i in 0..events.len() {
-        match events[i] {
-            Event::Start { .. } if is_parent[i / 64] & (1 << (i % 64)) != 0 => {}
-            Event::Start { .. } => {
-                // The chain of forward parents, innermost (this event) first.
-                chain.clear();
-                let mut idx = i;
-                while let Event::Start {
-                    kind,
-                    forward_parent,
-                } = events[idx]
-                {
-                    chain.push((idx, kind));
-                    let Some(delta) = forward_parent else { break };
-                    idx += delta.get() as usize;
-                    is_parent[idx / 64] |= 1 << (idx % 64);
-                }
-                // Nodes are started outermost first, so `chain[j]` lies at
-                // depth `open.len() + chain.len() - j`: drop the innermost.
-                let depth = open.len();
-                let dropped = (depth + chain.len())
-                    .saturating_sub(MAX_TREE_DEPTH.max(depth))
-                    .min(chain.len());
-                open.extend((0..chain.len()).rev().map(|j| j >= dropped));
-                if dropped == 0 {
-                    continue;
-                }
-                if reported_at.is_none() {
-                    while matches!(input.kinds.get(token), Some(INDENT | DEDENT)) {
-                        token += 1;
-                    }
-                    let range = input.ranges.get(token).copied().unwrap_or_default();
-                    errors.push(SyntaxError::new(
-                        SyntaxErrorCode::E005,
-                        format!(
-                            "Nesting is too deep: the syntax tree keeps at most {MAX_TREE_DEPTH} levels"
-                        ),
-                        range,
-                    ));
-                    reported_at = Some(depth);
-                }
-                // Re-link the kept part of the chain, starting from `i`.
-                for &(at, _) in &chain {
-                    events[at] = Event::Tombstone;
-                }
-                let kept = &chain[dropped..];
-                for (w, &(at, kind)) in kept.iter().enumerate() {
-                    let at = if w == 0 { i } else { at };
-                    events[at] = Event::Start {
-                        kind,
-                        forward_parent: kept
-                            .get(w + 1)
-                            .and_then(|&(next, _)| NonZeroU32::new((next - at) as u32)),
-                    };
-                }
-            }
-            Event::Finish => {
-                if open.pop() == Some(false) {
-                    events[i] = Event::Tombstone;
-                }
-                if reported_at.is_some_and(|d| open.len() <= d) {
-                    reported_at = None;
-                }
-            }
-            Event::Token { .. } => {
-                while matches!(input.kinds.get(token), Some(INDENT | DEDENT)) {
-                    token += 1;
-                }
-                token += 1;
-            }
-            Event::Tombstone => {}
-        }
-    }
-}
 
 /// Replays parser events over the raw tokens into a green tree. Trivia is
 /// attached before the next token, outside nodes that start after it.
+/// `lexed.kinds` are the raw kinds after layout. Errors about the depth of
+/// the tree are added to `errors`.
 pub(crate) fn build_tree(
     text: &str,
-    raw_kinds: &[SyntaxKind],
     lexed: &Lexed,
-    mut events: Vec<Event>,
+    events: Events,
+    errors: &mut Vec<SyntaxError>,
+) -> GreenNode {
+    // The tree has at most one node per event and one token per raw token
+    // (plus the root's ERROR node): that bounds what the builder interns.
+    if events.list.len() + lexed.kinds.len() < green::MAX_ELEMENTS {
+        let mut builder = green::TreeBuilder::new(events.list.len());
+        replay(text, lexed, events, &mut builder, errors);
+        builder.finish()
+    } else {
+        let mut builder = GreenNodeBuilder::new();
+        replay(text, lexed, events, &mut builder, errors);
+        builder.finish()
+    }
+}
+
+/// [`build_tree`] with rowan's own builder, the reference the tests hold
+/// [`green::TreeBuilder`] to.
+#[cfg(test)]
+pub(crate) fn build_tree_with_rowan(
+    text: &str,
+    lexed: &Lexed,
+    events: Events,
+    errors: &mut Vec<SyntaxError>,
 ) -> GreenNode {
     let mut builder = GreenNodeBuilder::new();
-    let mut raw = 0usize;
-    let mut depth = 0usize;
-    let mut forward: Vec<SyntaxKind> = Vec::new();
+    replay(text, lexed, events, &mut builder, errors);
+    builder.finish()
+}
 
-    let eat_trivia = |builder: &mut GreenNodeBuilder<'_>, raw: &mut usize| {
+/// What [`replay`] drives: [`green::TreeBuilder`], or rowan's own builder
+/// for inputs too large for it (and in the tests that check that both build
+/// the same trees).
+pub(crate) trait TreeSink {
+    /// Adds the token `text[range]`.
+    fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>);
+    fn start_node(&mut self, kind: SyntaxKind);
+    fn finish_node(&mut self);
+}
+
+impl TreeSink for green::TreeBuilder {
+    #[inline]
+    fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
+        green::TreeBuilder::token(self, kind, text, range);
+    }
+    #[inline]
+    fn start_node(&mut self, kind: SyntaxKind) {
+        green::TreeBuilder::start_node(self, kind);
+    }
+    #[inline]
+    fn finish_node(&mut self) {
+        green::TreeBuilder::finish_node(self);
+    }
+}
+
+impl TreeSink for GreenNodeBuilder<'_> {
+    fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
+        GreenNodeBuilder::token(self, kind.into(), &text[range]);
+    }
+    fn start_node(&mut self, kind: SyntaxKind) {
+        GreenNodeBuilder::start_node(self, kind.into());
+    }
+    fn finish_node(&mut self) {
+        GreenNodeBuilder::finish_node(self);
+    }
+}
+
+fn replay<B: TreeSink>(
+    text: &str,
+    lexed: &Lexed,
+    mut events: Events,
+    builder: &mut B,
+    errors: &mut Vec<SyntaxError>,
+) {
+    let raw_kinds = &lexed.kinds[..];
+    let starts = &lexed.starts[..];
+    let range = |raw: usize| starts[raw] as usize..starts[raw + 1] as usize;
+    let mut raw = 0usize;
+    // For each open node: whether it is in the tree (not too deep).
+    let mut open: Vec<bool> = Vec::new();
+    // Nodes in the tree among `open`.
+    let mut depth = 0usize;
+    // While nodes are left out: the depth where that started, so that one
+    // deep region gets one error.
+    let mut reported_at: Option<usize> = None;
+    let mut forward: Vec<SyntaxKind> = Vec::new();
+    let eat_trivia = |builder: &mut B, raw: &mut usize| {
         while *raw < raw_kinds.len() && raw_kinds[*raw].is_trivia() {
-            builder.token(raw_kinds[*raw].into(), &text[lexed.range(*raw)]);
+            builder.token(raw_kinds[*raw], text, range(*raw));
             *raw += 1;
         }
     };
 
-    for i in 0..events.len() {
-        match std::mem::replace(&mut events[i], Event::Tombstone) {
+    for i in 0..events.list.len() {
+        match events.list[i] {
             Event::Start {
                 kind,
                 forward_parent,
             } => {
-                // Collect the chain of forward parents: outermost first.
+                // The chain of forward parents: outermost last.
                 forward.push(kind);
                 let mut idx = i;
                 let mut fp = forward_parent;
-                while let Some(delta) = fp {
-                    idx += delta.get() as usize;
-                    fp = match std::mem::replace(&mut events[idx], Event::Tombstone) {
+                while let Some(parent) = events.forward_parent(idx, fp) {
+                    idx = parent;
+                    fp = match std::mem::replace(&mut events.list[idx], Event::Tombstone) {
                         Event::Start {
                             kind,
                             forward_parent,
@@ -499,27 +535,58 @@ pub(crate) fn build_tree(
                             forward.push(kind);
                             forward_parent
                         }
-                        _ => None,
+                        _ => 0,
                     };
                 }
-                if depth > 0 {
-                    eat_trivia(&mut builder, &mut raw);
+                // Nodes start outermost first; the innermost ones are left
+                // out when the chain would go deeper than the limit.
+                let kept = MAX_TREE_DEPTH.saturating_sub(depth).min(forward.len());
+                if depth > 0 && kept > 0 {
+                    eat_trivia(builder, &mut raw);
                 }
-                for kind in forward.drain(..).rev() {
-                    builder.start_node(kind.into());
-                    depth += 1;
+                if kept < forward.len() && reported_at.is_none() {
+                    let next = (raw..raw_kinds.len())
+                        .find(|&r| !raw_kinds[r].is_trivia())
+                        .unwrap_or(raw_kinds.len());
+                    let range = match next {
+                        r if r < raw_kinds.len() => lexed.range(r),
+                        _ => TextRange::empty(text.len().try_into().unwrap_or_default()),
+                    };
+                    errors.push(SyntaxError::new(
+                        SyntaxErrorCode::E005,
+                        format!(
+                            "Nesting is too deep: the syntax tree keeps at most {MAX_TREE_DEPTH} levels"
+                        ),
+                        range,
+                    ));
+                    reported_at = Some(open.len());
+                }
+                for (j, kind) in forward.drain(..).rev().enumerate() {
+                    let in_tree = j < kept;
+                    if in_tree {
+                        builder.start_node(kind);
+                        depth += 1;
+                    }
+                    open.push(in_tree);
                 }
             }
             Event::Finish => {
+                let in_tree = open.pop().unwrap_or(false);
+                if reported_at.is_some_and(|d| open.len() <= d) {
+                    reported_at = None;
+                }
+                if !in_tree {
+                    continue;
+                }
                 depth -= 1;
-                if depth == 0 {
-                    eat_trivia(&mut builder, &mut raw);
+                if open.is_empty() {
+                    eat_trivia(builder, &mut raw);
                     // Anything left (only possible after the parser gave up)
                     // still belongs in the tree.
                     if raw < raw_kinds.len() {
-                        builder.start_node(ERROR.into());
+                        builder.start_node(ERROR);
                         while raw < raw_kinds.len() {
-                            builder.token(raw_kinds[raw].into(), &text[lexed.range(raw)]);
+                            builder.token(raw_kinds[raw], text, range(raw));
                             raw += 1;
                         }
                         builder.finish_node();
@@ -528,14 +595,13 @@ pub(crate) fn build_tree(
                 builder.finish_node();
             }
             Event::Token { kind } => {
-                eat_trivia(&mut builder, &mut raw);
+                eat_trivia(builder, &mut raw);
                 if raw < raw_kinds.len() {
-                    builder.token(kind.into(), &text[lexed.range(raw)]);
+                    builder.token(kind, text, range(raw));
                     raw += 1;
                 }
             }
             Event::Tombstone => {}
         }
     }
-    builder.finish()
 }
