@@ -12,6 +12,24 @@ pub trait AstNode: Sized {
     fn syntax(&self) -> &SyntaxNode;
 }
 
+/// The node of type `N` spanning exactly `range` under `root` (the
+/// innermost one when several do), found by descending from the root
+/// rather than by scanning the tree.
+pub fn node_spanning<N: AstNode>(root: &SyntaxNode, range: rowan::TextRange) -> Option<N> {
+    if !root.text_range().contains_range(range) {
+        return None;
+    }
+    let start = match root.covering_element(range) {
+        rowan::NodeOrToken::Node(n) => n,
+        rowan::NodeOrToken::Token(t) => t.parent()?,
+    };
+    start
+        .ancestors()
+        .take_while(|n| n.text_range().contains_range(range))
+        .filter(|n| n.text_range() == range)
+        .find_map(N::cast)
+}
+
 mod support {
     use super::*;
 

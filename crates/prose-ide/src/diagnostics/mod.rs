@@ -144,9 +144,9 @@ pub struct Ctx<'a> {
     pub parse: &'a Parse,
     pub root: ast::SourceFile,
     pub sema: &'a FileSemantics,
-    /// Every node of the file in pre-order, collected once: rules filter
-    /// this list instead of each walking the tree again.
-    pub nodes: Vec<SyntaxNode>,
+    /// Every node of the file in pre-order, collected once; rules reach
+    /// them through the kind index ([`Ctx::nodes_of`], [`Ctx::nodes_matching`]).
+    nodes: Vec<SyntaxNode>,
     /// For each kind (by its raw value), the positions in `nodes` of the
     /// nodes of that kind, ascending: a rule asking for one node type
     /// visits only those.
@@ -249,29 +249,6 @@ impl<'a> Ctx<'a> {
 
     pub fn path(&self) -> &'a str {
         self.file.path(self.db)
-    }
-
-    /// Every node of the file, in pre-order.
-    pub fn all_nodes(&self) -> impl Iterator<Item = SyntaxNode> + '_ {
-        self.nodes.iter().cloned()
-    }
-
-    /// The outermost node of type `N` spanning exactly `range`, found by
-    /// descending from the root (no scan of the whole file).
-    pub fn node_at<N: prose_syntax::AstNode>(&self, range: TextRange) -> Option<N> {
-        if !self.syntax().text_range().contains_range(range) {
-            return None;
-        }
-        let start = match self.syntax().covering_element(range) {
-            prose_syntax::NodeOrToken::Node(n) => n,
-            prose_syntax::NodeOrToken::Token(t) => t.parent()?,
-        };
-        start
-            .ancestors()
-            .skip_while(|n| n.text_range() != range)
-            .take_while(|n| n.text_range() == range)
-            .filter_map(N::cast)
-            .last()
     }
 
     pub fn syntax(&self) -> &SyntaxNode {

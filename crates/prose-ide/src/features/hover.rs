@@ -18,7 +18,7 @@
 //! ([`keyword_docs`], [`property_docs`], [`value_docs`]).
 
 use prose_syntax::{
-    AstNode, NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize,
+    AstNode, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize,
     ast::{self, Expr},
 };
 
@@ -639,21 +639,7 @@ fn first_paragraph(docs: &str) -> Option<String> {
 
 // ---- small helpers ----------------------------------------------------------------
 
-/// The node of type `N` spanning exactly `range`.
-pub(crate) fn node_at<N: AstNode>(root: &SyntaxNode, range: TextRange) -> Option<N> {
-    if !root.text_range().contains_range(range) {
-        return None;
-    }
-    let start = match root.covering_element(range) {
-        NodeOrToken::Node(n) => n,
-        NodeOrToken::Token(t) => t.parent()?,
-    };
-    start
-        .ancestors()
-        .take_while(|n| n.text_range().contains_range(range))
-        .filter(|n| n.text_range() == range)
-        .find_map(N::cast)
-}
+pub(crate) use prose_syntax::ast::node_spanning as node_at;
 
 /// The 1-based line of `offset`.
 pub(crate) fn line_number(text: &str, offset: TextSize) -> usize {

@@ -176,7 +176,7 @@ pub(crate) fn permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
 /// resolution does).
 pub(crate) fn agent_def(ctx: &Ctx<'_>, name: &str) -> Option<ast::AgentDef> {
     let (_, def) = ctx.sema.find(DefKind::Agent, name)?;
-    ctx.node_at::<ast::AgentDef>(def.range)
+    ast::node_spanning::<ast::AgentDef>(ctx.syntax(), def.range)
 }
 
 /// The range of a property's value wherever it is written, or of its key
