@@ -267,3 +267,32 @@ fn version_and_help() {
         assert!(run.stdout.contains(word), "{word}: {}", run.stdout);
     }
 }
+
+/// A directory gives every file of a known kind (docs/languages.md), in
+/// path order, and nothing else; job entries, markdown and dialect files
+/// are not read as programs.
+#[test]
+fn directories_give_every_kind_of_document() {
+    let sb = Sandbox::new("kinds");
+    sb.write("prose.toml", "[files]\njobs = [\"ci/*.json\"]\n")
+        .write("a.prose", GOOD)
+        .write("team.jobs.json", "{\"models\": {}}\n")
+        .write("ci/nightly.json", "{}\n")
+        .write("package.json", "{ not a program }\n")
+        .write("notes.md", "# Notes\n\nSome _emphasis_ here.\n")
+        .write(".agents/review.md", "/read a.prose\nReview it.\n")
+        .write("out.dialect", "/recall notes\n")
+        .write(".git/x.prose", BAD)
+        .write("node_modules/m/README.md", "# m\n");
+    let run = sb.prose(&["check", "--format", "json", "."]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "{\"version\":1,\"files\":6,\"diagnostics\":[]}\n"
+    );
+    // A file named explicitly is checked whatever its name: as a program
+    // when no kind matches.
+    let run = sb.prose(&["check", "--format", "json", "package.json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.contains("\"path\":\"package.json\""), "{run:?}");
+}
