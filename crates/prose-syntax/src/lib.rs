@@ -9,6 +9,7 @@
 //! -> event-based [`parser`] -> rowan green tree, viewed through [`ast`].
 
 pub mod ast;
+mod fence;
 mod kind;
 pub mod layout;
 pub mod lexer;
@@ -56,6 +57,9 @@ pub enum SyntaxErrorCode {
     E004,
     /// Invalid syntax.
     E005,
+    /// A `"""` inside a fenced code block of a `"""` string, read as text
+    /// (project code; see `fence.rs`).
+    P104,
 }
 
 impl SyntaxErrorCode {
@@ -65,6 +69,7 @@ impl SyntaxErrorCode {
             SyntaxErrorCode::E002 => "E002",
             SyntaxErrorCode::E004 => "E004",
             SyntaxErrorCode::E005 => "E005",
+            SyntaxErrorCode::P104 => "P104",
         }
     }
 }

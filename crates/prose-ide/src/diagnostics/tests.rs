@@ -21,14 +21,23 @@ fn rule_folder(rule: &Rule) -> &'static str {
     }
 }
 
-/// The body of the first fenced block in `lang` after the heading `## {heading}`.
+/// The body of the first fenced block in `lang` after the heading
+/// `## {heading}` (a fence of three or more backticks, closed by the same).
 fn doc_block(docs: &str, heading: &str, lang: &str) -> Option<String> {
     let start = docs.find(&format!("## {heading}"))?;
-    let rest = &docs[start..];
-    let fence = format!("```{lang}\n");
-    let open = rest.find(&fence)? + fence.len();
-    let close = rest[open..].find("```")?;
-    Some(rest[open..open + close].to_string())
+    let mut lines = docs[start..].split_inclusive('\n');
+    let fence = lines.by_ref().find_map(|l| {
+        let ticks = l.len() - l.trim_start_matches('`').len();
+        (ticks >= 3 && l[ticks..].trim_end() == lang).then(|| &l[..ticks])
+    })?;
+    let mut body = String::new();
+    for l in lines {
+        if l.trim_end() == fence {
+            return Some(body);
+        }
+        body.push_str(l);
+    }
+    None
 }
 
 #[test]

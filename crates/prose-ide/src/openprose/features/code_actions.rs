@@ -42,6 +42,8 @@ use crate::{
     vocabulary,
 };
 
+mod string_fixes;
+
 /// Shorthands for the edits fixes make.
 fn replace(range: TextRange, new_text: impl Into<String>) -> TextEdit {
     TextEdit {
@@ -168,9 +170,11 @@ fn fixes(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         "E010" => remove_duplicate_import(cx, acc),
         "E017" => resume_non_persistent(cx, acc),
         "E018" => switch_invocation(cx, acc, SyntaxKind::RESUME_KW, "session", true),
+        "E002" => string_fixes::double_backslash(cx, acc),
         "E022" => move_input(cx, acc),
         "P001" => tab_indentation(cx, acc),
         "P101" | "P402" | "P404" | "P703" => nearest_variable(cx, acc),
+        "P104" => string_fixes::escape_fenced_quotes(cx, acc),
         "P201" => import_alias(cx, acc),
         "P301" => invalid_persist(cx, acc),
         "P503" => {
@@ -1206,7 +1210,7 @@ mod tests {
 
     /// Applies the action titled `title`, checks that its diagnostic is
     /// gone, and shows the edited text followed by the diagnostics left.
-    fn check_fix(fixture: &str, title: &str, expect: Expect) {
+    pub(super) fn check_fix(fixture: &str, title: &str, expect: Expect) {
         let (mut host, file, actions) = actions(fixture);
         let Some(action) = actions.iter().find(|a| a.title == title) else {
             let titles: Vec<&str> = actions.iter().map(|a| a.title.as_str()).collect();
