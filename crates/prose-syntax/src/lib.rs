@@ -153,7 +153,7 @@ pub fn parse(text: &str) -> Parse {
     let mut lexed = lexer::lex(text);
     // Layout rewrites the insignificant newlines among the lexer's kinds.
     let (tokens, layout_errors) = layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text);
-    let (events, mut errors) = parser::parse(&tokens, &lexed.starts);
+    let (events, mut errors) = parser::parse(text, &tokens, &lexed.starts);
     drop(tokens);
     let green = parser::build_tree(text, &lexed, events, &mut errors);
     errors.extend(lexed.errors);
