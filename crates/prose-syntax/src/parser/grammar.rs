@@ -444,6 +444,10 @@ fn block_def(p: &mut Parser<'_>) {
     if p.at(L_PAREN) {
         param_list(p);
     }
+    // `block process(chunk, depth) (max_depth: 50):` (prose.md).
+    if p.at(L_PAREN) {
+        modifier_list(p);
+    }
     colon_body(p, "the block");
     m.complete(p, BLOCK_DEF);
 }
@@ -1364,6 +1368,14 @@ fn session_expr(p: &mut Parser<'_>) -> CompletedMarker {
     }
     if p.at(L_PAREN) {
         modifier_list(p);
+    }
+    // `session "Research AI" context: "AI"`: one property on the session's
+    // own line (compiler.md, Parallel For-Each, writes it so).
+    if p.at_name() && p.nth_at(1, COLON) && !p.line_ended() {
+        let b = p.start();
+        property(p);
+        b.complete(p, PROPERTY_BLOCK);
+        return m.complete(p, SESSION_EXPR);
     }
     // `session "x":` before a property block: a stray colon, accepted.
     if p.at(COLON) && p.nth_at(1, NEWLINE) && p.nth_at(2, INDENT) {
