@@ -20,7 +20,8 @@
 //! line after it is read as statements (a cascade of errors on prompt
 //! text). The author evidently meant the fence to be text. So a run of three
 //! or more quotes **inside a fence** is read as text when the fence visibly
-//! closes: a later line of at least as many backticks and nothing else, with
+//! closes: a later line of at least as many backticks and nothing else (or
+//! the string's own closing `"""` right after them), with
 //! every non-blank line up to it indented at least as far as the fence's
 //! opening line. A fence that never closes, or a line indented less than the
 //! fence (the usual place of the closing `"""`), ends that reading, and a
@@ -102,7 +103,7 @@ fn line_start(line: &[u8], fence: Option<Fence>) -> Option<Fence> {
             ticks,
             closes: None,
         }),
-        Some(f) if ticks >= f.ticks && is_blank_to_eol(&rest[ticks..]) => None,
+        Some(f) if closes(rest, ticks, f.ticks) => None,
         Some(f) => Some(f),
         None if ticks >= 3 => Some(Fence {
             indent,
@@ -136,7 +137,7 @@ fn fence_closes(bytes: &[u8], mut from: usize, indent: usize, ticks: usize) -> b
             return false;
         }
         let n = rest.iter().take_while(|&&b| b == b'`').count();
-        if n >= ticks && is_blank_to_eol(&rest[n..]) {
+        if closes(rest, n, ticks) {
             return true;
         }
     }
@@ -151,6 +152,16 @@ fn indentation(line: &[u8]) -> (usize, &[u8]) {
         .take_while(|&&b| b == b' ' || b == b'\t')
         .count();
     (n, &line[n..])
+}
+
+/// Whether a line whose text `rest` starts with `ticks` backticks closes a
+/// fence of `fence_ticks`: at least as many backticks, then nothing, or
+/// the `"""` that also closes the string (```` ```""" ````).
+fn closes(rest: &[u8], ticks: usize, fence_ticks: usize) -> bool {
+    ticks >= fence_ticks && {
+        let after = &rest[ticks..];
+        is_blank_to_eol(after) || after.starts_with(b"\"\"\"")
+    }
 }
 
 /// Whether only blanks come before the end of the line.
@@ -214,6 +225,16 @@ mod tests {
         let (content, _, runs) = scan(text);
         assert_eq!(runs, vec![(12, 3)]);
         assert!(content.ends_with("````\n\"\"\""));
+    }
+
+    #[test]
+    fn a_fence_closed_together_with_the_string() {
+        // ```` ```""" ```` ends the fence and the string on one line.
+        let text = "\"\"\"Run:\n```bash\nls\n```\"\"\"\nsession \"x\"\n```\n";
+        let (content, closed, runs) = scan(text);
+        assert!(closed);
+        assert_eq!(content, "Run:\n```bash\nls\n```\"\"\"");
+        assert!(runs.is_empty());
     }
 
     #[test]
