@@ -30,7 +30,7 @@ fn json_has_exact_one_based_scalar_value_positions() {
         concat!(
             r#"{"version":1,"files":2,"diagnostics":["#,
             r#"{"path":"crlf.prose","code":"E004","severity":"error","#,
-            r#""message":"Unexpected name: expected end of line","#,
+            r#""message":"Unexpected `foo`: expected end of line","#,
             r#""range":{"start":{"line":5,"column":19},"end":{"line":5,"column":22}}},"#,
             r#"{"path":"eol.prose","code":"E005","severity":"error","#,
             r#""message":"Expected an expression","#,
@@ -65,7 +65,7 @@ fn human_output_has_code_location_source_line_and_carets() {
     let run = sb.prose(&["check", "crlf.prose"]);
     assert_eq!(run.code, 1, "{run:?}");
     let out = &run.stdout;
-    assert!(out.contains("error[E004]: Unexpected name"), "{out}");
+    assert!(out.contains("error[E004]: Unexpected `foo`"), "{out}");
     assert!(out.contains("crlf.prose:5:19"), "{out}");
     let lines: Vec<&str> = out.lines().collect();
     // The source line (without its `\r`), then carets under exactly `foo`;

@@ -559,9 +559,9 @@ fn split_string(text: &str, base: u32, shape: StringShape, out: &mut Lexed) {
                 push(STRING_ESCAPE, i, out);
                 if !matches!(esc, "\\\\" | "\\\"" | "\\n" | "\\t" | "\\{" | "\\}") {
                     let shown = if ch_len == 0 || esc.ends_with(['\n', '\r']) {
-                        ": a backslash at the end of a line".to_string()
+                        ": a backslash at the end of a line; write `\\\\` to keep it".to_string()
                     } else {
-                        format!(" `{esc}`")
+                        format!(" `{esc}`: write `\\{esc}` to keep the backslash")
                     };
                     out.errors.push(SyntaxError::new(
                         SyntaxErrorCode::E002,
@@ -784,7 +784,7 @@ mod tests {
                 STRING_TEXT " "
                 STRING_ESCAPE "\\q"
                 STRING_CLOSE "\""
-                E002 41..43: Unknown escape sequence `\q`; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 41..43: Unknown escape sequence `\q`: write `\\q` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }
@@ -892,7 +892,7 @@ mod tests {
                 STRING_TEXT "abc"
                 STRING_ESCAPE "\\"
                 E001 0..3: Unterminated string literal: `"""` needs a closing `"""`
-                E002 6..7: Unknown escape sequence: a backslash at the end of a line; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 6..7: Unknown escape sequence: a backslash at the end of a line; write `\\` to keep it; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }

@@ -106,7 +106,7 @@ session: composer
             PROMPT,
             expect![[r#"
                 P104 10:15-10:18 warning: `"""` inside a fenced code block ends the string by the grammar; it is read as text because the fence closes later on. Escape it: `\"""`
-                P101 11:34-11:42 hint: Undefined interpolation variable `solution`: `{solution}` is passed to the session as literal text
+                P101 11:34-11:42 hint: Undefined interpolation variable `solution`: `{solution}` is passed to the session as literal text; write `\{solution}` if that is meant
                 P104 12:7-12:10 warning: `"""` inside a fenced code block ends the string by the grammar; it is read as text because the fence closes later on. Escape it: `\"""`
             "#]],
         );
@@ -122,7 +122,7 @@ session: composer
                 P103 9:13-9:14 error: Unescaped quote in string: an unescaped `"`; write `\"`
                 P103 9:31-9:32 error: Unescaped quote in string: an unescaped `"`; write `\"`
                 P104 10:15-10:18 error: `"""` inside a fenced code block ends the string by the grammar; it is read as text because the fence closes later on. Escape it: `\"""`
-                P101 11:34-11:42 error: Undefined interpolation variable `solution`: `{solution}` is passed to the session as literal text
+                P101 11:34-11:42 error: Undefined interpolation variable `solution`: `{solution}` is passed to the session as literal text; write `\{solution}` if that is meant
                 P104 12:7-12:10 error: `"""` inside a fenced code block ends the string by the grammar; it is read as text because the fence closes later on. Escape it: `\"""`
             "#]],
         );

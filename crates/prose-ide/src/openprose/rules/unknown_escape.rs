@@ -98,7 +98,7 @@ mod tests {
         check(
             r#"session "a\.b \{ok\} \n""#,
             expect![[r#"
-                E002 1:11-1:13 error: Unknown escape sequence `\.`; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 1:11-1:13 error: Unknown escape sequence `\.`: write `\\.` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }
@@ -120,12 +120,12 @@ mod tests {
         check(
             PROMPT,
             expect![[r#"
-                E002 5:33-5:34 hint: Unknown escape sequence: a backslash at the end of a line; valid escapes are \\, \", \n, \t, \{ and \}
-                E002 6:43-6:44 hint: Unknown escape sequence: a backslash at the end of a line; valid escapes are \\, \", \n, \t, \{ and \}
-                E002 8:27-8:29 hint: Unknown escape sequence `\d`; valid escapes are \\, \", \n, \t, \{ and \}
-                E002 8:30-8:32 hint: Unknown escape sequence `\.`; valid escapes are \\, \", \n, \t, \{ and \}
-                E002 8:32-8:34 hint: Unknown escape sequence `\d`; valid escapes are \\, \", \n, \t, \{ and \}
-                E002 8:51-8:53 hint: Unknown escape sequence `\$`; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 5:33-5:34 hint: Unknown escape sequence: a backslash at the end of a line; write `\\` to keep it; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 6:43-6:44 hint: Unknown escape sequence: a backslash at the end of a line; write `\\` to keep it; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 8:27-8:29 hint: Unknown escape sequence `\d`: write `\\d` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 8:30-8:32 hint: Unknown escape sequence `\.`: write `\\.` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 8:32-8:34 hint: Unknown escape sequence `\d`: write `\\d` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 8:51-8:53 hint: Unknown escape sequence `\$`: write `\\$` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }
@@ -137,14 +137,14 @@ mod tests {
             expect![[r#"
                 P103 5:18-5:19 error: Unescaped quote in string: an unescaped `"`; write `\"`
                 P103 5:31-5:32 error: Unescaped quote in string: an unescaped `"`; write `\"`
-                E002 5:33-5:34 error: Unknown escape sequence: a backslash at the end of a line; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 5:33-5:34 error: Unknown escape sequence: a backslash at the end of a line; write `\\` to keep it; valid escapes are \\, \", \n, \t, \{ and \}
                 P103 6:10-6:11 error: Unescaped quote in string: an unescaped `"`; write `\"`
                 P103 6:41-6:42 error: Unescaped quote in string: an unescaped `"`; write `\"`
-                E002 6:43-6:44 error: Unknown escape sequence: a backslash at the end of a line; valid escapes are \\, \", \n, \t, \{ and \}
-                E002 8:27-8:29 error: Unknown escape sequence `\d`; valid escapes are \\, \", \n, \t, \{ and \}
-                E002 8:30-8:32 error: Unknown escape sequence `\.`; valid escapes are \\, \", \n, \t, \{ and \}
-                E002 8:32-8:34 error: Unknown escape sequence `\d`; valid escapes are \\, \", \n, \t, \{ and \}
-                E002 8:51-8:53 error: Unknown escape sequence `\$`; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 6:43-6:44 error: Unknown escape sequence: a backslash at the end of a line; write `\\` to keep it; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 8:27-8:29 error: Unknown escape sequence `\d`: write `\\d` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 8:30-8:32 error: Unknown escape sequence `\.`: write `\\.` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 8:32-8:34 error: Unknown escape sequence `\d`: write `\\d` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 8:51-8:53 error: Unknown escape sequence `\$`: write `\\$` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }
@@ -155,7 +155,7 @@ mod tests {
             r#"session "Save to C:\data"
 "#,
             expect![[r#"
-                E002 1:20-1:22 error: Unknown escape sequence `\d`; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 1:20-1:22 error: Unknown escape sequence `\d`: write `\\d` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }
