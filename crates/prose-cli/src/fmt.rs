@@ -74,7 +74,7 @@ pub fn run_with_output(args: &FmtArgs, out: Box<dyn Write>) -> u8 {
 
 /// Why `path` was left unchanged.
 fn not_formatted(path: &Path, text: &str) -> String {
-    let errors = prose_syntax::parse(text).errors().len();
+    let errors = prose_syntax::parse(text).broken().count();
     let path = path.display();
     match errors {
         // The formatter refused its own result: a bug, never seen on the

@@ -63,6 +63,14 @@ pub enum SyntaxErrorCode {
 }
 
 impl SyntaxErrorCode {
+    /// Whether this is a note on the text of a string rather than a broken
+    /// construct (E002: an unknown escape, kept as written; P104: a `"""`
+    /// kept inside a fenced code block): the tree is whole, so tools that
+    /// need a sound tree (the formatter) may go on.
+    pub fn is_reading_note(self) -> bool {
+        matches!(self, SyntaxErrorCode::E002 | SyntaxErrorCode::P104)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             SyntaxErrorCode::E001 => "E001",
@@ -130,6 +138,13 @@ impl Parse {
     /// Errors sorted by position.
     pub fn errors(&self) -> &[SyntaxError] {
         &self.errors
+    }
+
+    /// The errors that are not reading notes (see
+    /// [`SyntaxErrorCode::is_reading_note`]): constructs the parser could
+    /// not make whole.
+    pub fn broken(&self) -> impl Iterator<Item = &SyntaxError> {
+        self.errors.iter().filter(|e| !e.code.is_reading_note())
     }
 
     /// The tree and errors as text, for snapshots and `prose dump-cst`.

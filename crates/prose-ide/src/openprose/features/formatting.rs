@@ -27,7 +27,9 @@
 //!
 //! What is never touched: the content of strings (a `"""` string's lines
 //! keep their columns, whatever they are), discretion text, comment text.
-//! A file with syntax errors is not formatted at all. As a safety net, the
+//! A file with syntax errors is not formatted at all (notes on string text,
+//! an unknown escape or a `"""` kept inside a fence, are not errors of the
+//! tree and do not stop it). As a safety net, the
 //! result is parsed again and must give the same tree (ignoring
 //! whitespace); otherwise nothing is formatted.
 
@@ -49,14 +51,14 @@ pub fn format_text(text: &str) -> Option<String> {
 /// Formats a parsed text; `None` when it has syntax errors (or if the
 /// safety net catches a result that would not be the same program).
 pub(crate) fn format_parse(parse: &Parse, text: &str) -> Option<String> {
-    if !parse.errors().is_empty() {
+    if parse.broken().next().is_some() {
         return None;
     }
     let root = parse.syntax_node();
     let out = Printer::new(text).print(&root);
     // The safety net: same tree, no errors.
     let again = prose_syntax::parse(&out);
-    (again.errors().is_empty() && shape(&again.syntax_node()) == shape(&root)).then_some(out)
+    (again.broken().next().is_none() && shape(&again.syntax_node()) == shape(&root)).then_some(out)
 }
 
 /// The tree without whitespace: node kinds (with their ends) and the
@@ -440,6 +442,16 @@ mod tests {
                 }
             "#]],
         );
+    }
+
+    #[test]
+    fn notes_on_string_text_do_not_stop_formatting() {
+        let text = "agent a:\n    model: haiku\n    prompt: \"\"\"\n      grep \\d+\n      ```prose\n      session \"x\"\n        prompt: \"\"\"\n          y\n        \"\"\"\n      ```\n    \"\"\"\n";
+        let formatted = format_text(text).expect("only notes on string text");
+        assert!(
+            formatted.starts_with("agent a:\n  model: haiku\n  prompt: \"\"\"\n      grep \\d+\n")
+        );
+        assert!(format_text("session \"x\" )\n").is_none());
     }
 
     #[test]
