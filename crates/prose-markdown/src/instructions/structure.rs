@@ -1,0 +1,543 @@
+//! From the lexical pass and the block structure to [`Instructions`]:
+//! keyword roles, patterns, branches and their scopes, variable roles,
+//! `_spawn_` targets and near-misses of keywords.
+
+use text_size::TextRange;
+
+use super::{
+    Branch, FragmentKind, Instructions, Keyword, KeywordOccurrence, KeywordRole, NearMiss, Pattern,
+    SignalOccurrence, SpawnTarget, Variable, VariableRole,
+    blocks::{self, Blocks, LineKind},
+    scan::{self, Lexed, Place},
+    vocabulary::KEYWORDS,
+};
+use crate::{
+    lookup::clean_path,
+    markdown::{self, CodeKind, Markdown},
+    text::{self, edit_distance, range},
+};
+
+pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
+    let md = markdown::scan(text);
+    let lexed = scan::scan(text, &md);
+    let blocks = blocks::blocks(text, &md);
+    let quotes: Vec<TextRange> = lexed
+        .quotes
+        .iter()
+        .filter(|q| q.place == Place::Prose)
+        .map(|q| q.range)
+        .collect();
+    let mut keywords: Vec<KeywordOccurrence> = lexed
+        .words
+        .iter()
+        .filter_map(|w| {
+            let keyword = w.keyword?;
+            let role = match w.place {
+                Place::Example => KeywordRole::Example,
+                _ if within(&quotes, w.range) => KeywordRole::Quoted,
+                _ => KeywordRole::Statement,
+            };
+            Some(KeywordOccurrence {
+                keyword,
+                range: w.range,
+                role,
+            })
+        })
+        .collect();
+    mark_mentions(text, &mut keywords);
+    let patterns = patterns(text, &lexed, &blocks, &md);
+    let (branches, stray_thens) = branches(&keywords, &blocks, &lexed, &patterns);
+    let args = action_args(text, &keywords, &md);
+    let spawns = args
+        .iter()
+        .filter(|(k, _)| *k == Keyword::Spawn)
+        .map(|(_, span)| {
+            let content = text::slice(text, *span);
+            SpawnTarget {
+                path: clean_path(content),
+                range: *span,
+                templated: content.contains('{'),
+            }
+        })
+        .collect();
+    let variables = variables(&lexed, &md, &blocks, &keywords, &branches, &patterns, &args);
+    let signals = lexed
+        .signals
+        .iter()
+        .map(|s| SignalOccurrence {
+            name: s.name.clone(),
+            range: s.range,
+            in_code: s.place != Place::Prose,
+        })
+        .collect();
+    let near_misses = near_misses(text, &lexed, &quotes, &keywords, &blocks);
+    Instructions {
+        kind,
+        keywords,
+        signals,
+        patterns,
+        variables,
+        branches,
+        near_misses,
+        spawns,
+        stray_thens,
+        md,
+        lexed,
+        blocks,
+    }
+}
+
+/// Whether `r` lies inside one of the sorted, disjoint `ranges`.
+pub(crate) fn within(ranges: &[TextRange], r: TextRange) -> bool {
+    let i = ranges.partition_point(|q| q.start() <= r.start());
+    i > 0 && ranges[i - 1].contains_range(r)
+}
+
+/// Keywords named in prose about the language: a run such as "the _if_,
+/// _then_ and _else_ keywords" (keywords joined by commas, `and`, `or`
+/// or `/`, followed by the word "keyword(s)").
+fn mark_mentions(text: &str, keywords: &mut [KeywordOccurrence]) {
+    let stmt: Vec<usize> = (0..keywords.len())
+        .filter(|&i| keywords[i].role == KeywordRole::Statement)
+        .collect();
+    let mut run_start = 0;
+    for (j, &i) in stmt.iter().enumerate() {
+        let joined = stmt.get(j + 1).is_some_and(|&n| {
+            let between = text::slice(
+                text,
+                range(
+                    usize::from(keywords[i].range.end()),
+                    usize::from(keywords[n].range.start()),
+                ),
+            );
+            let b = between.trim().to_ascii_lowercase();
+            matches!(
+                b.as_str(),
+                "" | "," | "and" | "or" | "/" | "&" | ", and" | ", or" | "and/or"
+            )
+        });
+        if joined {
+            continue;
+        }
+        let after = &text[usize::from(keywords[i].range.end())..];
+        let next_word = after
+            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ')' | '*' | '\''))
+            .to_ascii_lowercase();
+        if next_word.starts_with("keyword") {
+            for &k in &stmt[run_start..=j] {
+                keywords[k].role = KeywordRole::Mention;
+            }
+        }
+        run_start = j + 1;
+    }
+}
+
+/// Every `like "…"` and `like:` + fenced block.
+fn patterns(text: &str, lexed: &Lexed, blocks: &Blocks, md: &Markdown) -> Vec<Pattern> {
+    let mut out = Vec::new();
+    for l in &lexed.likes {
+        if matches!(l.place, Place::Span(_)) {
+            continue;
+        }
+        let after = usize::from(l.range.end());
+        let rest = &text[after..];
+        let gap = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+        let at = after + gap;
+        let qi = lexed
+            .quotes
+            .partition_point(|q| usize::from(q.range.start()) < at);
+        if let Some(q) = lexed.quotes.get(qi)
+            && usize::from(q.range.start()) == at
+        {
+            out.push(Pattern {
+                like_range: l.range,
+                negated: l.negated,
+                range: q.range,
+                text_range: q.inner,
+                block: false,
+                in_example: l.place == Place::Example,
+            });
+            continue;
+        }
+        // `like:` at the end of its line, then a fenced block.
+        let line_end = rest.find('\n').map_or(text.len(), |k| after + k);
+        if l.place != Place::Prose || text[at..line_end].trim_end() != ":" {
+            continue;
+        }
+        let li = blocks.line_at(at);
+        let next = blocks.lines[li + 1..]
+            .iter()
+            .find(|ln| ln.kind != LineKind::Blank);
+        let Some(next) = next.filter(|ln| ln.kind == LineKind::Code) else {
+            continue;
+        };
+        let first = next.start
+            + (text[next.start..next.end].len() - text[next.start..next.end].trim_start().len());
+        if let Some(f) = md
+            .fences
+            .iter()
+            .find(|f| usize::from(f.range.start()) == first && scan::is_example_fence(&f.lang))
+        {
+            out.push(Pattern {
+                like_range: l.range,
+                negated: l.negated,
+                range: f.content,
+                text_range: f.content,
+                block: true,
+                in_example: false,
+            });
+        }
+    }
+    out
+}
+
+/// The branches of every `_if_`/`_elif_`/`_else_` chain, and the
+/// `_then_`s that belong to none.
+fn branches(
+    keywords: &[KeywordOccurrence],
+    blocks: &Blocks,
+    lexed: &Lexed,
+    patterns: &[Pattern],
+) -> (Vec<Branch>, Vec<TextRange>) {
+    let mut out: Vec<Branch> = Vec::new();
+    let mut stray = Vec::new();
+    // Per node: whether a chain is still open after its last keyword.
+    let mut chain_open = vec![false; blocks.nodes.len()];
+    // Per branch: its node, and whether an inline successor closed it.
+    let mut meta: Vec<(usize, bool)> = Vec::new();
+    let mut node_of_last: Option<usize> = None;
+    let mut open_chain = false;
+    let mut waiting_then: Option<usize> = None;
+    for k in keywords.iter().filter(|k| k.role == KeywordRole::Statement) {
+        if !matches!(
+            k.keyword,
+            Keyword::If | Keyword::Elif | Keyword::Else | Keyword::Then
+        ) {
+            continue;
+        }
+        let Some(node) = blocks.node_at(usize::from(k.range.start())) else {
+            continue;
+        };
+        if node_of_last != Some(node) {
+            if let Some(prev) = node_of_last {
+                chain_open[prev] = open_chain;
+            }
+            node_of_last = Some(node);
+            open_chain = blocks.nodes[node]
+                .prev_sibling
+                .is_some_and(|s| chain_open[s]);
+            waiting_then = None;
+        }
+        match k.keyword {
+            Keyword::Then => match waiting_then.take() {
+                Some(b) => {
+                    out[b].then_range = Some(k.range);
+                    out[b].condition =
+                        Some(TextRange::new(out[b].keyword_range.end(), k.range.start()));
+                    out[b].scope = Some(TextRange::empty(k.range.end()));
+                }
+                None => stray.push(k.range),
+            },
+            kw => {
+                if matches!(kw, Keyword::Elif | Keyword::Else) {
+                    // Close the nearest open branch of this node at this keyword.
+                    if let Some(prev) = (0..out.len())
+                        .rev()
+                        .take_while(|&b| meta[b].0 == node)
+                        .find(|&b| !meta[b].1)
+                    {
+                        meta[prev].1 = true;
+                        if let Some(s) = out[prev].scope.as_mut() {
+                            *s = TextRange::new(s.start(), k.range.start().max(s.start()));
+                        }
+                    }
+                }
+                let follows_if = kw == Keyword::If || open_chain;
+                out.push(Branch {
+                    keyword: kw,
+                    keyword_range: k.range,
+                    then_range: None,
+                    condition: None,
+                    scope: (kw == Keyword::Else).then(|| TextRange::empty(k.range.end())),
+                    bindings: Vec::new(),
+                    has_pattern: false,
+                    follows_if,
+                });
+                meta.push((node, false));
+                waiting_then = (kw != Keyword::Else).then_some(out.len() - 1);
+                open_chain = kw != Keyword::Else;
+            }
+        }
+    }
+    // Open scopes run to the end of their node's subtree.
+    for (b, &(node, closed)) in out.iter_mut().zip(&meta) {
+        if let Some(s) = b.scope.as_mut()
+            && !closed
+        {
+            *s = TextRange::new(s.start(), blocks.nodes[node].subtree.end().max(s.start()));
+        }
+        if let Some(c) = b.condition {
+            let mut names: Vec<String> = lexed
+                .braces
+                .iter()
+                .filter(|br| {
+                    c.contains_range(br.range)
+                        && !br.discard
+                        && !br.choice
+                        && !matches!(br.place, Place::Span(_))
+                })
+                .map(|br| br.name.clone())
+                .collect();
+            names.dedup();
+            b.bindings = names;
+            b.has_pattern = patterns.iter().any(|p| c.contains_range(p.like_range));
+        }
+    }
+    (out, stray)
+}
+
+/// The code span right after each statement `_run_` and `_spawn_`.
+fn action_args(
+    text: &str,
+    keywords: &[KeywordOccurrence],
+    md: &Markdown,
+) -> Vec<(Keyword, TextRange)> {
+    keywords
+        .iter()
+        .filter(|k| {
+            k.role == KeywordRole::Statement && matches!(k.keyword, Keyword::Run | Keyword::Spawn)
+        })
+        .filter_map(|k| {
+            let span = code_span_after(text, md, usize::from(k.range.end()))?;
+            Some((k.keyword, span))
+        })
+        .collect()
+}
+
+/// The content of a code span that starts after the blanks at `offset`.
+pub(crate) fn code_span_after(text: &str, md: &Markdown, offset: usize) -> Option<TextRange> {
+    let rest = &text[offset..];
+    let at = offset + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
+    md.code_at(at)
+        .filter(|c| c.kind == CodeKind::Span && usize::from(c.range.start()) == at)
+        .map(|c| c.content)
+}
+
+fn variables(
+    lexed: &Lexed,
+    md: &Markdown,
+    blocks: &Blocks,
+    keywords: &[KeywordOccurrence],
+    branches: &[Branch],
+    patterns: &[Pattern],
+    args: &[(Keyword, TextRange)],
+) -> Vec<Variable> {
+    // Nodes holding an action statement: `{*}` there is in a statement.
+    let action_nodes: Vec<usize> = keywords
+        .iter()
+        .filter(|k| {
+            k.role == KeywordRole::Statement && k.keyword.category() == super::Category::Action
+        })
+        .filter_map(|k| blocks.node_at(usize::from(k.range.start())))
+        .collect();
+    let mut out = Vec::new();
+    for br in &lexed.braces {
+        if let Place::Span(i) = br.place {
+            let content = md.code[i].content;
+            if !args.iter().any(|(_, a)| *a == content) {
+                continue;
+            }
+        }
+        let in_example = br.place == Place::Example;
+        let in_pattern = patterns
+            .iter()
+            .any(|p| p.text_range.contains_range(br.range));
+        let in_condition = branches
+            .iter()
+            .any(|b| b.condition.is_some_and(|c| c.contains_range(br.range)));
+        let in_scope = branches
+            .iter()
+            .any(|b| b.scope.is_some_and(|s| s.contains_range(br.range)));
+        let role = if in_condition {
+            VariableRole::Binding
+        } else if in_pattern {
+            VariableRole::Pattern
+        } else if !in_example && in_scope {
+            VariableRole::Use
+        } else {
+            VariableRole::Free
+        };
+        let in_action_node = blocks
+            .node_at(usize::from(br.range.start()))
+            .is_some_and(|n| action_nodes.contains(&n));
+        out.push(Variable {
+            name: br.name.clone(),
+            range: br.range,
+            role,
+            discard: br.discard,
+            choice: br.choice,
+            instruction: br.words > 4,
+            in_example,
+            in_pattern,
+            in_statement: !in_example && (in_condition || in_scope || in_action_node),
+        });
+    }
+    out
+}
+
+/// How far a misspelling may be from the keyword it stands for.
+fn max_distance(keyword_len: usize, word_len: usize) -> usize {
+    if keyword_len >= 8 && word_len >= 7 {
+        2
+    } else {
+        1
+    }
+}
+
+/// `_words_` that are close to a keyword and stand where that keyword
+/// would (see [`fits_context`]), never ordinary emphasis.
+fn near_misses(
+    text: &str,
+    lexed: &Lexed,
+    quotes: &[TextRange],
+    keywords: &[KeywordOccurrence],
+    blocks: &Blocks,
+) -> Vec<NearMiss> {
+    let mut out = Vec::new();
+    for w in &lexed.words {
+        if w.keyword.is_some() || w.place != Place::Prose || within(quotes, w.range) {
+            continue;
+        }
+        let lower = w.name.to_ascii_lowercase();
+        let mut best: Option<(usize, Keyword)> = None;
+        for k in KEYWORDS {
+            let name = k.name();
+            let d = if lower == name {
+                0
+            } else {
+                // Inflections of the longer keywords (`_terminated_`,
+                // `_resumes_`) are words; short keywords need their first
+                // letter (`_task_` is no `_ask_`, `_it_` no `_if_` unless
+                // it stands where `_if_` must).
+                if name.len() >= 5 && (lower.starts_with(name) || name.starts_with(&lower)) {
+                    continue;
+                }
+                if name.len() <= 4 && lower.as_bytes().first() != name.as_bytes().first() {
+                    continue;
+                }
+                let d = edit_distance(&lower, name);
+                if d > max_distance(name.len(), lower.len()) {
+                    continue;
+                }
+                d
+            };
+            if best.is_some_and(|(bd, _)| bd <= d)
+                || !fits_context(text, w.range, k, keywords, blocks)
+            {
+                continue;
+            }
+            best = Some((d, k));
+        }
+        if let Some((_, k)) = best {
+            out.push(NearMiss {
+                range: w.range,
+                written: w.name.clone(),
+                keyword: k,
+            });
+        }
+    }
+    out
+}
+
+/// Whether the word at `r` stands where keyword `k` would: before the
+/// argument `k` takes, or inside a statement that needs `k` there.
+fn fits_context(
+    text: &str,
+    r: TextRange,
+    k: Keyword,
+    keywords: &[KeywordOccurrence],
+    blocks: &Blocks,
+) -> bool {
+    let end = usize::from(r.end());
+    let start = usize::from(r.start());
+    let next = text[end..].trim_start_matches([' ', '\t']);
+    let next_char = next.chars().next();
+    let node = blocks.node_at(start);
+    let same_node = |o: &KeywordOccurrence| {
+        o.role == KeywordRole::Statement && blocks.node_at(usize::from(o.range.start())) == node
+    };
+    // An `_if_`/`_elif_` earlier in this node with no `_then_` after it.
+    let in_condition = || {
+        keywords
+            .iter()
+            .filter(|o| same_node(o) && o.range.end() <= r.start())
+            .rfind(|o| matches!(o.keyword, Keyword::If | Keyword::Elif | Keyword::Then))
+            .is_some_and(|o| o.keyword != Keyword::Then)
+    };
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = text[line_start..start].trim();
+    let starts_item = before.is_empty()
+        || before
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches(['-', '*', '+', '.', ')', '#'])
+            .trim()
+            .is_empty();
+    let has_statements = keywords.iter().any(|o| o.role == KeywordRole::Statement);
+    match k {
+        Keyword::Terminate | Keyword::Ask => matches!(next_char, Some('"' | '“')),
+        Keyword::Run | Keyword::Spawn => next_char == Some('`'),
+        Keyword::Follow => next_char == Some(':'),
+        Keyword::If | Keyword::Elif => {
+            !in_condition()
+                && keywords
+                    .iter()
+                    .filter(|o| same_node(o) && o.range.start() >= r.end())
+                    .find(|o| {
+                        matches!(
+                            o.keyword,
+                            Keyword::If | Keyword::Elif | Keyword::Else | Keyword::Then
+                        )
+                    })
+                    .is_some_and(|o| o.keyword == Keyword::Then)
+        }
+        Keyword::Then => in_condition(),
+        Keyword::Else => {
+            starts_item
+                && keywords.iter().any(|o| {
+                    o.role == KeywordRole::Statement
+                        && o.keyword == Keyword::If
+                        && o.range.end() <= r.start()
+                })
+        }
+        Keyword::Remember => {
+            has_statements && (starts_item || text[..start].trim_end().ends_with("_then_"))
+        }
+        _ => {
+            let lower = next.to_ascii_lowercase();
+            lower.starts_with("like") || lower.starts_with("not like") || in_condition()
+        }
+    }
+}
+
+/// The quoted string that starts after the blanks (and an optional `:`)
+/// at `offset`.
+pub(crate) fn quote_after<'a>(
+    text: &str,
+    lexed: &'a Lexed,
+    offset: usize,
+) -> Option<&'a scan::Quote> {
+    let rest = &text[offset..];
+    let t = rest.trim_start_matches([' ', '\t']);
+    let t = t
+        .strip_prefix(':')
+        .unwrap_or(t)
+        .trim_start_matches([' ', '\t']);
+    let at = offset + (rest.len() - t.len());
+    let i = lexed
+        .quotes
+        .partition_point(|q| usize::from(q.range.start()) < at);
+    lexed
+        .quotes
+        .get(i)
+        .filter(|q| usize::from(q.range.start()) == at)
+}
