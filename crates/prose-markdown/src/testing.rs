@@ -41,7 +41,7 @@ pub(crate) fn render(text: &str, diags: &[Diagnostic]) -> String {
 }
 
 /// The files most tests assume: these exist, everything else is missing
-/// (a documentation example adds its own with ```` ```markdown file=PATH ````).
+/// (a documentation example adds its own, see [`doc_block`]).
 fn example_files() -> HashMap<String, Option<String>> {
     let mut m = HashMap::new();
     for (path, text) in [
@@ -111,26 +111,28 @@ pub(crate) fn doc_section<'a>(docs: &'a str, heading: &str) -> Option<&'a str> {
     start.map(|s| &docs[s..])
 }
 
-/// The first ```markdown block of `## {heading}`, and the files its
-/// ```markdown file=PATH blocks define.
+/// The first ```markdown block of `## {heading}`, and the files the
+/// blocks captioned ``File `PATH`:`` define.
 pub(crate) fn doc_block(docs: &str, heading: &str) -> Option<(String, Vec<(String, String)>)> {
     let section = doc_section(docs, heading)?;
     let mut main = None;
     let mut files = Vec::new();
     let mut rest = section;
-    while let Some(open) = rest.find("```markdown") {
-        let after = &rest[open + "```markdown".len()..];
-        let nl = after.find('\n')?;
-        let info = after[..nl].trim();
-        let body_start = nl + 1;
-        let close = after[body_start..].find("\n```")? + 1;
-        let body = after[body_start..body_start + close].to_string();
-        match info.strip_prefix("file=") {
+    while let Some(open) = rest.find("```markdown\n") {
+        let caption = rest[..open]
+            .trim_end()
+            .rsplit('\n')
+            .next()
+            .and_then(|l| l.strip_prefix("File `")?.strip_suffix("`:"));
+        let after = &rest[open + "```markdown\n".len()..];
+        let close = after.find("\n```")? + 1;
+        let body = after[..close].to_string();
+        match caption {
             Some(path) => files.push((path.to_string(), body)),
             None if main.is_none() => main = Some(body),
             None => {}
         }
-        rest = &after[body_start + close..];
+        rest = &after[close..];
     }
     Some((main?, files))
 }

@@ -179,17 +179,14 @@ pub struct Instructions {
     pub spawns: Vec<SpawnTarget>,
     /// `_then_`s with no `_if_`/`_elif_` before them.
     pub stray_thens: Vec<TextRange>,
+    /// Whether the text uses the language: see [`is_instruction_file`].
+    pub uses_language: bool,
     pub(crate) md: Markdown,
     pub(crate) lexed: scan::Lexed,
     pub(crate) blocks: blocks::Blocks,
 }
 
 impl Instructions {
-    /// Whether the text uses the language (a keyword outside code).
-    pub fn uses_keywords(&self) -> bool {
-        self.keywords.iter().any(|k| k.role != KeywordRole::Example)
-    }
-
     /// The branches whose action covers `offset`, innermost last.
     pub fn enclosing_branches(&self, offset: TextRange) -> impl Iterator<Item = &Branch> {
         self.branches
@@ -231,24 +228,25 @@ pub fn analyze_instructions(text: &str, kind: FragmentKind) -> Instructions {
     structure::analyze(text, kind)
 }
 
-/// Whether a markdown file carries the instruction language: it uses at
-/// least one keyword outside code (fences, code spans, HTML, front
-/// matter, link targets). Files that only mention `_keyword_`s in code,
-/// or use none, are ordinary markdown and get no `K` diagnostics.
+/// Whether a markdown file carries the instruction language: it **uses**
+/// at least one keyword outside code (fences, code spans, HTML, front
+/// matter, link targets), where a use is
+///
+/// - one of the words the language coins, which prose does not emphasise
+///   by chance: `_elif_`, `_instructed_`, `_instructedpreviously_`,
+///   `_repliedpreviously_`, `_subreplied_`, `_subrepliedpreviously_`; or
+/// - a keyword in the form the language gives it: `_if_`/`_elif_` with its
+///   `_then_`, `_terminate_ "…"`, `_ask_ "…"`, ``_run_ `…` ``,
+///   ``_spawn_ `…` ``, `_follow_:` before a numbered list.
+///
+/// So ordinary markdown that emphasises an English word (`_run_ the
+/// tests`, `only _if_ needed`, `please _remember_`) is not an instruction
+/// file, and neither is prose that names the keywords ("the `_if_` and
+/// `_else_` keywords"). Such files get no `K` diagnostics.
 pub fn is_instruction_file(text: &str) -> bool {
-    // A cheap look first: most markdown has no `_word_` keyword at all.
-    let quick = KEYWORDS.iter().any(|k| {
-        let w = k.written();
-        text.contains(w.as_str())
-    });
-    if !quick {
-        return false;
-    }
-    let md = crate::markdown::scan(text);
-    scan::scan(text, &md)
-        .words
-        .iter()
-        .any(|w| w.keyword.is_some() && w.place == scan::Place::Prose)
+    // A cheap look first: most markdown has no `_keyword_` at all.
+    let quick = KEYWORDS.iter().any(|k| text.contains(k.written().as_str()));
+    quick && analyze_instructions(text, FragmentKind::File).uses_language
 }
 
 /// What a check of instructions sees.
@@ -260,9 +258,19 @@ pub(crate) struct Ctx<'a> {
 
 /// Every `K` diagnostic of `ins` (analysed from `text`), asking `files`
 /// about `_spawn_` targets.
+///
+/// For a [`FragmentKind::File`] every check runs: the host calls this for
+/// files that [`is_instruction_file`] accepts or a configured glob names.
+/// A [`FragmentKind::Prompt`] that does not use the language
+/// ([`Instructions::uses_language`]) gets only misspelled keywords (K001),
+/// which are found only where a keyword's argument follows.
 pub fn check(text: &str, ins: &Instructions, files: &dyn FileLookup) -> Vec<Diagnostic> {
     let ctx = Ctx { text, ins, files };
-    crate::diagnostic::run(rules::RULES, &ctx)
+    let mut out = crate::diagnostic::run(rules::RULES, &ctx);
+    if ins.kind == FragmentKind::Prompt && !ins.uses_language {
+        out.retain(|d| d.code == "K001");
+    }
+    out
 }
 
 #[cfg(test)]

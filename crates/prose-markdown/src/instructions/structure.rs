@@ -70,7 +70,8 @@ pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
             in_code: s.place != Place::Prose,
         })
         .collect();
-    let near_misses = near_misses(text, &lexed, &quotes, &keywords, &blocks);
+    let uses_language = uses_language(text, &keywords, &branches, &md, &lexed, &blocks);
+    let near_misses = near_misses(text, &lexed, &quotes, &keywords, &blocks, uses_language);
     Instructions {
         kind,
         keywords,
@@ -81,10 +82,52 @@ pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
         near_misses,
         spawns,
         stray_thens,
+        uses_language,
         md,
         lexed,
         blocks,
     }
+}
+
+/// Whether a statement keyword is a use of the language: a coined word,
+/// or a keyword in its form (see [`super::is_instruction_file`]).
+fn uses_language(
+    text: &str,
+    keywords: &[KeywordOccurrence],
+    branches: &[Branch],
+    md: &Markdown,
+    lexed: &Lexed,
+    blocks: &Blocks,
+) -> bool {
+    if branches.iter().any(|b| b.then_range.is_some()) {
+        return true;
+    }
+    keywords
+        .iter()
+        .filter(|k| k.role == KeywordRole::Statement)
+        .any(|k| {
+            let end = usize::from(k.range.end());
+            match k.keyword {
+                Keyword::Elif
+                | Keyword::Instructed
+                | Keyword::InstructedPreviously
+                | Keyword::RepliedPreviously
+                | Keyword::Subreplied
+                | Keyword::SubrepliedPreviously => true,
+                Keyword::Terminate | Keyword::Ask => quote_after(text, lexed, end).is_some(),
+                Keyword::Run | Keyword::Spawn => code_span_after(text, md, end).is_some(),
+                Keyword::Follow => {
+                    text[end..].starts_with(':') && {
+                        let li = blocks.line_at(end);
+                        blocks.lines[li + 1..]
+                            .iter()
+                            .find(|l| l.kind != LineKind::Blank)
+                            .is_some_and(|l| l.kind == LineKind::Item { ordered: true })
+                    }
+                }
+                _ => false,
+            }
+        })
 }
 
 /// Whether `r` lies inside one of the sorted, disjoint `ranges`.
@@ -402,6 +445,7 @@ fn near_misses(
     quotes: &[TextRange],
     keywords: &[KeywordOccurrence],
     blocks: &Blocks,
+    uses_language: bool,
 ) -> Vec<NearMiss> {
     let mut out = Vec::new();
     for w in &lexed.words {
@@ -432,7 +476,7 @@ fn near_misses(
                 d
             };
             if best.is_some_and(|(bd, _)| bd <= d)
-                || !fits_context(text, w.range, k, keywords, blocks)
+                || !fits_context(text, w.range, k, keywords, blocks, uses_language)
             {
                 continue;
             }
@@ -457,6 +501,7 @@ fn fits_context(
     k: Keyword,
     keywords: &[KeywordOccurrence],
     blocks: &Blocks,
+    uses_language: bool,
 ) -> bool {
     let end = usize::from(r.end());
     let start = usize::from(r.start());
@@ -482,7 +527,6 @@ fn fits_context(
             .trim_start_matches(['-', '*', '+', '.', ')', '#'])
             .trim()
             .is_empty();
-    let has_statements = keywords.iter().any(|o| o.role == KeywordRole::Statement);
     match k {
         Keyword::Terminate | Keyword::Ask => matches!(next_char, Some('"' | '“')),
         Keyword::Run | Keyword::Spawn => next_char == Some('`'),
@@ -510,7 +554,7 @@ fn fits_context(
                 })
         }
         Keyword::Remember => {
-            has_statements && (starts_item || text[..start].trim_end().ends_with("_then_"))
+            uses_language && (starts_item || text[..start].trim_end().ends_with("_then_"))
         }
         _ => {
             let lower = next.to_ascii_lowercase();

@@ -63,3 +63,61 @@ fn seed_000_as_an_instruction_file() {
     "#]]
     .assert_eq(&render(seed, &d));
 }
+
+#[test]
+fn which_texts_use_the_language() {
+    for yes in [
+        "_if_ the tests fail, _then_ stop.",
+        "Reply with _terminate_ \"SGN_DONE\".",
+        "- _run_ `make check`",
+        "_spawn_ `agents/a.md`",
+        "_ask_ \"Which database?\"",
+        "_follow_:\n1) a\n2) b\n",
+        "When _instructed_ to review, read the diff.",
+        "---\ntitle: x\n---\n_if_ a, _then_ b.\n",
+    ] {
+        assert!(super::is_instruction_file(yes), "{yes:?}");
+    }
+    for no in [
+        "Use it only _if_ needed.",
+        "You can _run_ the tests, and _then_ ship.",
+        "Please _remember_ to _follow_ the guide and _ask_ for help.",
+        "_terminate_ the process, or _else_ it leaks.",
+        "The _if_, _then_ and _else_ keywords are explained below.",
+        "`_if_ a, _then_ b` and `_terminate_ \"x\"` are examples.",
+        "```md\n_if_ a, _then_ b.\n```\n",
+        "<!-- _if_ a, _then_ b. -->\n",
+        "[link](https://x.io/_if_/_then_/) and my_if_var_then_",
+        "_follow_ these steps:\n1. one\n",
+        "",
+    ] {
+        assert!(!super::is_instruction_file(no), "{no:?}");
+    }
+}
+
+#[test]
+fn prompts_that_do_not_use_the_language_get_only_misspellings() {
+    let plain = "You can _run_ the tests and _then_ report _if_ anything fails.";
+    assert!(diagnostics_with(plain, FragmentKind::Prompt, &[]).is_empty());
+    // The same text in a file a glob declares an instruction file is checked.
+    assert!(!diagnostics_with(plain, FragmentKind::File, &[]).is_empty());
+    let typo = "Review the diff, then _termiante_ \"SGN_DONE\".";
+    check_prompt_code(
+        "K001",
+        typo,
+        expect_test::expect![[r#"
+            K001 1:23-1:34 warning: `_termiante_` is not a keyword: did you mean `_terminate_`?
+        "#]],
+    );
+}
+
+#[test]
+fn a_session_prompt_fragment() {
+    // What an OpenProse `prompt:` hands over once its escapes are decoded.
+    let text = "Review the PR. _if_ you find a blocking issue, _then_ _terminate_ \"SGN_BLOCKED: {issue}\". _else_ _terminate_ SGN_DONE";
+    let d = diagnostics_with(text, FragmentKind::Prompt, &[]);
+    expect_test::expect![[r#"
+        K004 1:98-1:109 warning: Quote the message: `_terminate_ "SGN_DONE"` (the caller matches the exact reply)
+    "#]]
+    .assert_eq(&render(text, &d));
+}

@@ -19,7 +19,9 @@
 //! _if_ the change is large, _then_ _spawn_ `agents/reviewer.md`.
 //! ```
 //!
-//! ```markdown file=agents/reviewer.md
+//! File `agents/reviewer.md`:
+//!
+//! ```markdown
 //! # Reviewer
 //! ```
 //!

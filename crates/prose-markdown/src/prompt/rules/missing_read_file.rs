@@ -21,7 +21,9 @@
 //! Implement the feature described above.
 //! ```
 //!
-//! ```markdown file=docs/design.md
+//! File `docs/design.md`:
+//!
+//! ```markdown
 //! # Design
 //! ```
 //!

@@ -15,9 +15,9 @@
 //! Implement the feature.
 //! ```
 //!
-//! where the persona starts with a command:
+//! File `.agents/personas/worker.md`:
 //!
-//! ```markdown file=.agents/personas/worker.md
+//! ```markdown
 //! /read .agents/skills/tdd-workflow.md
 //! # Worker Persona
 //! ```
@@ -32,11 +32,15 @@
 //! Implement the feature.
 //! ```
 //!
-//! ```markdown file=.agents/personas/worker.md
+//! File `.agents/personas/worker.md`:
+//!
+//! ```markdown
 //! # Worker Persona
 //! ```
 //!
-//! ```markdown file=.agents/skills/tdd-workflow.md
+//! File `.agents/skills/tdd-workflow.md`:
+//!
+//! ```markdown
 //! # TDD workflow
 //! ```
 //!
