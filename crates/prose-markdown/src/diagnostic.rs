@@ -160,6 +160,22 @@ impl Acc {
 }
 
 impl Diagnostic {
+    /// The same diagnostic with every range moved by `delta` bytes: for a
+    /// host that analysed a fragment starting at `delta` in its own text
+    /// (the content of a prompt file, a prompt string without escapes).
+    pub fn shifted(mut self, delta: text_size::TextSize) -> Diagnostic {
+        self.range += delta;
+        for r in &mut self.related {
+            r.range += delta;
+        }
+        if let Some(f) = self.fix.as_mut() {
+            for e in &mut f.edits {
+                e.range += delta;
+            }
+        }
+        self
+    }
+
     /// Adds a quick fix that replaces `range` with `new_text`.
     pub(crate) fn fix(
         &mut self,

@@ -228,7 +228,7 @@ pub fn semantic_tokens(text: &str, ins: &Instructions) -> Vec<SemanticToken> {
             } else {
                 TokenKind::Variable
             },
-            declaration: v.role == VariableRole::Binding,
+            declaration: v.role == VariableRole::Binding && !v.discard,
         });
     }
     for p in &ins.patterns {
@@ -281,7 +281,12 @@ pub fn semantic_tokens(text: &str, ins: &Instructions) -> Vec<SemanticToken> {
     }
     for (r, kind) in outer {
         let mut pos = r.start();
-        for t in inner.iter().filter(|t| r.contains_range(t.range)) {
+        let first = inner.partition_point(|t| t.range.start() < r.start());
+        let inside = inner[first..]
+            .iter()
+            .take_while(|t| t.range.start() < r.end())
+            .filter(|t| r.contains_range(t.range));
+        for t in inside {
             if t.range.start() > pos {
                 out.push(token(TextRange::new(pos, t.range.start()), kind));
             }
@@ -293,4 +298,189 @@ pub fn semantic_tokens(text: &str, ins: &Instructions) -> Vec<SemanticToken> {
     }
     out.extend(inner);
     tokens::finish(text, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        instructions::{FragmentKind, analyze_instructions},
+        testing::at,
+    };
+    use expect_test::expect;
+
+    fn cursor(fixture: &str) -> (String, usize) {
+        let at = fixture.find("$0").expect("no $0");
+        (fixture.replacen("$0", "", 1), at)
+    }
+
+    fn hover_at(fixture: &str) -> String {
+        let (text, offset) = cursor(fixture);
+        let ins = analyze_instructions(&text, FragmentKind::File);
+        match hover(&text, &ins, offset) {
+            Some(h) => format!("{}\n{}", at(&text, h.range), h.markdown),
+            None => "none".into(),
+        }
+    }
+
+    #[test]
+    fn hover_on_keywords_shows_usage_and_expansion() {
+        expect![[r#"
+            1:6-1:18
+            ```markdown
+            _if_ _instructed_ like "PATTERN", _then_ …
+            ```
+            **_instructed_**: you're instructed
+
+            Tests the instruction you were given, usually against a pattern: `like "_ask_{*}"` matches any instruction starting with `_ask_`."#]]
+        .assert_eq(&hover_at("_if_ _instr$0ucted_ like \"go\", _then_ stop."));
+        let h = hover_at("_if_ a, _then_ _terminate_$0 \"SGN_DONE\".");
+        assert!(h.contains("**_terminate_**: stop immediately"), "{h}");
+        let h = hover_at("The _if$0_ and _else_ keywords.");
+        assert!(
+            h.ends_with("*Named here, not used as an instruction.*"),
+            "{h}"
+        );
+        let h = hover_at("```md\n_sp$0awn_ `a.md`\n```\n");
+        assert!(
+            h.starts_with("2:1-2:8\n```markdown\n_spawn_ `FILE.md`"),
+            "{h}"
+        );
+    }
+
+    #[test]
+    fn hover_on_signals_variables_discards_and_like() {
+        let h = hover_at("_terminate_ \"SGN_PEN$0DING\"");
+        assert!(
+            h.starts_with("1:14-1:25\n**`SGN_PENDING`** (SOP signal)"),
+            "{h}"
+        );
+        let h = hover_at("_terminate_ \"SGN_DO$0NE\"");
+        assert!(h.contains("Not one of the SOP's signals"), "{h}");
+        let h = hover_at("_if_ _subreplied_ like \"x {id}\", _then_ _run_ `r {i$0d}`.");
+        assert_eq!(h, "1:50-1:54\n**`{id}`**: the text bound on line 1.");
+        let h = hover_at("_if_ _subreplied_ like \"x {i$0d}\", _then_ stop.");
+        assert!(
+            h.starts_with("1:27-1:31\n**`{id}`**: matches any text here and binds it to `id`"),
+            "{h}"
+        );
+        let h = hover_at("_if_ _instructed_ like \"_ask_{$0*}\", _then_ stop.");
+        assert!(h.starts_with("1:30-1:33\n**`{*}`**: a discard"), "{h}");
+        let h = hover_at("_if_ _instructed_ li$0ke \"x\", _then_ stop.");
+        assert!(h.starts_with("1:19-1:23\n**`like \"PATTERN\"`**"), "{h}");
+        let h = hover_at("_if_ x, _then_ _termi$0ante_ \"y\".");
+        assert!(
+            h.starts_with("1:16-1:27\n`_termiante_` is not a keyword; did you mean `_terminate_`?"),
+            "{h}"
+        );
+        assert_eq!(hover_at("plain $0text"), "none");
+    }
+
+    #[test]
+    fn definition_of_variables_and_spawn_files() {
+        let (text, offset) = cursor(
+            "## _if_ _subreplied_ like \"SGN_PENDING ({identifier})\", _then_:\n- _run_ `resume {ident$0ifier}`\n",
+        );
+        let ins = analyze_instructions(&text, FragmentKind::File);
+        match definition(&ins, offset) {
+            Some(Definition::Range(r)) => assert_eq!(at(&text, r), "1:41-1:53"),
+            other => panic!("{other:?}"),
+        }
+        let (text, offset) = cursor("_if_ a, _then_ _spawn_ `$PWD/agents/rev$0iewer.md`.");
+        let ins = analyze_instructions(&text, FragmentKind::File);
+        assert_eq!(
+            definition(&ins, offset),
+            Some(Definition::File("agents/reviewer.md".into()))
+        );
+        let (text, offset) = cursor("_spawn_ `{na$0me}.md`");
+        let ins = analyze_instructions(&text, FragmentKind::File);
+        assert_eq!(definition(&ins, offset), None);
+    }
+
+    fn complete(fixture: &str) -> Vec<String> {
+        let (text, offset) = cursor(fixture);
+        let ins = analyze_instructions(&text, FragmentKind::File);
+        completions(&text, &ins, offset)
+            .iter()
+            .map(|c| format!("{} {} {:?}", c.label, at(&text, c.replace), c.snippet))
+            .collect()
+    }
+
+    #[test]
+    fn completion_after_underscore() {
+        expect![[r#"
+            [
+                "_terminate_ 1:16-1:20 Some(\"_terminate_ \\\"${1:SGN_DONE}\\\"\")",
+            ]
+        "#]]
+        .assert_debug_eq(&complete("_if_ x, _then_ _ter$0"));
+        assert_eq!(complete("_$0").len(), 16);
+        // The closing underscore of a word being edited is replaced too.
+        expect![[r#"
+            [
+                "_subreplied_ 1:1-1:8 None",
+                "_subrepliedpreviously_ 1:1-1:8 None",
+                "_spawn_ 1:1-1:8 Some(\"_spawn_ `${1:agent}.md`\")",
+            ]
+        "#]]
+        .assert_debug_eq(&complete("_s$0pawn_ x"));
+        assert!(complete("snake_$0").is_empty());
+        assert!(complete("`code _$0`").is_empty());
+    }
+
+    #[test]
+    fn completion_of_signals() {
+        expect![[r#"
+            [
+                "SGN_PENDING 1:14-1:17 None",
+                "SGN_RESUME 1:14-1:17 None",
+                "SGN_UNHANDLED 1:14-1:17 None",
+                "SGN_DONE 1:14-1:17 None",
+            ]
+        "#]]
+        .assert_debug_eq(&complete("_terminate_ \"SGN$0\" or \"SGN_DONE\""));
+    }
+
+    #[test]
+    fn tokens_cut_patterns_and_messages_around_what_they_hold() {
+        let text = "## _if_ _subreplied_ like \"SGN_PENDING ({id})\" AND not like \"x{*}\", _then_:\n- _terminate_ \"got {id}\"\n- _spawn_ `{id}.md`\n";
+        let ins = analyze_instructions(text, FragmentKind::File);
+        let toks: Vec<String> = semantic_tokens(text, &ins)
+            .iter()
+            .map(|t| {
+                format!(
+                    "{:?}{} {}",
+                    t.kind,
+                    if t.declaration { "(decl)" } else { "" },
+                    &text[crate::text::span(t.range)]
+                )
+            })
+            .collect();
+        expect![[r#"
+            [
+                "Keyword _if_",
+                "Condition _subreplied_",
+                "Operator like",
+                "Pattern \"",
+                "Signal SGN_PENDING",
+                "Pattern  (",
+                "Variable(decl) {id}",
+                "Pattern )\"",
+                "Operator AND",
+                "Operator not like",
+                "Pattern \"x",
+                "Discard {*}",
+                "Pattern \"",
+                "Keyword _then_",
+                "Action _terminate_",
+                "String \"got ",
+                "Variable {id}",
+                "String \"",
+                "Action _spawn_",
+                "Variable {id}",
+                "Path .md",
+            ]
+        "#]]
+        .assert_debug_eq(&toks);
+    }
 }

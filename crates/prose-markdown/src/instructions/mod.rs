@@ -203,6 +203,17 @@ impl Instructions {
         &self.keywords[s..e.max(s)]
     }
 
+    /// The patterns whose `like` lies inside `r`, in order.
+    pub fn patterns_in(&self, r: TextRange) -> &[Pattern] {
+        let s = self
+            .patterns
+            .partition_point(|p| p.like_range.start() < r.start());
+        let e = self
+            .patterns
+            .partition_point(|p| p.like_range.end() <= r.end());
+        &self.patterns[s..e.max(s)]
+    }
+
     /// The statement keywords, in order.
     pub fn statements(&self) -> impl Iterator<Item = &KeywordOccurrence> {
         self.keywords

@@ -130,6 +130,27 @@ fn uses_language(
         })
 }
 
+/// The union of `ranges`, as sorted, disjoint ranges for [`within`].
+fn union(ranges: impl Iterator<Item = TextRange>) -> Vec<TextRange> {
+    let mut v: Vec<TextRange> = ranges.collect();
+    v.sort_by_key(|r| (r.start(), std::cmp::Reverse(r.end())));
+    let mut out: Vec<TextRange> = Vec::with_capacity(v.len());
+    for r in v {
+        match out.last_mut() {
+            Some(last) if r.start() <= last.end() => *last = last.cover(r),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// Whether `s` starts with `prefix`, ignoring ASCII case.
+fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
+    s.as_bytes()
+        .get(..prefix.len())
+        .is_some_and(|h| h.eq_ignore_ascii_case(prefix.as_bytes()))
+}
+
 /// Whether `r` lies inside one of the sorted, disjoint `ranges`.
 pub(crate) fn within(ranges: &[TextRange], r: TextRange) -> bool {
     let i = ranges.partition_point(|q| q.start() <= r.start());
@@ -153,20 +174,18 @@ fn mark_mentions(text: &str, keywords: &mut [KeywordOccurrence]) {
                     usize::from(keywords[n].range.start()),
                 ),
             );
-            let b = between.trim().to_ascii_lowercase();
-            matches!(
-                b.as_str(),
-                "" | "," | "and" | "or" | "/" | "&" | ", and" | ", or" | "and/or"
-            )
+            let b = between.trim();
+            ["", ",", "and", "or", "/", "&", ", and", ", or", "and/or"]
+                .iter()
+                .any(|j| b.eq_ignore_ascii_case(j))
         });
         if joined {
             continue;
         }
         let after = &text[usize::from(keywords[i].range.end())..];
-        let next_word = after
-            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ')' | '*' | '\''))
-            .to_ascii_lowercase();
-        if next_word.starts_with("keyword") {
+        let next_word =
+            after.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ')' | '*' | '\''));
+        if starts_with_ignore_case(next_word, "keyword") {
             for &k in &stmt[run_start..=j] {
                 keywords[k].role = KeywordRole::Mention;
             }
@@ -320,9 +339,12 @@ fn branches(
             *s = TextRange::new(s.start(), blocks.nodes[node].subtree.end().max(s.start()));
         }
         if let Some(c) = b.condition {
-            let mut names: Vec<String> = lexed
+            let first = lexed
                 .braces
+                .partition_point(|br| br.range.start() < c.start());
+            let mut names: Vec<String> = lexed.braces[first..]
                 .iter()
+                .take_while(|br| br.range.start() < c.end())
                 .filter(|br| {
                     c.contains_range(br.range)
                         && !br.discard
@@ -333,7 +355,10 @@ fn branches(
                 .collect();
             names.dedup();
             b.bindings = names;
-            b.has_pattern = patterns.iter().any(|p| c.contains_range(p.like_range));
+            let p = patterns.partition_point(|p| p.like_range.start() < c.start());
+            b.has_pattern = patterns
+                .get(p)
+                .is_some_and(|p| c.contains_range(p.like_range));
         }
     }
     (out, stray)
@@ -383,24 +408,27 @@ fn variables(
         })
         .filter_map(|k| blocks.node_at(usize::from(k.range.start())))
         .collect();
+    // Sorted, disjoint ranges to look positions up in.
+    let pattern_texts = union(patterns.iter().map(|p| p.text_range));
+    let conditions = union(branches.iter().filter_map(|b| b.condition));
+    let scopes = union(branches.iter().filter_map(|b| b.scope));
+    let mut arg_spans: Vec<TextRange> = args.iter().map(|(_, a)| *a).collect();
+    arg_spans.sort_by_key(|r| (r.start(), r.end()));
     let mut out = Vec::new();
     for br in &lexed.braces {
         if let Place::Span(i) = br.place {
             let content = md.code[i].content;
-            if !args.iter().any(|(_, a)| *a == content) {
+            if arg_spans
+                .binary_search_by_key(&(content.start(), content.end()), |r| (r.start(), r.end()))
+                .is_err()
+            {
                 continue;
             }
         }
         let in_example = br.place == Place::Example;
-        let in_pattern = patterns
-            .iter()
-            .any(|p| p.text_range.contains_range(br.range));
-        let in_condition = branches
-            .iter()
-            .any(|b| b.condition.is_some_and(|c| c.contains_range(br.range)));
-        let in_scope = branches
-            .iter()
-            .any(|b| b.scope.is_some_and(|s| s.contains_range(br.range)));
+        let in_pattern = within(&pattern_texts, br.range);
+        let in_condition = within(&conditions, br.range);
+        let in_scope = within(&scopes, br.range);
         let role = if in_condition {
             VariableRole::Binding
         } else if in_pattern {
@@ -412,7 +440,7 @@ fn variables(
         };
         let in_action_node = blocks
             .node_at(usize::from(br.range.start()))
-            .is_some_and(|n| action_nodes.contains(&n));
+            .is_some_and(|n| action_nodes.binary_search(&n).is_ok());
         out.push(Variable {
             name: br.name.clone(),
             range: br.range,
@@ -469,8 +497,12 @@ fn near_misses(
                 if name.len() <= 4 && lower.as_bytes().first() != name.as_bytes().first() {
                     continue;
                 }
+                let bound = max_distance(name.len(), lower.len());
+                if lower.len().abs_diff(name.len()) > bound {
+                    continue;
+                }
                 let d = edit_distance(&lower, name);
-                if d > max_distance(name.len(), lower.len()) {
+                if d > bound {
                     continue;
                 }
                 d
@@ -557,8 +589,9 @@ fn fits_context(
             uses_language && (starts_item || text[..start].trim_end().ends_with("_then_"))
         }
         _ => {
-            let lower = next.to_ascii_lowercase();
-            lower.starts_with("like") || lower.starts_with("not like") || in_condition()
+            starts_with_ignore_case(next, "like")
+                || starts_with_ignore_case(next, "not like")
+                || in_condition()
         }
     }
 }

@@ -121,3 +121,21 @@ fn a_session_prompt_fragment() {
     "#]]
     .assert_eq(&render(text, &d));
 }
+
+#[test]
+fn diagnostics_of_a_fragment_shift_into_the_host() {
+    // A prompt file's content analysed on its own, mapped back.
+    let host = "/read a.md\n_if_ x, _then_ _terminate_ SGN_DONE\n";
+    let start = host.find("_if_").unwrap();
+    let fragment = &host[start..];
+    let d: Vec<Diagnostic> = diagnostics_with(fragment, FragmentKind::Prompt, &[])
+        .into_iter()
+        .map(|d| d.shifted(text_size::TextSize::new(start as u32)))
+        .collect();
+    expect_test::expect![[r#"
+        K004 2:16-2:27 warning: Quote the message: `_terminate_ "SGN_DONE"` (the caller matches the exact reply)
+    "#]]
+    .assert_eq(&render(host, &d));
+    let fix = &d[0].fix.as_ref().unwrap().edits[0];
+    assert_eq!(&host[crate::text::span(fix.range)], "SGN_DONE");
+}

@@ -179,6 +179,16 @@ impl PromptFile {
         out
     }
 
+    /// Where a "Show what the model receives" lens or command belongs: the
+    /// first leading command, or the start of the content.
+    pub fn model_view_anchor(&self) -> TextRange {
+        match (self.leading.first(), self.content) {
+            (Some(c), _) => c.name_range,
+            (None, Some(c)) => TextRange::empty(c.start()),
+            (None, None) => TextRange::default(),
+        }
+    }
+
     /// The paths the host should answer for ([`FileLookup`]) before
     /// [`check`], hover or [`render_model_view`]: every processed `/read`
     /// target, nested ones included, each once.

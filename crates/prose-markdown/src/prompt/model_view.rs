@@ -229,6 +229,20 @@ mod tests {
     }
 
     #[test]
+    fn anchor_of_the_lens() {
+        let text = "\n/read a.md\nText.\n";
+        assert_eq!(
+            parse_prompt_file(text).model_view_anchor(),
+            crate::text::range(1, 6)
+        );
+        let text = "\nText.\n";
+        assert_eq!(
+            parse_prompt_file(text).model_view_anchor(),
+            crate::text::range(1, 1)
+        );
+    }
+
+    #[test]
     fn unknown_files_and_no_content() {
         let text = "/read \"a \\\"b\\\".md\"\n/run 2\n";
         let file = parse_prompt_file(text);

@@ -54,8 +54,8 @@ pub(crate) const RULE: Rule = Rule {
 /// The branch's `like` pattern whose text starts with `_ask_`, if any.
 fn ask_pattern<'a>(ctx: &'a Ctx<'_>, b: &Branch) -> Option<&'a Pattern> {
     let c = b.condition?;
-    ctx.ins.patterns.iter().find(|p| {
-        c.contains_range(p.like_range)
+    ctx.ins.patterns_in(c).iter().find(|p| {
+        !p.in_example
             && !p.negated
             && slice(ctx.text, p.text_range)
                 .trim_start()
