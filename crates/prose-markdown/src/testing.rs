@@ -230,3 +230,42 @@ fn codes_are_sorted_named_and_documented() {
         assert_eq!(crate::rule(r.name).map(|x| x.code), Some(r.code));
     }
 }
+
+/// The table of codes in `docs/markdown.md`, between its `codes:` markers.
+fn codes_table() -> String {
+    let mut out = String::from("| code | name | severity | what it reports |\n|---|---|---|---|\n");
+    for r in crate::rules() {
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} |\n",
+            r.code,
+            r.name,
+            r.severity.as_str(),
+            r.summary
+        ));
+    }
+    out
+}
+
+/// `docs/markdown.md` lists every code with its name and severity; run with
+/// `UPDATE_EXPECT=1` to rewrite the table.
+#[test]
+fn docs_table_is_fresh() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/markdown.md");
+    let doc = std::fs::read_to_string(&path).expect("docs/markdown.md");
+    let start_marker = "<!-- codes:start";
+    let end_marker = "<!-- codes:end -->";
+    let start = doc.find(start_marker).expect("start marker");
+    let start = start + doc[start..].find("-->\n").expect("end of start marker") + 4;
+    let end = doc.find(end_marker).expect("end marker");
+    let fresh = codes_table();
+    if doc[start..end] != fresh {
+        if std::env::var_os("UPDATE_EXPECT").is_some() {
+            let updated = format!("{}{}{}", &doc[..start], fresh, &doc[end..]);
+            std::fs::write(&path, updated).expect("write docs/markdown.md");
+        } else {
+            panic!(
+                "docs/markdown.md's table of codes is stale: run `UPDATE_EXPECT=1 cargo test -p prose-markdown docs_table_is_fresh`"
+            );
+        }
+    }
+}
