@@ -61,6 +61,20 @@ fn bench(c: &mut Criterion) {
             black_box(prompt::check(&prompt_text, &file, &NoFiles))
         })
     });
+    for (name, text) in markdown_gen::pathological(SIZE) {
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function(format!("pathological_1mb/{name}"), |b| {
+            b.iter(|| {
+                let ins = instructions::analyze_instructions(
+                    black_box(&text),
+                    instructions::FragmentKind::File,
+                );
+                let d = instructions::check(&text, &ins, &NoFiles);
+                let file = prompt::parse_prompt_file(&text);
+                black_box((d, prompt::check(&text, &file, &NoFiles)))
+            })
+        });
+    }
     g.finish();
 }
 

@@ -120,3 +120,21 @@ fn junk_gets_answers() {
     let _ = prompt::render_model_view(&text, &file, &NoFiles);
     let _ = prompt::outline(&text, &file);
 }
+
+/// Inputs that are slow only for quadratic code: each must finish (a
+/// regression shows as a test that takes minutes; the benchmark has the
+/// numbers).
+#[test]
+fn pathological_inputs_finish() {
+    for (name, text) in markdown_gen::pathological(100_000) {
+        let ins = instructions::analyze_instructions(&text, instructions::FragmentKind::File);
+        let diags = instructions::check(&text, &ins, &NoFiles);
+        let tokens = instructions::semantic_tokens(&text, &ins);
+        let file = prompt::parse_prompt_file(&text);
+        let pdiags = prompt::check(&text, &file, &NoFiles);
+        assert!(
+            diags.len() + tokens.len() + pdiags.len() < 10 * text.len(),
+            "{name}"
+        );
+    }
+}

@@ -93,3 +93,50 @@ pub fn prompt_file(bytes: usize) -> String {
     }
     out
 }
+
+/// Inputs that would take quadratic time in a careless implementation,
+/// each of about `bytes` bytes, with a name.
+pub fn pathological(bytes: usize) -> Vec<(&'static str, String)> {
+    let rep = |unit: &str| unit.repeat(bytes / unit.len().max(1) + 1);
+    let lines = |unit: &str| {
+        let mut s = String::new();
+        while s.len() < bytes {
+            s.push_str(unit);
+            s.push('\n');
+        }
+        s
+    };
+    let mut nested = String::new();
+    let mut depth = 0;
+    while nested.len() < bytes {
+        nested.push_str(&" ".repeat(depth % 400));
+        nested.push_str("- _if_ a, _then_ {b}\n");
+        depth += 2;
+    }
+    vec![
+        ("words without blanks", rep("(_a_)")),
+        (
+            "near misses on one line",
+            rep("_iff_ _then_ _termiante_ \"x\" "),
+        ),
+        (
+            "else after else on one line",
+            format!("_if_ a, _then_ b {}", rep("_else_ c ")),
+        ),
+        (
+            "one branch per line",
+            lines("_if_ _instructed_ like \"{a}\", _then_ _terminate_ \"{b}\"."),
+        ),
+        ("deep nesting", nested),
+        (
+            "follow before blank lines",
+            format!("{}{}", rep("_follow_: "), "\n".repeat(bytes)),
+        ),
+        ("like colon on one line", rep("like: ")),
+        ("many pushes of one name", lines("/push name=same \"task\"")),
+        ("open brackets", rep("[")),
+        ("nested quotes", rep("> ")),
+        ("backticks", rep("`` ` ")),
+        ("braces", rep("{a {b} {*} ")),
+    ]
+}

@@ -78,6 +78,9 @@ pub(crate) struct Node {
 pub(crate) struct Blocks {
     pub lines: Vec<Line>,
     pub nodes: Vec<Node>,
+    /// For each line, the first line at or after it that is not blank
+    /// (`lines.len()` when there is none).
+    non_blank_from: Vec<u32>,
 }
 
 impl Blocks {
@@ -89,6 +92,12 @@ impl Blocks {
             .partition_point(|n| u32::from(n.own.start()) <= at);
         let n = i.checked_sub(1)?;
         (u32::from(self.nodes[n].own.end()) >= at).then_some(n)
+    }
+
+    /// The first line after line `li` that is not blank.
+    pub fn next_non_blank(&self, li: usize) -> Option<usize> {
+        let n = *self.non_blank_from.get(li + 1)? as usize;
+        (n < self.lines.len()).then_some(n)
     }
 
     /// The index of the line containing `offset`.
@@ -240,6 +249,14 @@ pub(crate) fn blocks(text: &str, md: &Markdown) -> Blocks {
                 after_fence = false;
             }
         }
+    }
+    let mut next = out.lines.len() as u32;
+    out.non_blank_from = vec![next; out.lines.len()];
+    for i in (0..out.lines.len()).rev() {
+        if out.lines[i].kind != LineKind::Blank {
+            next = i as u32;
+        }
+        out.non_blank_from[i] = next;
     }
     for i in (0..out.nodes.len()).rev() {
         if let Some(p) = out.nodes[i].parent {

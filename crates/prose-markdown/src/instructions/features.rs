@@ -268,14 +268,7 @@ pub fn semantic_tokens(text: &str, ins: &Instructions) -> Vec<SemanticToken> {
             continue;
         }
         let at = usize::from(k.range.end());
-        let rest = &text[at..];
-        let q = at + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
-        if let Some(quote) = ins
-            .lexed
-            .quotes
-            .iter()
-            .find(|qq| usize::from(qq.range.start()) == q)
-        {
+        if let Some(quote) = super::structure::quote_after(text, &ins.lexed, at) {
             outer.push((quote.range, TokenKind::String));
         }
     }

@@ -19,7 +19,7 @@ mod blocks;
 mod features;
 pub(crate) mod rules;
 mod scan;
-mod structure;
+pub(crate) mod structure;
 pub mod vocabulary;
 
 use text_size::TextRange;
@@ -182,16 +182,19 @@ pub struct Instructions {
     /// Whether the text uses the language: see [`is_instruction_file`].
     pub uses_language: bool,
     pub(crate) md: Markdown,
+    pub(crate) scopes: structure::ScopeTree,
     pub(crate) lexed: scan::Lexed,
     pub(crate) blocks: blocks::Blocks,
 }
 
 impl Instructions {
-    /// The branches whose action covers `offset`, innermost last.
-    pub fn enclosing_branches(&self, offset: TextRange) -> impl Iterator<Item = &Branch> {
-        self.branches
-            .iter()
-            .filter(move |b| b.scope.is_some_and(|s| s.contains_range(offset)))
+    /// The branches whose action covers `r`, outermost first.
+    pub fn enclosing_branches(&self, r: TextRange) -> impl Iterator<Item = &Branch> {
+        self.scopes
+            .enclosing(r)
+            .into_iter()
+            .rev()
+            .map(|i| &self.branches[i])
     }
 
     /// The keyword occurrences inside `r`, in order.

@@ -216,18 +216,25 @@ pub(crate) fn scan(text: &str, md: &Markdown) -> Lexed {
 }
 
 /// The whitespace-delimited chunk of text around `i`.
-fn chunk(text: &str, i: usize) -> &str {
+/// At most [`CHUNK_REACH`] bytes each way: a longer run without blanks is
+/// no prose word either way.
+fn chunk(text: &str, i: usize) -> &[u8] {
     let b = text.as_bytes();
-    let s = b[..i]
+    let lo = i.saturating_sub(CHUNK_REACH);
+    let hi = (i + CHUNK_REACH).min(b.len());
+    let s = b[lo..i]
         .iter()
         .rposition(|c| c.is_ascii_whitespace())
-        .map_or(0, |k| k + 1);
-    let e = b[i..]
+        .map_or(lo, |k| lo + k + 1);
+    let e = b[i..hi]
         .iter()
         .position(|c| c.is_ascii_whitespace())
-        .map_or(b.len(), |k| i + k);
-    &text[s..e]
+        .map_or(hi, |k| i + k);
+    &b[s..e]
 }
+
+/// How far [`chunk`] looks for the blanks around a word.
+const CHUNK_REACH: usize = 256;
 
 /// A `_letters_` starting at `i` with the boundaries described in the
 /// module docs.
@@ -255,7 +262,7 @@ fn word_at(text: &str, i: usize, place: Place) -> Option<Word> {
         }
     }
     let ch = chunk(text, i);
-    if ch.contains("://") || ch.starts_with("www.") {
+    if ch.windows(3).any(|w| w == b"://") || ch.starts_with(b"www.") {
         return None;
     }
     let name = &text[i + 1..close];

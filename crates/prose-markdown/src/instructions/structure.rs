@@ -2,7 +2,7 @@
 //! keyword roles, patterns, branches and their scopes, variable roles,
 //! `_spawn_` targets and near-misses of keywords.
 
-use text_size::TextRange;
+use text_size::{TextRange, TextSize};
 
 use super::{
     Branch, FragmentKind, Instructions, Keyword, KeywordOccurrence, KeywordRole, NearMiss, Pattern,
@@ -70,6 +70,7 @@ pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
             in_code: s.place != Place::Prose,
         })
         .collect();
+    let branches_for_tree: Vec<Option<TextRange>> = branches.iter().map(|b| b.scope).collect();
     let uses_language = uses_language(text, &keywords, &branches, &md, &lexed, &blocks);
     let near_misses = near_misses(text, &lexed, &quotes, &keywords, &blocks, uses_language);
     Instructions {
@@ -83,6 +84,7 @@ pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
         spawns,
         stray_thens,
         uses_language,
+        scopes: ScopeTree::new(&branches_for_tree),
         md,
         lexed,
         blocks,
@@ -117,21 +119,70 @@ fn uses_language(
                 Keyword::Terminate | Keyword::Ask => quote_after(text, lexed, end).is_some(),
                 Keyword::Run | Keyword::Spawn => code_span_after(text, md, end).is_some(),
                 Keyword::Follow => {
-                    text[end..].starts_with(':') && {
-                        let li = blocks.line_at(end);
-                        blocks.lines[li + 1..]
-                            .iter()
-                            .find(|l| l.kind != LineKind::Blank)
-                            .is_some_and(|l| l.kind == LineKind::Item { ordered: true })
-                    }
+                    text[end..].starts_with(':')
+                        && blocks.next_non_blank(blocks.line_at(end)).is_some_and(|n| {
+                            blocks.lines[n].kind == LineKind::Item { ordered: true }
+                        })
                 }
                 _ => false,
             }
         })
 }
 
+/// The actions of the branches as a containment forest, so the branches
+/// around a position are found without looking at every branch.
+///
+/// Scopes nest or are disjoint (a branch's action lies inside its block's
+/// subtree, and inline branches close at the next `_elif_`/`_else_`): the
+/// scopes containing a position are the last scope starting before it and
+/// its ancestors.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct ScopeTree {
+    /// `(scope, branch, parent)` sorted by start, longest first; `parent`
+    /// indexes this list.
+    order: Vec<(TextRange, usize, Option<usize>)>,
+}
+
+impl ScopeTree {
+    pub(crate) fn new(scopes: &[Option<TextRange>]) -> ScopeTree {
+        let mut order: Vec<(TextRange, usize, Option<usize>)> = scopes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some(((*s)?, i, None)))
+            .collect();
+        order.sort_by_key(|(r, i, _)| (r.start(), std::cmp::Reverse(r.end()), *i));
+        let mut stack: Vec<usize> = Vec::new();
+        for j in 0..order.len() {
+            let r = order[j].0;
+            while stack.last().is_some_and(|&t| !order[t].0.contains_range(r)) {
+                stack.pop();
+            }
+            order[j].2 = stack.last().copied();
+            stack.push(j);
+        }
+        ScopeTree { order }
+    }
+
+    /// The branches whose scope contains `r`, innermost first.
+    pub(crate) fn enclosing(&self, r: TextRange) -> Vec<usize> {
+        let mut out = Vec::new();
+        let i = self
+            .order
+            .partition_point(|(s, _, _)| s.start() <= r.start());
+        let mut at = i.checked_sub(1);
+        while let Some(j) = at {
+            let (s, branch, parent) = self.order[j];
+            if s.contains_range(r) {
+                out.push(branch);
+            }
+            at = parent;
+        }
+        out
+    }
+}
+
 /// The union of `ranges`, as sorted, disjoint ranges for [`within`].
-fn union(ranges: impl Iterator<Item = TextRange>) -> Vec<TextRange> {
+pub(crate) fn union(ranges: impl Iterator<Item = TextRange>) -> Vec<TextRange> {
     let mut v: Vec<TextRange> = ranges.collect();
     v.sort_by_key(|r| (r.start(), std::cmp::Reverse(r.end())));
     let mut out: Vec<TextRange> = Vec::with_capacity(v.len());
@@ -222,14 +273,15 @@ fn patterns(text: &str, lexed: &Lexed, blocks: &Blocks, md: &Markdown) -> Vec<Pa
             continue;
         }
         // `like:` at the end of its line, then a fenced block.
-        let line_end = rest.find('\n').map_or(text.len(), |k| after + k);
-        if l.place != Place::Prose || text[at..line_end].trim_end() != ":" {
+        let colon_ends_line = text[at..].strip_prefix(':').is_some_and(|r| {
+            let r = r.trim_start_matches([' ', '\t', '\r']);
+            r.is_empty() || r.starts_with('\n')
+        });
+        if l.place != Place::Prose || !colon_ends_line {
             continue;
         }
         let li = blocks.line_at(at);
-        let next = blocks.lines[li + 1..]
-            .iter()
-            .find(|ln| ln.kind != LineKind::Blank);
+        let next = blocks.next_non_blank(li).map(|n| &blocks.lines[n]);
         let Some(next) = next.filter(|ln| ln.kind == LineKind::Code) else {
             continue;
         };
@@ -270,6 +322,8 @@ fn branches(
     let mut node_of_last: Option<usize> = None;
     let mut open_chain = false;
     let mut waiting_then: Option<usize> = None;
+    // The branches of the current node not yet closed, innermost last.
+    let mut node_open: Vec<usize> = Vec::new();
     for k in keywords.iter().filter(|k| k.role == KeywordRole::Statement) {
         if !matches!(
             k.keyword,
@@ -289,6 +343,7 @@ fn branches(
                 .prev_sibling
                 .is_some_and(|s| chain_open[s]);
             waiting_then = None;
+            node_open.clear();
         }
         match k.keyword {
             Keyword::Then => match waiting_then.take() {
@@ -303,11 +358,7 @@ fn branches(
             kw => {
                 if matches!(kw, Keyword::Elif | Keyword::Else) {
                     // Close the nearest open branch of this node at this keyword.
-                    if let Some(prev) = (0..out.len())
-                        .rev()
-                        .take_while(|&b| meta[b].0 == node)
-                        .find(|&b| !meta[b].1)
-                    {
+                    if let Some(prev) = node_open.pop() {
                         meta[prev].1 = true;
                         if let Some(s) = out[prev].scope.as_mut() {
                             *s = TextRange::new(s.start(), k.range.start().max(s.start()));
@@ -326,6 +377,7 @@ fn branches(
                     follows_if,
                 });
                 meta.push((node, false));
+                node_open.push(out.len() - 1);
                 waiting_then = (kw != Keyword::Else).then_some(out.len() - 1);
                 open_chain = kw != Keyword::Else;
             }
@@ -465,6 +517,16 @@ fn max_distance(keyword_len: usize, word_len: usize) -> usize {
     }
 }
 
+/// What the near-miss search looks at besides the word.
+struct Around<'a> {
+    text: &'a str,
+    keywords: &'a [KeywordOccurrence],
+    blocks: &'a Blocks,
+    uses_language: bool,
+    /// The end of the first statement `_if_`, if any.
+    first_if: Option<TextSize>,
+}
+
 /// `_words_` that are close to a keyword and stand where that keyword
 /// would (see [`fits_context`]), never ordinary emphasis.
 fn near_misses(
@@ -475,6 +537,16 @@ fn near_misses(
     blocks: &Blocks,
     uses_language: bool,
 ) -> Vec<NearMiss> {
+    let around = Around {
+        text,
+        keywords,
+        blocks,
+        uses_language,
+        first_if: keywords
+            .iter()
+            .find(|k| k.role == KeywordRole::Statement && k.keyword == Keyword::If)
+            .map(|k| k.range.end()),
+    };
     let mut out = Vec::new();
     for w in &lexed.words {
         if w.keyword.is_some() || w.place != Place::Prose || within(quotes, w.range) {
@@ -507,9 +579,7 @@ fn near_misses(
                 }
                 d
             };
-            if best.is_some_and(|(bd, _)| bd <= d)
-                || !fits_context(text, w.range, k, keywords, blocks, uses_language)
-            {
+            if best.is_some_and(|(bd, _)| bd <= d) || !fits_context(&around, w.range, k) {
                 continue;
             }
             best = Some((d, k));
@@ -525,36 +595,53 @@ fn near_misses(
     out
 }
 
+/// How many keywords around a word the near-miss search looks at.
+const LOOK_AROUND: usize = 64;
+
 /// Whether the word at `r` stands where keyword `k` would: before the
 /// argument `k` takes, or inside a statement that needs `k` there.
-fn fits_context(
-    text: &str,
-    r: TextRange,
-    k: Keyword,
-    keywords: &[KeywordOccurrence],
-    blocks: &Blocks,
-    uses_language: bool,
-) -> bool {
+fn fits_context(a: &Around<'_>, r: TextRange, k: Keyword) -> bool {
+    let (text, blocks) = (a.text, a.blocks);
     let end = usize::from(r.end());
     let start = usize::from(r.start());
     let next = text[end..].trim_start_matches([' ', '\t']);
     let next_char = next.chars().next();
     let node = blocks.node_at(start);
-    let same_node = |o: &KeywordOccurrence| {
-        o.role == KeywordRole::Statement && blocks.node_at(usize::from(o.range.start())) == node
+    let in_node = |o: &&KeywordOccurrence| blocks.node_at(usize::from(o.range.start())) == node;
+    let is_stmt = |o: &&KeywordOccurrence| o.role == KeywordRole::Statement;
+    let split = a.keywords.partition_point(|o| o.range.start() < r.start());
+    let before = || {
+        a.keywords[..split]
+            .iter()
+            .rev()
+            .take(LOOK_AROUND)
+            .take_while(in_node)
+            .filter(is_stmt)
+    };
+    let after = || {
+        a.keywords[split..]
+            .iter()
+            .take(LOOK_AROUND)
+            .take_while(in_node)
+            .filter(is_stmt)
+    };
+    let branch_kw = |o: &&KeywordOccurrence| {
+        matches!(
+            o.keyword,
+            Keyword::If | Keyword::Elif | Keyword::Else | Keyword::Then
+        )
     };
     // An `_if_`/`_elif_` earlier in this node with no `_then_` after it.
     let in_condition = || {
-        keywords
-            .iter()
-            .filter(|o| same_node(o) && o.range.end() <= r.start())
-            .rfind(|o| matches!(o.keyword, Keyword::If | Keyword::Elif | Keyword::Then))
+        before()
+            .find(|o| matches!(o.keyword, Keyword::If | Keyword::Elif | Keyword::Then))
             .is_some_and(|o| o.keyword != Keyword::Then)
     };
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let before = text[line_start..start].trim();
-    let starts_item = before.is_empty()
-        || before
+    let line_start = blocks.lines[blocks.line_at(start)].start;
+    let lead = &text[line_start.min(start)..start];
+    let starts_item = lead.len() <= 16
+        && lead
+            .trim()
             .trim_start_matches(|c: char| c.is_ascii_digit())
             .trim_start_matches(['-', '*', '+', '.', ')', '#'])
             .trim()
@@ -565,28 +652,14 @@ fn fits_context(
         Keyword::Follow => next_char == Some(':'),
         Keyword::If | Keyword::Elif => {
             !in_condition()
-                && keywords
-                    .iter()
-                    .filter(|o| same_node(o) && o.range.start() >= r.end())
-                    .find(|o| {
-                        matches!(
-                            o.keyword,
-                            Keyword::If | Keyword::Elif | Keyword::Else | Keyword::Then
-                        )
-                    })
+                && after()
+                    .find(branch_kw)
                     .is_some_and(|o| o.keyword == Keyword::Then)
         }
         Keyword::Then => in_condition(),
-        Keyword::Else => {
-            starts_item
-                && keywords.iter().any(|o| {
-                    o.role == KeywordRole::Statement
-                        && o.keyword == Keyword::If
-                        && o.range.end() <= r.start()
-                })
-        }
+        Keyword::Else => starts_item && a.first_if.is_some_and(|e| e <= r.start()),
         Keyword::Remember => {
-            uses_language && (starts_item || text[..start].trim_end().ends_with("_then_"))
+            a.uses_language && (starts_item || text[..start].trim_end().ends_with("_then_"))
         }
         _ => {
             starts_with_ignore_case(next, "like")

@@ -45,19 +45,15 @@ pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let ins = ctx.ins;
     // The branches whose condition tests the resume: `_resumed_`, or a
     // pattern naming `SGN_RESUME`.
-    let guards: Vec<text_size::TextRange> = ins
-        .branches
-        .iter()
-        .filter_map(|b| {
-            let c = b.condition?;
-            let resumed = ins
-                .keywords_in(c)
-                .iter()
-                .any(|k| k.role == KeywordRole::Statement && k.keyword == Keyword::Resumed);
-            (resumed || slice(ctx.text, c).contains("SGN_RESUME"))
-                .then_some(c.cover(b.scope.unwrap_or(c)))
-        })
-        .collect();
+    let guards = crate::instructions::structure::union(ins.branches.iter().filter_map(|b| {
+        let c = b.condition?;
+        let resumed = ins
+            .keywords_in(c)
+            .iter()
+            .any(|k| k.role == KeywordRole::Statement && k.keyword == Keyword::Resumed);
+        (resumed || slice(ctx.text, c).contains("SGN_RESUME"))
+            .then_some(c.cover(b.scope.unwrap_or(c)))
+    }));
     for k in ins
         .statements()
         .filter(|k| k.keyword.assumes_resumed_session())
@@ -69,7 +65,7 @@ pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             );
             continue;
         }
-        if !guards.iter().any(|g| g.contains_range(k.range)) {
+        if !crate::instructions::structure::within(&guards, k.range) {
             acc.report(
                 k.range,
                 format!(

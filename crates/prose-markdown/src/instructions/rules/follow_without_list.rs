@@ -47,7 +47,7 @@ pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         .filter(|k| k.keyword == Keyword::Follow)
     {
         let li = ctx.ins.blocks.line_at(usize::from(k.range.start()));
-        let Some(ni) = (li + 1..lines.len()).find(|&i| lines[i].kind != LineKind::Blank) else {
+        let Some(ni) = ctx.ins.blocks.next_non_blank(li) else {
             acc.report(k.range, GENERIC);
             continue;
         };

@@ -72,21 +72,33 @@ fn condition_has(ctx: &Ctx<'_>, b: &Branch, kw: Keyword) -> bool {
     })
 }
 
-/// Whether the branch's action has a `_terminate_ "SGN_PENDING…"`.
-fn terminates_pending(ctx: &Ctx<'_>, b: &Branch) -> bool {
+/// Where the `_terminate_ "SGN_PENDING…"` statements are, in order.
+fn pending_terminates(ctx: &Ctx<'_>) -> Vec<text_size::TextSize> {
+    ctx.ins
+        .statements()
+        .filter(|k| {
+            k.keyword == Keyword::Terminate
+                && quote_after(ctx.text, &ctx.ins.lexed, usize::from(k.range.end())).is_some_and(
+                    |q| {
+                        slice(ctx.text, q.inner)
+                            .trim_start()
+                            .starts_with("SGN_PENDING")
+                    },
+                )
+        })
+        .map(|k| k.range.start())
+        .collect()
+}
+
+/// Whether the branch's action has one of the `pending` terminates.
+fn terminates_pending(pending: &[text_size::TextSize], b: &Branch) -> bool {
     let Some(scope) = b.scope else { return false };
-    ctx.ins.keywords_in(scope).iter().any(|k| {
-        k.role == KeywordRole::Statement
-            && k.keyword == Keyword::Terminate
-            && quote_after(ctx.text, &ctx.ins.lexed, usize::from(k.range.end())).is_some_and(|q| {
-                slice(ctx.text, q.inner)
-                    .trim_start()
-                    .starts_with("SGN_PENDING")
-            })
-    })
+    let i = pending.partition_point(|p| *p < scope.start());
+    pending.get(i).is_some_and(|p| *p < scope.end())
 }
 
 pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
+    let pending = pending_terminates(ctx);
     let mut handlers = Vec::new();
     let mut has_resume_branch = false;
     for b in &ctx.ins.branches {
@@ -95,14 +107,14 @@ pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         };
         if condition_has(ctx, b, Keyword::InstructedPreviously) {
             has_resume_branch = true;
-            if !terminates_pending(ctx, b) {
+            if !terminates_pending(&pending, b) {
                 acc.report(
                     p.range,
                     "While the question is unanswered, the SOP ends the resumed session with `_terminate_ \"SGN_PENDING\"` again; this branch never does",
                 );
             }
         } else if condition_has(ctx, b, Keyword::Instructed) {
-            if !terminates_pending(ctx, b) {
+            if !terminates_pending(&pending, b) {
                 acc.report(
                     p.range,
                     "After writing the question, an `_ask_` handler ends with `_terminate_ \"SGN_PENDING\"` (SOP), so the caller knows the session waits for an answer",

@@ -37,7 +37,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let mut seen: Vec<(&str, text_size::TextRange)> = Vec::new();
+    let mut seen: std::collections::HashMap<&str, text_size::TextRange> = Default::default();
     for cmd in ctx.file.processed() {
         let Some(o) = cmd.push.as_ref().and_then(|p| p.name()) else {
             continue;
@@ -45,8 +45,8 @@ pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if o.value.is_empty() {
             continue;
         }
-        match seen.iter().find(|(n, _)| *n == o.value) {
-            Some((_, first)) => {
+        match seen.get(o.value.as_str()) {
+            Some(first) => {
                 let line = line_number(ctx.text, usize::from(first.start()));
                 acc.report(
                     o.value_range,
@@ -57,7 +57,9 @@ pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
                 )
                 .related(*first, "first used here");
             }
-            None => seen.push((&o.value, o.value_range)),
+            None => {
+                seen.insert(&o.value, o.value_range);
+            }
         }
     }
 }
