@@ -250,7 +250,8 @@ pub fn analyze_instructions(text: &str, kind: FragmentKind) -> Instructions {
 ///   by chance: `_elif_`, `_instructed_`, `_instructedpreviously_`,
 ///   `_repliedpreviously_`, `_subreplied_`, `_subrepliedpreviously_`; or
 /// - a keyword in the form the language gives it: `_if_`/`_elif_` with its
-///   `_then_`, `_terminate_ "…"`, `_ask_ "…"`, ``_run_ `…` ``,
+///   `_then_`, `_terminate_ "…"` (or with an unquoted signal or code span,
+///   which K004 asks to quote), `_ask_ "…"`, ``_run_ `…` ``,
 ///   ``_spawn_ `…` ``, `_follow_:` before a numbered list.
 ///
 /// So ordinary markdown that emphasises an English word (`_run_ the

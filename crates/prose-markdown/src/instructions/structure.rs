@@ -116,7 +116,16 @@ fn uses_language(
                 | Keyword::RepliedPreviously
                 | Keyword::Subreplied
                 | Keyword::SubrepliedPreviously => true,
-                Keyword::Terminate | Keyword::Ask => quote_after(text, lexed, end).is_some(),
+                Keyword::Ask => quote_after(text, lexed, end).is_some(),
+                // Also with the message unquoted, when it is a signal or code
+                // (K004 then asks for quotes).
+                Keyword::Terminate => {
+                    quote_after(text, lexed, end).is_some()
+                        || code_span_after(text, md, end).is_some()
+                        || text[end..]
+                            .trim_start_matches([' ', '\t', ':'])
+                            .starts_with("SGN_")
+                }
                 Keyword::Run | Keyword::Spawn => code_span_after(text, md, end).is_some(),
                 Keyword::Follow => {
                     text[end..].starts_with(':')

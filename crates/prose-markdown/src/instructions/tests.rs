@@ -69,6 +69,7 @@ fn which_texts_use_the_language() {
     for yes in [
         "_if_ the tests fail, _then_ stop.",
         "Reply with _terminate_ \"SGN_DONE\".",
+        "Reply with _terminate_ SGN_DONE.",
         "- _run_ `make check`",
         "_spawn_ `agents/a.md`",
         "_ask_ \"Which database?\"",
@@ -101,6 +102,14 @@ fn prompts_that_do_not_use_the_language_get_only_misspellings() {
     assert!(diagnostics_with(plain, FragmentKind::Prompt, &[]).is_empty());
     // The same text in a file a glob declares an instruction file is checked.
     assert!(!diagnostics_with(plain, FragmentKind::File, &[]).is_empty());
+    // An unquoted signal still shows the language is used.
+    check_prompt_code(
+        "K004",
+        "Review the diff, then _terminate_ SGN_DONE.",
+        expect_test::expect![[r#"
+            K004 1:23-1:34 warning: Quote the message: `_terminate_ "SGN_DONE"` (the caller matches the exact reply)
+        "#]],
+    );
     let typo = "Review the diff, then _termiante_ \"SGN_DONE\".";
     check_prompt_code(
         "K001",

@@ -82,6 +82,17 @@ mod tests {
     }
 
     #[test]
+    fn front_matter_is_content() {
+        check_code(
+            "M003",
+            "---\ndescription: review\n---\n/read a.md\nReview.\n",
+            expect![[r#"
+                M003 4:1-4:6 warning: `/read` inside the content is sent to the model as text, not processed: only the commands before the content are (move it to the top)
+            "#]],
+        );
+    }
+
+    #[test]
     fn code_is_content_and_never_reported() {
         check_code(
             "M003",
