@@ -47,10 +47,10 @@ pub struct SemanticToken {
     pub declaration: bool,
 }
 
-/// Sorts `tokens`, splits those that cross a line break at the breaks,
-/// and drops any that overlap an earlier one (an inner token wins over
-/// the outer one it was cut from, because the caller pushes inner tokens
-/// as cuts of the outer).
+/// Sorts `tokens`, drops empty ones and any that overlap an earlier one,
+/// and splits those that cross a line break at the breaks. Callers cut
+/// outer tokens (a pattern's text) around the inner ones (its variables)
+/// before, so nothing they mean to keep overlaps.
 pub(crate) fn finish(text: &str, mut tokens: Vec<SemanticToken>) -> Vec<SemanticToken> {
     tokens.sort_by_key(|t| (t.range.start(), t.range.end()));
     let mut out: Vec<SemanticToken> = Vec::with_capacity(tokens.len());

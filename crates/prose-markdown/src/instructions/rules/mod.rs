@@ -1,5 +1,5 @@
 //! The `K` codes: one file per code, each with its documentation (`//!`),
-//! its [`Rule`](crate::Rule), its check and its tests.
+//! its [`Rule`], its check and its tests.
 
 mod assumes_resumed_session;
 mod branch_without_if;

@@ -1,5 +1,5 @@
 //! The `M` codes: one file per code, each with its documentation (`//!`),
-//! its [`Rule`](crate::Rule), its check and its tests.
+//! its [`Rule`], its check and its tests.
 
 mod command_in_content;
 mod command_not_allowed_here;
