@@ -1,0 +1,2 @@
+//! Job entries (seed 002).
+pub mod json;
