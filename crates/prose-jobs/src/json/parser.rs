@@ -163,13 +163,8 @@ impl Parser<'_> {
                     };
                 }
                 Tok::Eof | Tok::RBracket => {
-                    let message = match t.tok {
-                        Tok::Eof => "Unclosed `{`: expected `}` before the end of the file".into(),
-                        _ => "Unclosed `{`: expected `}` before this `]`".into(),
-                    };
-                    self.error(open, message);
                     return Value {
-                        range: span(open.start(), t.range.start()),
+                        range: self.unclosed(open, &t, "{", "}"),
                         kind: ValueKind::Object(members),
                     };
                 }
@@ -242,13 +237,8 @@ impl Parser<'_> {
                     };
                 }
                 Tok::Eof | Tok::RBrace => {
-                    let message = match t.tok {
-                        Tok::Eof => "Unclosed `[`: expected `]` before the end of the file".into(),
-                        _ => "Unclosed `[`: expected `]` before this `}`".into(),
-                    };
-                    self.error(open, message);
                     return Value {
-                        range: span(open.start(), t.range.start()),
+                        range: self.unclosed(open, &t, "[", "]"),
                         kind: ValueKind::Array(items),
                     };
                 }
@@ -268,6 +258,26 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// Reports the bracket `open` as unclosed when `found` ends its list;
+    /// returns the range of the value it opened.
+    fn unclosed(
+        &mut self,
+        open: TextRange,
+        found: &Token,
+        bracket: &str,
+        closer: &str,
+    ) -> TextRange {
+        let before = match found.tok {
+            Tok::Eof => "the end of the file".to_string(),
+            _ => format!("this {}", describe(&found.tok)),
+        };
+        self.error(
+            open,
+            format!("Unclosed `{bracket}`: expected `{closer}` before {before}"),
+        );
+        span(open.start(), found.range.start())
     }
 
     /// After a member or item: a comma (a trailing one is fine), or the
