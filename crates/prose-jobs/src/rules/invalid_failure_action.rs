@@ -105,13 +105,17 @@ pub(crate) fn read(cx: &mut Lower, value: &Value, path: &CodePath) -> Option<Fai
             Some(kind) => action.kind = Some(kind),
             None => {
                 let near = nearest(s.as_str(), names);
-                let hint = near
-                    .map(|n| format!(" Did you mean {}?", quote(n)))
-                    .unwrap_or_default();
-                let reason = format!(
-                    "Unknown failure action {}; expected \"RetryWithNewSession\" or \"RetryWithUserPrompt\".{hint}",
-                    quote(s.as_str())
-                );
+                let reason = match near {
+                    Some(n) => format!(
+                        "Unknown failure action {}; did you mean {}?",
+                        quote(s.as_str()),
+                        quote(n)
+                    ),
+                    None => format!(
+                        "Unknown failure action {}; expected \"RetryWithNewSession\" or \"RetryWithUserPrompt\".",
+                        quote(s.as_str())
+                    ),
+                };
                 cx.report(
                     JobDiagnostic::new(&RULE, path.index(0).as_str(), reason, s.range())
                         .with_fix(near.map(|n| rename_fix(s, n))),
@@ -212,7 +216,7 @@ mod tests {
             &entry("", &tasks),
             expect![[r#"
                 J006 5:92-5:94 error: entry.tasks["t0"].criteria.failureAction: Expected ["RetryWithNewSession", retries] or ["RetryWithUserPrompt", retries, prompt], found an empty array.
-                J006 6:83-6:103 error: entry.tasks["t1"].criteria.failureAction[0]: Unknown failure action "RetryWithNewSesion"; expected "RetryWithNewSession" or "RetryWithUserPrompt". Did you mean "RetryWithNewSession"?
+                J006 6:83-6:103 error: entry.tasks["t1"].criteria.failureAction[0]: Unknown failure action "RetryWithNewSesion"; did you mean "RetryWithNewSession"?
                   fix: Change to "RetryWithNewSession": 6:83-6:103 "\"RetryWithNewSession\""
                 J006 7:83-7:84 error: entry.tasks["t2"].criteria.failureAction[0]: Expected "RetryWithNewSession" or "RetryWithUserPrompt", found a number.
                 J006 8:82-8:105 error: entry.tasks["t3"].criteria.failureAction: "RetryWithNewSession" takes 2 items (["RetryWithNewSession", retries]), found 1.

@@ -36,6 +36,8 @@
 //!
 //! A warning, on the variable's name (editors show it faded). Its prompt
 //! is still checked, with the code path `entry.promptVariables["name"]`.
+//! A variable whose name no prompt can use is reported by `J008` or
+//! `J009` instead.
 
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
