@@ -12,6 +12,8 @@
 //! highlights all read from [`Index`]; what a hover shows for a variable or
 //! a task comes from [`crate::variable_text`] and [`crate::task_prompt`].
 
+use std::collections::HashMap;
+
 use text_size::{TextRange, TextSize};
 
 use crate::{
@@ -80,6 +82,8 @@ pub struct Index {
     /// retry prompts, prompt variable values): where `$` completion
     /// applies, and what an embedded language may highlight.
     pub prompt_strings: Vec<TextRange>,
+    /// What each (kind, name) resolves to: see [`Index::definition_of`].
+    resolved: HashMap<(SymbolKind, String), usize>,
 }
 
 fn string_definition(kind: SymbolKind, s: &JsonString, full_range: TextRange) -> Definition {
@@ -130,6 +134,7 @@ impl Index {
                 defs.push(string_definition(SymbolKind::GridKeyword, k, row.range));
             }
         }
+        index.resolve_definitions();
         for v in &entry.prompt_variables {
             index.prompt(v.prompt.as_ref());
         }
@@ -162,15 +167,17 @@ impl Index {
     /// (the last one, for keys that JavaScript would overwrite; the first
     /// grid row, for a keyword several rows share).
     pub fn definition_of(&self, kind: SymbolKind, name: &str) -> Option<usize> {
-        let mut matching = self
-            .definitions
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.kind == kind && d.name == name)
-            .map(|(i, _)| i);
-        match kind {
-            SymbolKind::GridKeyword => matching.next(),
-            _ => matching.next_back(),
+        self.resolved.get(&(kind, name.to_string())).copied()
+    }
+
+    fn resolve_definitions(&mut self) {
+        for (i, d) in self.definitions.iter().enumerate() {
+            let key = (d.kind, d.name.clone());
+            if d.kind == SymbolKind::GridKeyword {
+                self.resolved.entry(key).or_insert(i);
+            } else {
+                self.resolved.insert(key, i);
+            }
         }
     }
 

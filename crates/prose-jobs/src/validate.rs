@@ -14,9 +14,9 @@ use crate::{
     model::{Entry, Task},
     path::CodePath,
     rules::{
-        invalid_json, invalid_variable_name, missing_boolean_tool, runtime_variable_redefined,
-        unknown_job_keyword, unknown_model, unknown_task, unknown_tool, unused_prompt_variable,
-        user_input_mismatch,
+        Scope, invalid_json, invalid_variable_name, missing_boolean_tool,
+        runtime_variable_redefined, unknown_job_keyword, unknown_model, unknown_task, unknown_tool,
+        unused_prompt_variable, user_input_mismatch,
     },
     variables::{is_runtime_variable, is_variable_name},
 };
@@ -38,10 +38,12 @@ pub(crate) fn check_entry(entry: &Entry) -> Vec<JobDiagnostic> {
     let mut out = invalid_variable_name::check(entry);
     out.extend(runtime_variable_redefined::check(entry));
     let mut analyzer = Analyzer::new(entry);
+    let scope = Scope::new(entry);
     let tasks = CodePath::entry().field("tasks");
     for task in &entry.tasks {
         check_task(
             entry,
+            &scope,
             task,
             &tasks.key(task.name.as_str()),
             &mut analyzer,
@@ -70,18 +72,19 @@ pub(crate) fn check_entry(entry: &Entry) -> Vec<JobDiagnostic> {
 
 fn check_task(
     entry: &Entry,
+    scope: &Scope<'_>,
     task: &Task,
     path: &CodePath,
     analyzer: &mut Analyzer<'_>,
     out: &mut Vec<JobDiagnostic>,
 ) {
-    out.extend(unknown_model::check(entry, task, path));
+    out.extend(unknown_model::check(entry, scope, task, path));
     if let Some(prompt) = &task.prompt {
         let summary = analyzer.top(prompt, &path.field("prompt"));
         out.extend(user_input_mismatch::check(task, &summary, path));
     }
-    out.extend(unknown_job_keyword::check(entry, task, path));
-    out.extend(unknown_task::check(entry, task, path));
+    out.extend(unknown_job_keyword::check(scope, task, path));
+    out.extend(unknown_task::check(scope, task, path));
     if let Some(condition) = task
         .availability
         .as_ref()
@@ -91,7 +94,7 @@ fn check_task(
         let summary = analyzer.top(condition, &path);
         out.extend(missing_boolean_tool::check(condition, &summary, &path));
     }
-    out.extend(unknown_tool::check(task, path));
+    out.extend(unknown_tool::check(scope, task, path));
     if let Some(criteria) = &task.criteria {
         if let Some(condition) = &criteria.condition {
             let path = path.field("criteria").field("condition");
@@ -133,6 +136,14 @@ mod tests {
             # Start
             $user-input"#]]
         .assert_eq(&task_prompt(&parsed.entry, "story-task").unwrap().unwrap());
+    }
+
+    #[test]
+    fn the_example_in_the_user_docs_is_clean() {
+        let docs = include_str!("../../../docs/jobs.md");
+        let start = docs.find("```json\n").unwrap() + "```json\n".len();
+        let end = start + docs[start..].find("```").unwrap();
+        check_all(&docs[start..end], expect![""]);
     }
 
     #[test]

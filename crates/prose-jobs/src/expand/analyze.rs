@@ -34,7 +34,7 @@ enum State {
 pub(crate) struct Analyzer<'e> {
     entry: &'e Entry,
     /// Prompt variable name → index in `entry.prompt_variables`.
-    vars: HashMap<&'e str, usize>,
+    pub(crate) vars: HashMap<&'e str, usize>,
     state: Vec<State>,
     /// The variables being expanded, outermost first.
     stack: Vec<usize>,

@@ -40,12 +40,12 @@ pub fn expand_prompt_static(
 ) -> Result<String, Vec<JobDiagnostic>> {
     let mut analyzer = Analyzer::new(entry);
     let summary = analyzer.top(prompt, code_path);
-    let mut errors = analyzer.diagnostics;
+    let mut errors = std::mem::take(&mut analyzer.diagnostics);
     if requires_boolean_tool {
         errors.extend(missing_boolean_tool::check(prompt, &summary, code_path));
     }
     if errors.is_empty() {
-        Ok(text::expand(entry, prompt))
+        Ok(text::expand(entry, &analyzer.vars, prompt))
     } else {
         Err(errors)
     }

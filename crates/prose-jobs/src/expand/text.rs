@@ -13,15 +13,11 @@ use crate::model::{Entry, Prompt};
 /// The expansion of `prompt`, which the analysis found free of errors.
 /// Unknown or cyclic variables (which that excludes) would be kept as
 /// written.
-pub(super) fn expand(entry: &Entry, prompt: &Prompt) -> String {
+/// `vars` maps each prompt variable's name to its index.
+pub(super) fn expand(entry: &Entry, vars: &HashMap<&str, usize>, prompt: &Prompt) -> String {
     let mut b = Builder {
         entry,
-        vars: entry
-            .prompt_variables
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v.name.as_str(), i))
-            .collect(),
+        vars,
         done: vec![None; entry.prompt_variables.len()],
         active: vec![false; entry.prompt_variables.len()],
         out: Vec::new(),
@@ -32,7 +28,7 @@ pub(super) fn expand(entry: &Entry, prompt: &Prompt) -> String {
 
 struct Builder<'e> {
     entry: &'e Entry,
-    vars: HashMap<&'e str, usize>,
+    vars: &'e HashMap<&'e str, usize>,
     /// Where in `out` each variable's expansion was first written.
     done: Vec<Option<(usize, usize)>>,
     active: Vec<bool>,

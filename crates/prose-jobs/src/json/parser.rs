@@ -67,20 +67,44 @@ fn describe(tok: &Tok) -> String {
     }
 }
 
-/// Whether `tok` begins a value (an unquoted word counts: it is a value
-/// written without quotes, reported when parsed).
-fn starts_value(tok: &Tok) -> bool {
-    matches!(
-        tok,
-        Tok::LBrace
-            | Tok::LBracket
-            | Tok::String(_)
-            | Tok::Number(_)
-            | Tok::True
-            | Tok::False
-            | Tok::Null
-            | Tok::Word(_)
-    )
+/// A token's kind without its text, to decide before taking it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum K {
+    /// `{` or `[`.
+    Open,
+    RBrace,
+    RBracket,
+    Colon,
+    Comma,
+    String,
+    Word,
+    /// A number, `true`, `false` or `null`.
+    Scalar,
+    Junk,
+    Eof,
+}
+
+impl K {
+    fn of(tok: &Tok) -> K {
+        match tok {
+            Tok::LBrace | Tok::LBracket => K::Open,
+            Tok::RBrace => K::RBrace,
+            Tok::RBracket => K::RBracket,
+            Tok::Colon => K::Colon,
+            Tok::Comma => K::Comma,
+            Tok::String(_) => K::String,
+            Tok::Word(_) => K::Word,
+            Tok::Number(_) | Tok::True | Tok::False | Tok::Null => K::Scalar,
+            Tok::Junk => K::Junk,
+            Tok::Eof => K::Eof,
+        }
+    }
+
+    /// Whether the token begins a value (an unquoted word counts: it is a
+    /// value written without quotes, reported when parsed).
+    fn starts_value(self) -> bool {
+        matches!(self, K::Open | K::String | K::Word | K::Scalar)
+    }
 }
 
 fn span(start: TextSize, end: TextSize) -> TextRange {
@@ -104,18 +128,35 @@ impl Parser<'_> {
         self.errors.push(SyntaxError { range, message });
     }
 
+    /// The next token's kind and range, without taking (or copying) it.
+    fn look(&mut self) -> (K, TextRange) {
+        let t = self.peek();
+        (K::of(&t.tok), t.range)
+    }
+
+    /// "found X" for the next token.
+    fn found(&mut self) -> String {
+        describe(&self.peek().tok)
+    }
+
     fn value(&mut self, depth: usize) -> Value {
-        let t = self.peek().clone();
+        let (k, range) = self.look();
+        match k {
+            K::Open if depth >= MAX_NESTING => return self.skip_nested(),
+            K::RBrace | K::RBracket | K::Colon | K::Comma | K::Eof => {
+                let message = format!("Expected a value, found {}", self.found());
+                self.error(range, message);
+                return Value {
+                    range: TextRange::empty(range.start()),
+                    kind: ValueKind::Missing,
+                };
+            }
+            _ => {}
+        }
+        let t = self.bump();
         let kind = match t.tok {
-            Tok::LBrace | Tok::LBracket if depth >= MAX_NESTING => return self.skip_nested(),
-            Tok::LBrace => {
-                self.bump();
-                return self.object(t.range, depth + 1);
-            }
-            Tok::LBracket => {
-                self.bump();
-                return self.array(t.range, depth + 1);
-            }
+            Tok::LBrace => return self.object(t.range, depth + 1),
+            Tok::LBracket => return self.array(t.range, depth + 1),
             Tok::String(s) => ValueKind::String(s),
             Tok::Number(n) => ValueKind::Number(n),
             Tok::True => ValueKind::Bool(true),
@@ -128,22 +169,11 @@ impl Parser<'_> {
                 );
                 ValueKind::Missing
             }
-            Tok::Junk => {
+            _ => {
                 self.error(t.range, "Unexpected character; expected a value".into());
                 ValueKind::Missing
             }
-            Tok::RBrace | Tok::RBracket | Tok::Colon | Tok::Comma | Tok::Eof => {
-                self.error(
-                    t.range,
-                    format!("Expected a value, found {}", describe(&t.tok)),
-                );
-                return Value {
-                    range: TextRange::empty(t.range.start()),
-                    kind: ValueKind::Missing,
-                };
-            }
         };
-        self.bump();
         Value {
             range: t.range,
             kind,
@@ -153,47 +183,44 @@ impl Parser<'_> {
     fn object(&mut self, open: TextRange, depth: usize) -> Value {
         let mut members = Vec::new();
         loop {
-            let t = self.peek().clone();
-            let key = match t.tok {
-                Tok::RBrace => {
+            let (k, range) = self.look();
+            let key = match k {
+                K::RBrace => {
                     self.bump();
                     return Value {
-                        range: span(open.start(), t.range.end()),
+                        range: span(open.start(), range.end()),
                         kind: ValueKind::Object(members),
                     };
                 }
-                Tok::Eof | Tok::RBracket => {
+                K::Eof | K::RBracket => {
                     return Value {
-                        range: self.unclosed(open, &t, "{", "}"),
+                        range: self.unclosed(open, "{", "}"),
                         kind: ValueKind::Object(members),
                     };
                 }
-                Tok::Comma => {
+                K::Comma => {
                     self.bump();
-                    self.error(t.range, "Unexpected `,`; expected a property".into());
+                    self.error(range, "Unexpected `,`; expected a property".into());
                     continue;
                 }
-                Tok::String(s) => {
-                    self.bump();
-                    s
-                }
-                Tok::Word(w) => {
-                    self.bump();
-                    self.error(
-                        t.range,
-                        format!("Property names must be in double quotes: write `\"{w}\"`"),
-                    );
-                    JsonString::new(w, t.range, t.range.start().into(), Vec::new(), false)
-                }
+                K::String | K::Word => match self.bump().tok {
+                    Tok::String(s) => s,
+                    Tok::Word(w) => {
+                        self.error(
+                            range,
+                            format!("Property names must be in double quotes: write `\"{w}\"`"),
+                        );
+                        JsonString::new(w, range, range.start().into(), Vec::new(), false)
+                    }
+                    _ => unreachable!("looked at a string or a word"),
+                },
                 _ => {
-                    self.error(
-                        t.range,
-                        format!(
-                            "Expected a property name in double quotes, found {}",
-                            describe(&t.tok)
-                        ),
+                    let message = format!(
+                        "Expected a property name in double quotes, found {}",
+                        self.found()
                     );
-                    if starts_value(&t.tok) {
+                    self.error(range, message);
+                    if k.starts_value() {
                         self.value(depth);
                     } else {
                         self.bump();
@@ -201,7 +228,7 @@ impl Parser<'_> {
                     continue;
                 }
             };
-            let value = if self.peek().tok == Tok::Colon {
+            let value = if self.look().0 == K::Colon {
                 self.bump();
                 self.value(depth)
             } else {
@@ -209,7 +236,7 @@ impl Parser<'_> {
                     TextRange::empty(key.range().end()),
                     "Expected `:` after the property name".into(),
                 );
-                if starts_value(&self.peek().tok) {
+                if self.look().0.starts_value() {
                     self.value(depth)
                 } else {
                     Value {
@@ -220,92 +247,82 @@ impl Parser<'_> {
             };
             let end = value.range.end();
             members.push(Member { key, value });
-            self.separator(end, Tok::RBrace);
+            self.separator(end, K::RBrace);
         }
     }
 
     fn array(&mut self, open: TextRange, depth: usize) -> Value {
         let mut items = Vec::new();
         loop {
-            let t = self.peek().clone();
-            match t.tok {
-                Tok::RBracket => {
+            let (k, range) = self.look();
+            match k {
+                K::RBracket => {
                     self.bump();
                     return Value {
-                        range: span(open.start(), t.range.end()),
+                        range: span(open.start(), range.end()),
                         kind: ValueKind::Array(items),
                     };
                 }
-                Tok::Eof | Tok::RBrace => {
+                K::Eof | K::RBrace => {
                     return Value {
-                        range: self.unclosed(open, &t, "[", "]"),
+                        range: self.unclosed(open, "[", "]"),
                         kind: ValueKind::Array(items),
                     };
                 }
-                Tok::Comma | Tok::Colon => {
+                K::Comma | K::Colon => {
+                    let message = format!("Unexpected {}; expected a value", self.found());
                     self.bump();
-                    self.error(
-                        t.range,
-                        format!("Unexpected {}; expected a value", describe(&t.tok)),
-                    );
-                    continue;
+                    self.error(range, message);
                 }
                 _ => {
                     let item = self.value(depth);
                     let end = item.range.end();
                     items.push(item);
-                    self.separator(end, Tok::RBracket);
+                    self.separator(end, K::RBracket);
                 }
             }
         }
     }
 
-    /// Reports the bracket `open` as unclosed when `found` ends its list;
-    /// returns the range of the value it opened.
-    fn unclosed(
-        &mut self,
-        open: TextRange,
-        found: &Token,
-        bracket: &str,
-        closer: &str,
-    ) -> TextRange {
-        let before = match found.tok {
-            Tok::Eof => "the end of the file".to_string(),
-            _ => format!("this {}", describe(&found.tok)),
+    /// Reports the bracket `open` as unclosed, its list ended by the next
+    /// token; returns the range of the value it opened.
+    fn unclosed(&mut self, open: TextRange, bracket: &str, closer: &str) -> TextRange {
+        let (k, found) = self.look();
+        let before = match k {
+            K::Eof => "the end of the file".to_string(),
+            _ => format!("this {}", self.found()),
         };
         self.error(
             open,
             format!("Unclosed `{bracket}`: expected `{closer}` before {before}"),
         );
-        span(open.start(), found.range.start())
+        span(open.start(), found.start())
     }
 
     /// After a member or item: a comma (a trailing one is fine), or the
     /// closing bracket. A missing comma before the next key or value is
     /// reported once; anything else is reported once and skipped.
-    fn separator(&mut self, after: TextSize, close: Tok) {
+    fn separator(&mut self, after: TextSize, close: K) {
         let mut reported = false;
         loop {
-            let t = self.peek().clone();
-            match &t.tok {
-                Tok::Comma => {
+            let (k, range) = self.look();
+            match k {
+                K::Comma => {
                     self.bump();
                     return;
                 }
-                Tok::RBrace | Tok::RBracket | Tok::Eof => return,
-                tok if starts_value(tok) => {
+                K::RBrace | K::RBracket | K::Eof => return,
+                k if k.starts_value() => {
                     if !reported {
                         self.error(TextRange::empty(after), "Expected `,`".into());
                     }
                     return;
                 }
-                tok => {
+                _ => {
                     if !reported {
-                        let closer = if close == Tok::RBrace { "`}`" } else { "`]`" };
-                        self.error(
-                            t.range,
-                            format!("Expected `,` or {closer}, found {}", describe(tok)),
-                        );
+                        let closer = if close == K::RBrace { "`}`" } else { "`]`" };
+                        let message = format!("Expected `,` or {closer}, found {}", self.found());
+                        self.error(range, message);
                         reported = true;
                     }
                     self.bump();

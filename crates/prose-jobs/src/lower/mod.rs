@@ -4,6 +4,8 @@
 
 mod task;
 
+use std::collections::HashMap;
+
 use text_size::{TextRange, TextSize};
 
 use crate::{
@@ -89,11 +91,26 @@ impl Lower {
                 return None;
             }
         };
+        // The index of the last member of each key (a map only for objects
+        // large enough to need one: tasks, prompt variables).
+        let last_index: Option<HashMap<&str, usize>> = (members.len() > 16).then(|| {
+            members
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (m.key.as_str(), i))
+                .collect()
+        });
         let mut kept: Vec<&Member> = Vec::with_capacity(members.len());
         for (i, m) in members.iter().enumerate() {
-            let later = members[i + 1..]
-                .iter()
-                .rfind(|n| n.key.as_str() == m.key.as_str());
+            let later = match &last_index {
+                Some(map) => map
+                    .get(m.key.as_str())
+                    .filter(|&&l| l != i)
+                    .map(|&l| &members[l]),
+                None => members[i + 1..]
+                    .iter()
+                    .rfind(|n| n.key.as_str() == m.key.as_str()),
+            };
             match later {
                 Some(last) => {
                     self.report(duplicate_property::diagnostic(path, map, &m.key, &last.key))

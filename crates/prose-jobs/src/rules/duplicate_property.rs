@@ -98,4 +98,33 @@ mod tests {
             "#]],
         );
     }
+
+    #[test]
+    fn large_maps_too() {
+        let mut tasks: Vec<String> = (0..20)
+            .map(|i| {
+                format!(
+                    r#""t{}": {{"prompt": ["x"], "requireUserInput": false}}"#,
+                    "x".repeat(i)
+                )
+            })
+            .collect();
+        tasks.insert(
+            3,
+            r#""txx": {"prompt": ["y"], "requireUserInput": false}"#.into(),
+        );
+        let text = entry("", &tasks.join(",\n"));
+        check(
+            "J005",
+            &text,
+            expect![[r#"
+                J005 7:1-7:6 warning: entry.tasks["txx"]: Duplicate key "txx"; only the last one counts, so this one is ignored.
+                  related 8:1-8:6: the key that counts
+            "#]],
+        );
+        let parsed = crate::parse(&text);
+        assert_eq!(parsed.entry.tasks.len(), 20);
+        let kept = parsed.entry.task("txx").unwrap();
+        assert_eq!(&text[kept.prompt.as_ref().unwrap().range], r#"["y"]"#);
+    }
 }

@@ -26,12 +26,66 @@ pub(crate) mod wrong_type;
 #[cfg(test)]
 pub(crate) mod tests;
 
+use std::collections::HashSet;
+
 use crate::{
     diagnostic::{Fix, JobDiagnostic, Rule},
     json::JsonString,
+    model::Entry,
     nearest::nearest,
     path::{CodePath, quote},
+    variables::AVAILABLE_TOOLS,
 };
+
+/// Names to check against: a set for lookups, the file order for
+/// suggestions and lists.
+pub(crate) struct NameSet<'e> {
+    pub(crate) list: Vec<&'e str>,
+    set: HashSet<&'e str>,
+}
+
+impl<'e> NameSet<'e> {
+    pub(crate) fn new(names: impl IntoIterator<Item = &'e str>) -> NameSet<'e> {
+        let mut list = Vec::new();
+        let mut set = HashSet::new();
+        for n in names {
+            if set.insert(n) {
+                list.push(n);
+            }
+        }
+        NameSet { list, set }
+    }
+
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.set.contains(name)
+    }
+}
+
+/// The names an entry defines, collected once for all its tasks. `None`
+/// where the entry lacks the part that defines them (reported elsewhere):
+/// then nothing is checked against it.
+pub(crate) struct Scope<'e> {
+    pub(crate) tasks: Option<NameSet<'e>>,
+    pub(crate) keywords: Option<NameSet<'e>>,
+    pub(crate) model_keys: Option<NameSet<'e>>,
+    pub(crate) tools: NameSet<'static>,
+}
+
+impl<'e> Scope<'e> {
+    pub(crate) fn new(entry: &'e Entry) -> Scope<'e> {
+        Scope {
+            tasks: entry
+                .has_tasks
+                .then(|| NameSet::new(entry.tasks.iter().map(|t| t.name.as_str()))),
+            keywords: entry
+                .grid
+                .is_some()
+                .then(|| NameSet::new(entry.grid_keywords().map(|k| k.as_str()))),
+            model_keys: entry.model_keys().map(NameSet::new),
+            tools: NameSet::new(AVAILABLE_TOOLS),
+        }
+    }
+}
 
 /// Every rule, ordered by code.
 pub fn rules() -> &'static [&'static Rule] {
@@ -81,7 +135,7 @@ pub(crate) fn names_in(
     rule: &Rule,
     list: &CodePath,
     items: &[Option<JsonString>],
-    candidates: &[&str],
+    candidates: &NameSet<'_>,
     what: &str,
     list_all: bool,
 ) -> Vec<JobDiagnostic> {
@@ -89,14 +143,17 @@ pub(crate) fn names_in(
         .iter()
         .enumerate()
         .filter_map(|(i, item)| item.as_ref().map(|s| (i, s)))
-        .filter(|(_, s)| !candidates.contains(&s.as_str()))
+        .filter(|(_, s)| !candidates.contains(s.as_str()))
         .map(|(i, s)| {
-            let near = nearest(s.as_str(), candidates.iter().copied());
+            let near = nearest(s.as_str(), candidates.list.iter().copied());
             let name = quote(s.as_str());
             let reason = match near {
                 Some(n) => format!("{name} is not {what}; did you mean {}?", quote(n)),
                 None if list_all => {
-                    format!("{name} is not {what}; expected {}.", one_of(candidates))
+                    format!(
+                        "{name} is not {what}; expected {}.",
+                        one_of(&candidates.list)
+                    )
                 }
                 None => format!("{name} is not {what}."),
             };

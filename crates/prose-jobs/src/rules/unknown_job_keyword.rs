@@ -53,9 +53,9 @@
 
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
-    model::{Entry, Task},
+    model::Task,
     path::CodePath,
-    rules::names_in,
+    rules::{Scope, names_in},
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -66,16 +66,15 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unknown_job_keyword.rs"),
 };
 
-pub(crate) fn check(entry: &Entry, task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
-    let (Some(availability), Some(_)) = (&task.availability, &entry.grid) else {
+pub(crate) fn check(scope: &Scope<'_>, task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
+    let (Some(availability), Some(keywords)) = (&task.availability, &scope.keywords) else {
         return Vec::new();
     };
-    let keywords: Vec<&str> = entry.grid_keywords().map(|k| k.as_str()).collect();
     names_in(
         &RULE,
         &path.field("availability").field("previousJobKeywords"),
         &availability.previous_job_keywords,
-        &keywords,
+        keywords,
         "the keyword of any grid row",
         false,
     )

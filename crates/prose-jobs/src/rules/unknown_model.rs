@@ -47,7 +47,7 @@ use crate::{
     model::{Entry, Task},
     nearest::nearest,
     path::{CodePath, quote},
-    rules::{one_of, rename_fix},
+    rules::{Scope, one_of, rename_fix},
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -58,15 +58,22 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unknown_model.rs"),
 };
 
-pub(crate) fn check(entry: &Entry, task: &Task, path: &CodePath) -> Option<JobDiagnostic> {
+pub(crate) fn check(
+    entry: &Entry,
+    scope: &Scope<'_>,
+    task: &Task,
+    path: &CodePath,
+) -> Option<JobDiagnostic> {
     let model = task.model.as_ref()?;
     // Without `models` there is nothing to check against (J002/J003 say so).
-    let models = entry.models.as_ref()?;
-    let keys: Vec<&str> = models.keys.iter().map(|k| k.key.as_str()).collect();
+    let (Some(models), Some(keys)) = (&entry.models, &scope.model_keys) else {
+        return None;
+    };
     let name = model.as_str();
-    if keys.contains(&name) {
+    if keys.contains(name) {
         return None;
     }
+    let keys = &keys.list;
     // A model id written where its key belongs.
     let by_id = models
         .keys
@@ -74,7 +81,7 @@ pub(crate) fn check(entry: &Entry, task: &Task, path: &CodePath) -> Option<JobDi
         .find(|k| k.model.as_str() == name)
         .map(|k| k.key.as_str());
     let near = by_id.or_else(|| nearest(name, keys.iter().copied()));
-    let expected = format!("expected {}", one_of(&keys));
+    let expected = format!("expected {}", one_of(keys));
     let reason = if name == "reviewers" {
         format!("\"reviewers\" is a list of models, not a model key; {expected}.")
     } else if let Some(key) = by_id {

@@ -50,9 +50,9 @@
 
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
-    model::{Entry, Task},
+    model::Task,
     path::CodePath,
-    rules::names_in,
+    rules::{Scope, names_in},
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -63,19 +63,15 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unknown_task.rs"),
 };
 
-pub(crate) fn check(entry: &Entry, task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
-    let Some(availability) = &task.availability else {
+pub(crate) fn check(scope: &Scope<'_>, task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
+    let (Some(availability), Some(names)) = (&task.availability, &scope.tasks) else {
         return Vec::new();
     };
-    if !entry.has_tasks {
-        return Vec::new();
-    }
-    let names: Vec<&str> = entry.tasks.iter().map(|t| t.name.as_str()).collect();
     names_in(
         &RULE,
         &path.field("availability").field("previousTasks"),
         &availability.previous_tasks,
-        &names,
+        names,
         "the name of a task",
         false,
     )

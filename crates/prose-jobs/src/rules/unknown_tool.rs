@@ -49,8 +49,7 @@ use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     model::Task,
     path::CodePath,
-    rules::names_in,
-    variables::AVAILABLE_TOOLS,
+    rules::{Scope, names_in},
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -61,7 +60,7 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unknown_tool.rs"),
 };
 
-pub(crate) fn check(task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
+pub(crate) fn check(scope: &Scope<'_>, task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
     let Some(criteria) = &task.criteria else {
         return Vec::new();
     };
@@ -69,7 +68,7 @@ pub(crate) fn check(task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
         &RULE,
         &path.field("criteria").field("toolExecuted"),
         &criteria.tool_executed,
-        &AVAILABLE_TOOLS,
+        &scope.tools,
         "an available tool",
         true,
     )
