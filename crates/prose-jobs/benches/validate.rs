@@ -40,6 +40,9 @@ fn jobs(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(2))
         .measurement_time(Duration::from_secs(8))
         .throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("json", |b| {
+        b.iter(|| prose_jobs::json::parse(black_box(&text)))
+    });
     group.bench_function("parse", |b| b.iter(|| prose_jobs::parse(black_box(&text))));
     group.bench_function("validate", |b| {
         b.iter(|| prose_jobs::validate(black_box(&parsed)))

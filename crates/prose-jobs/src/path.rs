@@ -65,6 +65,99 @@ impl fmt::Display for CodePath {
     }
 }
 
+/// A code path not written out yet: the reader builds one on the stack for
+/// every value it visits, and only a diagnostic writes it out
+/// ([`At::render`]). Formatting every path eagerly cost more than reading
+/// the JSON.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct At<'p> {
+    parent: Option<&'p At<'p>>,
+    seg: Seg<'p>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Seg<'p> {
+    Entry,
+    /// A path given as text (a caller's).
+    Raw(&'p str),
+    Variable(&'p str),
+    Field(&'p str),
+    Key(&'p str),
+    Member(&'p str),
+    Index(usize),
+}
+
+impl<'p> At<'p> {
+    /// `entry`.
+    pub(crate) const ENTRY: At<'static> = At {
+        parent: None,
+        seg: Seg::Entry,
+    };
+
+    /// A path given as text, such as a caller's [`CodePath`].
+    pub(crate) fn raw(text: &'p str) -> At<'p> {
+        At {
+            parent: None,
+            seg: Seg::Raw(text),
+        }
+    }
+
+    fn child(&'p self, seg: Seg<'p>) -> At<'p> {
+        At {
+            parent: Some(self),
+            seg,
+        }
+    }
+
+    /// See [`CodePath::field`].
+    pub(crate) fn field(&'p self, name: &'p str) -> At<'p> {
+        self.child(Seg::Field(name))
+    }
+
+    /// See [`CodePath::key`].
+    pub(crate) fn key(&'p self, name: &'p str) -> At<'p> {
+        self.child(Seg::Key(name))
+    }
+
+    /// See [`CodePath::member`].
+    pub(crate) fn member(&'p self, name: &'p str) -> At<'p> {
+        self.child(Seg::Member(name))
+    }
+
+    /// See [`CodePath::index`].
+    pub(crate) fn index(&'p self, index: usize) -> At<'p> {
+        self.child(Seg::Index(index))
+    }
+
+    /// See [`CodePath::variable`].
+    pub(crate) fn variable(&'p self, name: &'p str) -> At<'p> {
+        self.child(Seg::Variable(name))
+    }
+
+    /// The code path, written out.
+    pub(crate) fn render(&self) -> String {
+        let mut segs = Vec::new();
+        let mut at = Some(self);
+        while let Some(a) = at {
+            segs.push(a.seg);
+            at = a.parent;
+        }
+        let mut path = CodePath::entry();
+        for seg in segs.iter().rev() {
+            path = match *seg {
+                Seg::Entry => CodePath::entry(),
+                Seg::Raw(text) => CodePath::from_text(text),
+                Seg::Variable(name) => path.variable(name),
+                Seg::Field(name) => path.field(name),
+                Seg::Key(name) => path.key(name),
+                Seg::Member(name) => path.member(name),
+                Seg::Index(i) => path.index(i),
+            };
+        }
+        path.0
+    }
+}
+
 /// `text` as a JSON string literal, quotes included.
 pub(crate) fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
@@ -87,6 +180,22 @@ pub(crate) fn quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::CodePath;
+
+    #[test]
+    fn lazy_paths_render_like_code_paths() {
+        let entry = super::At::ENTRY;
+        let tasks = entry.field("tasks");
+        let task = tasks.key("a-b");
+        let odd = task.member("x-y");
+        assert_eq!(odd.index(3).render(), r#"entry.tasks["a-b"]["x-y"][3]"#);
+        assert_eq!(task.member("model").render(), r#"entry.tasks["a-b"].model"#);
+        assert_eq!(entry.render(), "entry");
+        let raw = super::At::raw("file.json:entry.tasks");
+        assert_eq!(
+            raw.key("t").variable("a").render(),
+            r#"file.json:entry.tasks["t"]/$a"#
+        );
+    }
 
     #[test]
     fn paths_read_like_the_seed() {

@@ -12,7 +12,7 @@ use crate::{
     diagnostic::JobDiagnostic,
     expand::Analyzer,
     model::{Entry, Task},
-    path::CodePath,
+    path::At,
     rules::{
         Scope, invalid_json, invalid_variable_name, missing_boolean_tool,
         runtime_variable_redefined, unknown_job_keyword, unknown_model, unknown_task, unknown_tool,
@@ -39,7 +39,7 @@ pub(crate) fn check_entry(entry: &Entry) -> Vec<JobDiagnostic> {
     out.extend(runtime_variable_redefined::check(entry));
     let mut analyzer = Analyzer::new(entry);
     let scope = Scope::new(entry);
-    let tasks = CodePath::entry().field("tasks");
+    let tasks = At::ENTRY.field("tasks");
     for task in &entry.tasks {
         check_task(
             entry,
@@ -50,7 +50,7 @@ pub(crate) fn check_entry(entry: &Entry) -> Vec<JobDiagnostic> {
             &mut out,
         );
     }
-    let vars = CodePath::entry().field("promptVariables");
+    let vars = At::ENTRY.field("promptVariables");
     // Unused: not expanded by any task (collected before expanding them,
     // which visits the variables they use).
     let unused: Vec<usize> = (0..entry.prompt_variables.len())
@@ -74,7 +74,7 @@ fn check_task(
     entry: &Entry,
     scope: &Scope<'_>,
     task: &Task,
-    path: &CodePath,
+    path: &At<'_>,
     analyzer: &mut Analyzer<'_>,
     out: &mut Vec<JobDiagnostic>,
 ) {
@@ -85,19 +85,21 @@ fn check_task(
     }
     out.extend(unknown_job_keyword::check(scope, task, path));
     out.extend(unknown_task::check(scope, task, path));
+    let availability = path.field("availability");
     if let Some(condition) = task
         .availability
         .as_ref()
         .and_then(|a| a.condition.as_ref())
     {
-        let path = path.field("availability").field("condition");
+        let path = availability.field("condition");
         let summary = analyzer.top(condition, &path);
         out.extend(missing_boolean_tool::check(condition, &summary, &path));
     }
     out.extend(unknown_tool::check(scope, task, path));
+    let criteria_path = path.field("criteria");
     if let Some(criteria) = &task.criteria {
         if let Some(condition) = &criteria.condition {
-            let path = path.field("criteria").field("condition");
+            let path = criteria_path.field("condition");
             let summary = analyzer.top(condition, &path);
             out.extend(missing_boolean_tool::check(condition, &summary, &path));
         }
@@ -106,10 +108,7 @@ fn check_task(
             .as_ref()
             .and_then(|f| f.prompt.as_ref())
         {
-            analyzer.top(
-                prompt,
-                &path.field("criteria").field("failureAction").index(2),
-            );
+            analyzer.top(prompt, &criteria_path.field("failureAction").index(2));
         }
     }
 }

@@ -10,7 +10,7 @@ use super::summary::{Summary, USER_INPUT};
 use crate::{
     diagnostic::JobDiagnostic,
     model::{Entry, Prompt, VariableUse},
-    path::CodePath,
+    path::At,
     rules::{empty_prompt, expansion_limit, prompt_variable_cycle, unknown_prompt_variable},
     variables::is_runtime_variable,
 };
@@ -69,7 +69,7 @@ impl<'e> Analyzer<'e> {
 
     /// A prompt expanded on its own (a task's prompt, a condition, ...):
     /// also checks the size of the result.
-    pub(crate) fn top(&mut self, prompt: &Prompt, path: &CodePath) -> Summary {
+    pub(crate) fn top(&mut self, prompt: &Prompt, path: &At<'_>) -> Summary {
         let s = self.prompt(prompt, path, 0);
         if s.len > MAX_EXPANDED_BYTES {
             self.diagnostics
@@ -80,7 +80,7 @@ impl<'e> Analyzer<'e> {
     }
 
     /// The prompt variable at `index` expanded on its own, from `path`.
-    pub(crate) fn variable(&mut self, index: usize, path: &CodePath) -> Summary {
+    pub(crate) fn variable(&mut self, index: usize, path: &At<'_>) -> Summary {
         let v = &self.entry.prompt_variables[index];
         let Some(prompt) = &v.prompt else {
             return Summary::empty().incomplete();
@@ -117,7 +117,7 @@ impl<'e> Analyzer<'e> {
         }
     }
 
-    fn prompt(&mut self, prompt: &Prompt, path: &CodePath, depth: usize) -> Summary {
+    fn prompt(&mut self, prompt: &Prompt, path: &At<'_>, depth: usize) -> Summary {
         if prompt.len == 0 {
             self.diagnostics
                 .push(empty_prompt::diagnostic(path, prompt.range));
@@ -149,7 +149,7 @@ impl<'e> Analyzer<'e> {
     }
 
     /// One `$name` (written `written`) in a prompt at `path`.
-    fn use_of(&mut self, u: &VariableUse, written: &str, path: &CodePath, depth: usize) -> Summary {
+    fn use_of(&mut self, u: &VariableUse, written: &str, path: &At<'_>, depth: usize) -> Summary {
         let mut kept = Summary::text(written);
         if is_runtime_variable(&u.name) {
             if kept.has(USER_INPUT) {
@@ -158,9 +158,13 @@ impl<'e> Analyzer<'e> {
             return kept;
         }
         let Some(&index) = self.vars.get(u.name.as_str()) else {
-            let names = self.vars.keys().copied();
-            self.diagnostics
-                .push(unknown_prompt_variable::diagnostic(path, u, names));
+            // Without `promptVariables` (reported as missing) every name
+            // would be unknown: one error says it.
+            if self.entry.has_prompt_variables {
+                let names = self.vars.keys().copied();
+                self.diagnostics
+                    .push(unknown_prompt_variable::diagnostic(path, u, names));
+            }
             return kept.incomplete();
         };
         match self.state[index] {

@@ -23,7 +23,7 @@ pub use dynamic::{DynamicError, expand_prompt_dynamic};
 use crate::{
     diagnostic::JobDiagnostic,
     model::{Entry, Prompt},
-    path::CodePath,
+    path::{At, CodePath},
     rules::missing_boolean_tool,
 };
 
@@ -39,10 +39,11 @@ pub fn expand_prompt_static(
     requires_boolean_tool: bool,
 ) -> Result<String, Vec<JobDiagnostic>> {
     let mut analyzer = Analyzer::new(entry);
-    let summary = analyzer.top(prompt, code_path);
+    let path = At::raw(code_path.as_str());
+    let summary = analyzer.top(prompt, &path);
     let mut errors = std::mem::take(&mut analyzer.diagnostics);
     if requires_boolean_tool {
-        errors.extend(missing_boolean_tool::check(prompt, &summary, code_path));
+        errors.extend(missing_boolean_tool::check(prompt, &summary, &path));
     }
     if errors.is_empty() {
         Ok(text::expand(entry, &analyzer.vars, prompt))

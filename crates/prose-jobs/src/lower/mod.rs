@@ -15,7 +15,7 @@ use crate::{
         Entry, Flag, GridJob, GridRow, ModelKey, Models, Prompt, PromptItem, PromptVariable,
         VariableUse,
     },
-    path::CodePath,
+    path::At,
     rules::{duplicate_property, missing_property, unknown_property, wrong_type},
     variables::find_variables,
 };
@@ -68,21 +68,16 @@ impl Lower {
 
     /// `value` as a record (an object with known properties), or `None`
     /// (reported unless it is missing).
-    pub(crate) fn object<'a>(&mut self, value: &'a Value, path: &CodePath) -> Option<Object<'a>> {
+    pub(crate) fn object<'a>(&mut self, value: &'a Value, path: &At<'_>) -> Option<Object<'a>> {
         self.object_of(value, path, false)
     }
 
     /// `value` as a map (an object of names: tasks, prompt variables).
-    fn map<'a>(&mut self, value: &'a Value, path: &CodePath) -> Option<Object<'a>> {
+    fn map<'a>(&mut self, value: &'a Value, path: &At<'_>) -> Option<Object<'a>> {
         self.object_of(value, path, true)
     }
 
-    fn object_of<'a>(
-        &mut self,
-        value: &'a Value,
-        path: &CodePath,
-        map: bool,
-    ) -> Option<Object<'a>> {
+    fn object_of<'a>(&mut self, value: &'a Value, path: &At<'_>, map: bool) -> Option<Object<'a>> {
         let members = match &value.kind {
             ValueKind::Object(members) => members,
             ValueKind::Missing => return None,
@@ -125,7 +120,7 @@ impl Lower {
     }
 
     /// Reports the members of `object` whose key is not in `known`.
-    fn unknown_keys(&mut self, object: &Object<'_>, path: &CodePath, known: &[&str]) {
+    fn unknown_keys(&mut self, object: &Object<'_>, path: &At<'_>, known: &[&str]) {
         for m in &object.members {
             if !known.contains(&m.key.as_str()) {
                 self.report(unknown_property::diagnostic(path, &m.key, known));
@@ -134,7 +129,7 @@ impl Lower {
     }
 
     /// Reports each of `names` missing from `object` at `anchor`.
-    fn require(&mut self, object: &Object<'_>, path: &CodePath, names: &[&str], anchor: TextRange) {
+    fn require(&mut self, object: &Object<'_>, path: &At<'_>, names: &[&str], anchor: TextRange) {
         for name in names {
             if object.get(name).is_none() {
                 self.report(missing_property::diagnostic(&path.field(name), anchor));
@@ -142,7 +137,7 @@ impl Lower {
         }
     }
 
-    pub(crate) fn string(&mut self, value: &Value, path: &CodePath) -> Option<JsonString> {
+    pub(crate) fn string(&mut self, value: &Value, path: &At<'_>) -> Option<JsonString> {
         match &value.kind {
             ValueKind::String(s) => Some(s.clone()),
             ValueKind::Missing => None,
@@ -153,7 +148,7 @@ impl Lower {
         }
     }
 
-    pub(crate) fn flag(&mut self, value: &Value, path: &CodePath) -> Option<Flag> {
+    pub(crate) fn flag(&mut self, value: &Value, path: &At<'_>) -> Option<Flag> {
         match &value.kind {
             ValueKind::Bool(b) => Some(Flag {
                 value: *b,
@@ -170,7 +165,7 @@ impl Lower {
     pub(crate) fn array<'a>(
         &mut self,
         value: &'a Value,
-        path: &CodePath,
+        path: &At<'_>,
         expected: &str,
     ) -> Option<&'a [Value]> {
         match &value.kind {
@@ -188,7 +183,7 @@ impl Lower {
     pub(crate) fn strings(
         &mut self,
         value: &Value,
-        path: &CodePath,
+        path: &At<'_>,
     ) -> Option<Vec<Option<JsonString>>> {
         let items = self.array(value, path, "an array of strings")?;
         Some(
@@ -201,7 +196,7 @@ impl Lower {
     }
 
     /// A prompt: an array of strings, each scanned for `$variables`.
-    pub(crate) fn prompt(&mut self, value: &Value, path: &CodePath) -> Option<Prompt> {
+    pub(crate) fn prompt(&mut self, value: &Value, path: &At<'_>) -> Option<Prompt> {
         let items = self.array(value, path, wrong_type::PROMPT)?;
         let strings = items
             .iter()
@@ -217,7 +212,7 @@ impl Lower {
     }
 
     fn entry(&mut self, root: &Value) -> Entry {
-        let path = CodePath::entry();
+        let path = At::ENTRY;
         let mut entry = Entry {
             range: root.range,
             ..Entry::default()
@@ -266,7 +261,7 @@ impl Lower {
         entry
     }
 
-    fn models(&mut self, member: &Member, path: &CodePath) -> Option<Models> {
+    fn models(&mut self, member: &Member, path: &At<'_>) -> Option<Models> {
         let object = self.object(&member.value, path)?;
         self.require(
             &object,
@@ -295,7 +290,7 @@ impl Lower {
         Some(models)
     }
 
-    fn grid(&mut self, value: &Value, path: &CodePath) -> Option<Vec<GridRow>> {
+    fn grid(&mut self, value: &Value, path: &At<'_>) -> Option<Vec<GridRow>> {
         let rows = self.array(value, path, "an array of grid rows")?;
         let mut out = Vec::with_capacity(rows.len());
         for (i, row) in rows.iter().enumerate() {

@@ -4,7 +4,7 @@ use super::{Lower, anchor};
 use crate::{
     json::Member,
     model::{Availability, Criteria, Task},
-    path::CodePath,
+    path::At,
     rules::{condition_session_pair, invalid_failure_action},
 };
 
@@ -24,7 +24,7 @@ const CRITERIA_FIELDS: [&str; 4] = [
 ];
 
 impl Lower {
-    pub(super) fn task(&mut self, member: &Member, tasks: &CodePath) -> Task {
+    pub(super) fn task(&mut self, member: &Member, tasks: &At<'_>) -> Task {
         let path = tasks.key(member.key.as_str());
         let mut task = Task {
             name: member.key.clone(),
@@ -59,7 +59,7 @@ impl Lower {
         task
     }
 
-    fn availability(&mut self, member: &Member, path: &CodePath) -> Option<Availability> {
+    fn availability(&mut self, member: &Member, path: &At<'_>) -> Option<Availability> {
         let object = self.object(&member.value, path)?;
         self.unknown_keys(&object, path, &AVAILABILITY_FIELDS);
         let mut availability = Availability {
@@ -86,7 +86,7 @@ impl Lower {
         Some(availability)
     }
 
-    fn criteria(&mut self, member: &Member, path: &CodePath) -> Option<Criteria> {
+    fn criteria(&mut self, member: &Member, path: &At<'_>) -> Option<Criteria> {
         let object = self.object(&member.value, path)?;
         self.unknown_keys(&object, path, &CRITERIA_FIELDS);
         self.require(&object, path, &["failureAction"], member.key.range());

@@ -65,7 +65,7 @@ use text_size::TextRange;
 use crate::{
     diagnostic::{Fix, JobDiagnostic, Rule, Severity},
     json::JsonString,
-    path::CodePath,
+    path::At,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -78,7 +78,7 @@ pub(crate) const RULE: Rule = Rule {
 
 /// Checks the pair in the `criteria` at `path`, given the keys found.
 pub(crate) fn check(
-    path: &CodePath,
+    path: &At<'_>,
     condition: Option<&JsonString>,
     same_session: Option<&JsonString>,
 ) -> Option<JobDiagnostic> {
@@ -92,7 +92,7 @@ pub(crate) fn check(
             Some(
                 JobDiagnostic::new(
                     &RULE,
-                    path.field("runConditionInSameSession").as_str(),
+                    &path.field("runConditionInSameSession").render(),
                     "Required with criteria.condition: true runs the condition in the task's session, false in a separate driving session.",
                     condition.range(),
                 )
@@ -101,7 +101,7 @@ pub(crate) fn check(
         }
         (None, Some(same_session)) => Some(JobDiagnostic::new(
             &RULE,
-            path.field("runConditionInSameSession").as_str(),
+            &path.field("runConditionInSameSession").render(),
             "Given without criteria.condition, so there is no condition to run; add the condition or remove this.",
             same_session.range(),
         )),

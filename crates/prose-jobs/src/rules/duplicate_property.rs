@@ -40,7 +40,7 @@
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     json::JsonString,
-    path::{CodePath, quote},
+    path::{At, quote},
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -55,7 +55,7 @@ pub(crate) const RULE: Rule = Rule {
 /// `map` tells a map (tasks, prompt variables: `["name"]` in code paths)
 /// from a record (`.name`).
 pub(crate) fn diagnostic(
-    path: &CodePath,
+    path: &At<'_>,
     map: bool,
     earlier: &JsonString,
     last: &JsonString,
@@ -70,7 +70,7 @@ pub(crate) fn diagnostic(
     } else {
         path.member(name)
     };
-    JobDiagnostic::new(&RULE, at.as_str(), reason, earlier.range())
+    JobDiagnostic::new(&RULE, &at.render(), reason, earlier.range())
         .with_related(last.range(), "the key that counts")
 }
 

@@ -46,7 +46,7 @@ use text_size::TextRange;
 
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
-    path::CodePath,
+    path::At,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -58,8 +58,8 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// The prompt at `path`, written at `range`, is `[]`.
-pub(crate) fn diagnostic(path: &CodePath, range: TextRange) -> JobDiagnostic {
-    JobDiagnostic::new(&RULE, path.as_str(), "Prompt is empty.", range)
+pub(crate) fn diagnostic(path: &At<'_>, range: TextRange) -> JobDiagnostic {
+    JobDiagnostic::new(&RULE, &path.render(), "Prompt is empty.", range)
 }
 
 #[cfg(test)]

@@ -50,7 +50,7 @@ use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     expand::{MAX_EXPANDED_BYTES, MAX_EXPANSION_DEPTH},
     model::VariableUse,
-    path::CodePath,
+    path::At,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -62,7 +62,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// The prompt at `path` (written at `range`) expands to `len` bytes.
-pub(crate) fn too_large(path: &CodePath, range: TextRange, len: u64) -> JobDiagnostic {
+pub(crate) fn too_large(path: &At<'_>, range: TextRange, len: u64) -> JobDiagnostic {
     let size = if len == u64::MAX {
         "more than 18 exabytes".to_string()
     } else {
@@ -70,7 +70,7 @@ pub(crate) fn too_large(path: &CodePath, range: TextRange, len: u64) -> JobDiagn
     };
     JobDiagnostic::new(
         &RULE,
-        path.as_str(),
+        &path.render(),
         format!(
             "The expanded prompt is {size}, more than the limit of {MAX_EXPANDED_BYTES} bytes."
         ),
@@ -79,10 +79,10 @@ pub(crate) fn too_large(path: &CodePath, range: TextRange, len: u64) -> JobDiagn
 }
 
 /// `u`, in the prompt at `path`, would nest one level too deep.
-pub(crate) fn too_deep(path: &CodePath, u: &VariableUse) -> JobDiagnostic {
+pub(crate) fn too_deep(path: &At<'_>, u: &VariableUse) -> JobDiagnostic {
     JobDiagnostic::new(
         &RULE,
-        path.as_str(),
+        &path.render(),
         format!(
             "Prompt variables nest more than {MAX_EXPANSION_DEPTH} levels deep here; ${} is not expanded.",
             u.name

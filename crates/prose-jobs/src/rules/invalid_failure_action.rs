@@ -58,7 +58,7 @@ use crate::{
     lower::Lower,
     model::{FailureAction, FailureKind},
     nearest::nearest,
-    path::{CodePath, quote},
+    path::{At, quote},
     rules::rename_fix,
 };
 
@@ -72,14 +72,15 @@ pub(crate) const RULE: Rule = Rule {
 
 const FORMS: &str =
     r#"["RetryWithNewSession", retries] or ["RetryWithUserPrompt", retries, prompt]"#;
+const EXPECTED: &str = r#"a failure action (["RetryWithNewSession", retries] or ["RetryWithUserPrompt", retries, prompt])"#;
 
-fn report(cx: &mut Lower, path: &CodePath, reason: impl AsRef<str>, range: TextRange) {
-    cx.report(JobDiagnostic::new(&RULE, path.as_str(), reason, range));
+fn report(cx: &mut Lower, path: &At<'_>, reason: impl AsRef<str>, range: TextRange) {
+    cx.report(JobDiagnostic::new(&RULE, &path.render(), reason, range));
 }
 
 /// Reads `failureAction` at `path`, reporting what is wrong with it.
-pub(crate) fn read(cx: &mut Lower, value: &Value, path: &CodePath) -> Option<FailureAction> {
-    let items = cx.array(value, path, &format!("a failure action ({FORMS})"))?;
+pub(crate) fn read(cx: &mut Lower, value: &Value, path: &At<'_>) -> Option<FailureAction> {
+    let items = cx.array(value, path, EXPECTED)?;
     let mut action = FailureAction {
         range: value.range,
         kind: None,
@@ -117,7 +118,7 @@ pub(crate) fn read(cx: &mut Lower, value: &Value, path: &CodePath) -> Option<Fai
                     ),
                 };
                 cx.report(
-                    JobDiagnostic::new(&RULE, path.index(0).as_str(), reason, s.range())
+                    JobDiagnostic::new(&RULE, &path.index(0).render(), reason, s.range())
                         .with_fix(near.map(|n| rename_fix(s, n))),
                 );
                 return Some(action);
@@ -158,7 +159,7 @@ pub(crate) fn read(cx: &mut Lower, value: &Value, path: &CodePath) -> Option<Fai
 }
 
 /// The retry count: a whole number from 0 to 2^32 - 1.
-fn retries(cx: &mut Lower, value: &Value, path: &CodePath) -> Option<u32> {
+fn retries(cx: &mut Lower, value: &Value, path: &At<'_>) -> Option<u32> {
     let found = match &value.kind {
         ValueKind::Missing => return None,
         ValueKind::Number(Some(n))

@@ -56,7 +56,7 @@ use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     expand::summary::{BOOLEAN_FALSE, BOOLEAN_TRUE, Summary},
     model::Prompt,
-    path::CodePath,
+    path::At,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -68,13 +68,13 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// Checks the condition `prompt` at `path`, whose expansion is `summary`.
-pub(crate) fn check(prompt: &Prompt, summary: &Summary, path: &CodePath) -> Option<JobDiagnostic> {
+pub(crate) fn check(prompt: &Prompt, summary: &Summary, path: &At<'_>) -> Option<JobDiagnostic> {
     if !summary.complete || summary.has(BOOLEAN_TRUE) || summary.has(BOOLEAN_FALSE) {
         return None;
     }
     Some(JobDiagnostic::new(
         &RULE,
-        path.as_str(),
+        &path.render(),
         "The expanded condition must mention job_boolean_true or job_boolean_false, the tools that answer it.",
         prompt.range,
     ))

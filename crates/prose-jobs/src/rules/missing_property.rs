@@ -40,7 +40,7 @@ use text_size::TextRange;
 
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
-    path::CodePath,
+    path::At,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -52,8 +52,8 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// The property at `path` is missing; `anchor` is where to say so.
-pub(crate) fn diagnostic(path: &CodePath, anchor: TextRange) -> JobDiagnostic {
-    JobDiagnostic::new(&RULE, path.as_str(), "Required, but missing.", anchor)
+pub(crate) fn diagnostic(path: &At<'_>, anchor: TextRange) -> JobDiagnostic {
+    JobDiagnostic::new(&RULE, &path.render(), "Required, but missing.", anchor)
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ use crate::{
     json::JsonString,
     model::Entry,
     nearest::nearest,
-    path::{CodePath, quote},
+    path::{At, quote},
     variables::AVAILABLE_TOOLS,
 };
 
@@ -133,7 +133,7 @@ pub(crate) fn rename_fix(s: &JsonString, name: &str) -> Fix {
 /// suggests the nearest candidate, or lists them all when `list` is set.
 pub(crate) fn names_in(
     rule: &Rule,
-    list: &CodePath,
+    list: &At<'_>,
     items: &[Option<JsonString>],
     candidates: &NameSet<'_>,
     what: &str,
@@ -157,7 +157,7 @@ pub(crate) fn names_in(
                 }
                 None => format!("{name} is not {what}."),
             };
-            JobDiagnostic::new(rule, list.index(i).as_str(), reason, s.range())
+            JobDiagnostic::new(rule, &list.index(i).render(), reason, s.range())
                 .with_fix(near.map(|n| rename_fix(s, n)))
         })
         .collect()

@@ -46,7 +46,7 @@
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     model::VariableUse,
-    path::CodePath,
+    path::At,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -59,11 +59,11 @@ pub(crate) const RULE: Rule = Rule {
 
 /// `u`, in the prompt at `path`, closes `cycle` (variable names, the first
 /// and the last the same).
-pub(crate) fn diagnostic(path: &CodePath, u: &VariableUse, cycle: &[&str]) -> JobDiagnostic {
+pub(crate) fn diagnostic(path: &At<'_>, u: &VariableUse, cycle: &[&str]) -> JobDiagnostic {
     let chain: Vec<String> = cycle.iter().map(|n| format!("${n}")).collect();
     JobDiagnostic::new(
         &RULE,
-        path.as_str(),
+        &path.render(),
         format!(
             "Prompt variable ${} uses itself: {}.",
             u.name,

@@ -54,7 +54,7 @@
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     model::Task,
-    path::CodePath,
+    path::At,
     rules::{Scope, names_in},
 };
 
@@ -66,7 +66,7 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unknown_job_keyword.rs"),
 };
 
-pub(crate) fn check(scope: &Scope<'_>, task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
+pub(crate) fn check(scope: &Scope<'_>, task: &Task, path: &At<'_>) -> Vec<JobDiagnostic> {
     let (Some(availability), Some(keywords)) = (&task.availability, &scope.keywords) else {
         return Vec::new();
     };

@@ -46,7 +46,7 @@ use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     model::{Entry, Task},
     nearest::nearest,
-    path::{CodePath, quote},
+    path::{At, quote},
     rules::{Scope, one_of, rename_fix},
 };
 
@@ -62,7 +62,7 @@ pub(crate) fn check(
     entry: &Entry,
     scope: &Scope<'_>,
     task: &Task,
-    path: &CodePath,
+    path: &At<'_>,
 ) -> Option<JobDiagnostic> {
     let model = task.model.as_ref()?;
     // Without `models` there is nothing to check against (J002/J003 say so).
@@ -100,7 +100,7 @@ pub(crate) fn check(
         format!("{} is not a model key; {expected}.", quote(name))
     };
     Some(
-        JobDiagnostic::new(&RULE, path.field("model").as_str(), reason, model.range())
+        JobDiagnostic::new(&RULE, &path.field("model").render(), reason, model.range())
             .with_fix(near.map(|n| rename_fix(model, n))),
     )
 }

@@ -45,6 +45,9 @@
 //! `entry.promptVariables["name"]`. When a name is close, the fix
 //! replaces it.
 //!
+//! When the entry has no `promptVariables` object at all, that is the one
+//! error reported (`J003` or `J002`), not one per use.
+//!
 //! A variable is `$` followed by words of ASCII letters joined by hyphens,
 //! so in `$plan2` the variable is `$plan`, and `$$plan` is a `$` followed
 //! by `$plan`.
@@ -58,7 +61,7 @@ use crate::{
     diagnostic::{Fix, JobDiagnostic, Rule, Severity},
     model::VariableUse,
     nearest::nearest,
-    path::CodePath,
+    path::At,
     variables::RUNTIME_VARIABLES,
 };
 
@@ -73,7 +76,7 @@ pub(crate) const RULE: Rule = Rule {
 /// `u`, used in the prompt at `path`, names no variable; `names` are the
 /// prompt variables (for a suggestion).
 pub(crate) fn diagnostic<'a>(
-    path: &CodePath,
+    path: &At<'_>,
     u: &VariableUse,
     names: impl Iterator<Item = &'a str>,
 ) -> JobDiagnostic {
@@ -81,7 +84,7 @@ pub(crate) fn diagnostic<'a>(
     let near = nearest(&u.name, names.chain(runtime));
     JobDiagnostic::new(
         &RULE,
-        path.as_str(),
+        &path.render(),
         format!("Cannot find prompt variable: ${}.", u.name),
         u.range,
     )
@@ -125,6 +128,15 @@ mod tests {
             expect![[r#"
                 J015 5:40-5:57 error: entry.tasks["a"].prompt: Cannot find prompt variable: $missing-var.
             "#]],
+        );
+    }
+
+    #[test]
+    fn no_prompt_variables_no_cascade() {
+        check(
+            "J015",
+            r#"{"tasks": {"t": {"prompt": ["$a $b"], "requireUserInput": false}}}"#,
+            expect![""],
         );
     }
 }

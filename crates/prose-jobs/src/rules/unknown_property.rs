@@ -39,7 +39,7 @@ use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     json::JsonString,
     nearest::nearest,
-    path::{CodePath, quote},
+    path::{At, quote},
     rules::{one_of, rename_fix},
 };
 
@@ -52,7 +52,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// `key` is not one of `known`, the properties of the object at `path`.
-pub(crate) fn diagnostic(path: &CodePath, key: &JsonString, known: &[&str]) -> JobDiagnostic {
+pub(crate) fn diagnostic(path: &At<'_>, key: &JsonString, known: &[&str]) -> JobDiagnostic {
     let name = key.as_str();
     let near = nearest(name, known.iter().copied());
     let reason = match near {
@@ -67,7 +67,7 @@ pub(crate) fn diagnostic(path: &CodePath, key: &JsonString, known: &[&str]) -> J
             one_of(known)
         ),
     };
-    JobDiagnostic::new(&RULE, path.member(name).as_str(), reason, key.range())
+    JobDiagnostic::new(&RULE, &path.member(name).render(), reason, key.range())
         .with_fix(near.map(|n| rename_fix(key, n)))
 }
 

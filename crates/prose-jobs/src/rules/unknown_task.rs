@@ -51,7 +51,7 @@
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     model::Task,
-    path::CodePath,
+    path::At,
     rules::{Scope, names_in},
 };
 
@@ -63,7 +63,7 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unknown_task.rs"),
 };
 
-pub(crate) fn check(scope: &Scope<'_>, task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
+pub(crate) fn check(scope: &Scope<'_>, task: &Task, path: &At<'_>) -> Vec<JobDiagnostic> {
     let (Some(availability), Some(names)) = (&task.availability, &scope.tasks) else {
         return Vec::new();
     };

@@ -48,7 +48,7 @@
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     model::Task,
-    path::CodePath,
+    path::At,
     rules::{Scope, names_in},
 };
 
@@ -60,7 +60,7 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unknown_tool.rs"),
 };
 
-pub(crate) fn check(scope: &Scope<'_>, task: &Task, path: &CodePath) -> Vec<JobDiagnostic> {
+pub(crate) fn check(scope: &Scope<'_>, task: &Task, path: &At<'_>) -> Vec<JobDiagnostic> {
     let Some(criteria) = &task.criteria else {
         return Vec::new();
     };

@@ -42,7 +42,7 @@
 use crate::{
     diagnostic::{JobDiagnostic, Rule, Severity},
     model::PromptVariable,
-    path::CodePath,
+    path::At,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -53,10 +53,10 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unused_prompt_variable.rs"),
 };
 
-pub(crate) fn diagnostic(var: &PromptVariable, path: &CodePath) -> JobDiagnostic {
+pub(crate) fn diagnostic(var: &PromptVariable, path: &At<'_>) -> JobDiagnostic {
     let mut d = JobDiagnostic::new(
         &RULE,
-        path.as_str(),
+        &path.render(),
         format!(
             "${} is never used: no task's prompt expands it.",
             var.name.as_str()

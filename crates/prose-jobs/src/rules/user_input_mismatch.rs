@@ -52,7 +52,7 @@ use crate::{
     diagnostic::{Fix, JobDiagnostic, Rule, Severity},
     expand::summary::{Summary, USER_INPUT},
     model::Task,
-    path::CodePath,
+    path::At,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -64,7 +64,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// Checks `task`, whose expanded prompt is summarized by `prompt`.
-pub(crate) fn check(task: &Task, prompt: &Summary, path: &CodePath) -> Option<JobDiagnostic> {
+pub(crate) fn check(task: &Task, prompt: &Summary, path: &At<'_>) -> Option<JobDiagnostic> {
     let flag = task.require_user_input?;
     let uses = prompt.has(USER_INPUT);
     if !prompt.complete || flag.value == uses {
@@ -78,7 +78,7 @@ pub(crate) fn check(task: &Task, prompt: &Summary, path: &CodePath) -> Option<Jo
     let fix = Fix::replace(format!("Change to {uses}"), flag.range, uses.to_string());
     let mut d = JobDiagnostic::new(
         &RULE,
-        path.field("requireUserInput").as_str(),
+        &path.field("requireUserInput").render(),
         reason,
         flag.range,
     )

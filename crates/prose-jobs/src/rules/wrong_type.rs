@@ -47,7 +47,7 @@
 use crate::{
     diagnostic::{Edit, Fix, JobDiagnostic, Rule, Severity},
     json::{Value, ValueKind},
-    path::CodePath,
+    path::At,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -62,7 +62,7 @@ pub(crate) const RULE: Rule = Rule {
 pub(crate) const PROMPT: &str = "a prompt (an array of strings)";
 
 /// `found` should have been `expected` (`a string`, [`PROMPT`], ...).
-pub(crate) fn diagnostic(path: &CodePath, expected: &str, found: &Value) -> JobDiagnostic {
+pub(crate) fn diagnostic(path: &At<'_>, expected: &str, found: &Value) -> JobDiagnostic {
     let reason = format!("Expected {expected}, found {}.", found.describe());
     let fix = match &found.kind {
         ValueKind::String(_) if expected == PROMPT => Some(Fix {
@@ -89,7 +89,7 @@ pub(crate) fn diagnostic(path: &CodePath, expected: &str, found: &Value) -> JobD
         }
         _ => None,
     };
-    JobDiagnostic::new(&RULE, path.as_str(), reason, found.range).with_fix(fix)
+    JobDiagnostic::new(&RULE, &path.render(), reason, found.range).with_fix(fix)
 }
 
 #[cfg(test)]
