@@ -11,7 +11,9 @@ use crate::{
     diagnostic::JobDiagnostic,
     model::{Entry, Prompt, VariableUse},
     path::At,
-    rules::{empty_prompt, expansion_limit, prompt_variable_cycle, unknown_prompt_variable},
+    rules::{
+        empty_prompt, expansion_limit, prompt_variable_cycle, unknown_prompt_variable, wrong_type,
+    },
     variables::is_runtime_variable,
 };
 
@@ -42,6 +44,11 @@ pub(crate) struct Analyzer<'e> {
     /// not expanded (their own errors wait for the nesting to be fixed).
     cut: Vec<bool>,
     pub(crate) diagnostics: Vec<JobDiagnostic>,
+    /// Whether to report prompts that are not arrays of strings. `validate`
+    /// has reported them already (`J002`, while reading); a caller that
+    /// expands one prompt needs to hear of them, or it would get a text
+    /// with a hole in it.
+    pub(crate) shape_errors: bool,
 }
 
 impl<'e> Analyzer<'e> {
@@ -59,6 +66,7 @@ impl<'e> Analyzer<'e> {
             stack: Vec::new(),
             cut: vec![false; entry.prompt_variables.len()],
             diagnostics: Vec::new(),
+            shape_errors: false,
         }
     }
 
@@ -143,6 +151,10 @@ impl<'e> Analyzer<'e> {
         }
         // An item that is not a string was reported (J002) and left out.
         if prompt.items.len() != prompt.len {
+            if self.shape_errors {
+                self.diagnostics
+                    .push(wrong_type::not_a_prompt(path, prompt.range));
+            }
             s = s.incomplete();
         }
         s
@@ -188,6 +200,11 @@ impl<'e> Analyzer<'e> {
             State::Unvisited => {
                 let Some(prompt) = &self.entry.prompt_variables[index].prompt else {
                     // Not a prompt (reported): nothing to expand.
+                    if self.shape_errors {
+                        let path = path.variable(&u.name);
+                        self.diagnostics
+                            .push(wrong_type::not_a_prompt(&path, u.range));
+                    }
                     self.state[index] = State::Done(kept.incomplete());
                     return kept.incomplete();
                 };

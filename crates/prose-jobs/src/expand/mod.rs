@@ -39,6 +39,7 @@ pub fn expand_prompt_static(
     requires_boolean_tool: bool,
 ) -> Result<String, Vec<JobDiagnostic>> {
     let mut analyzer = Analyzer::new(entry);
+    analyzer.shape_errors = true;
     let path = At::raw(code_path.as_str());
     let summary = analyzer.top(prompt, &path);
     let mut errors = std::mem::take(&mut analyzer.diagnostics);

@@ -111,6 +111,15 @@ fn cycles_and_blow_up_are_errors_not_hangs() {
 }
 
 #[test]
+fn prompts_of_the_wrong_shape_are_errors_not_holes() {
+    expect![[r#"
+        J002 5:29-5:36 error: entry.tasks["t"].prompt/$broken: Expected a prompt (an array of strings); it cannot be expanded.
+        J002 3:46-3:54 error: entry.tasks["t"].prompt/$odd: Expected a prompt (an array of strings); it cannot be expanded.
+    "#]]
+    .assert_eq(&expand(r#""broken": "text", "odd": ["a", 1]"#, r#"["$broken", "$odd"]"#, false));
+}
+
+#[test]
 fn expanded_text_of_tasks_and_variables() {
     let parsed = entry(
         r#""a": ["A $b"], "b": ["B"], "bad": ["$nope"]"#,

@@ -92,6 +92,18 @@ pub(crate) fn diagnostic(path: &At<'_>, expected: &str, found: &Value) -> JobDia
     JobDiagnostic::new(&RULE, &path.render(), reason, found.range).with_fix(fix)
 }
 
+/// For a caller expanding one prompt: the prompt at `path` (or the prompt
+/// variable it names, used at `range`) is not an array of strings, so it
+/// cannot be expanded.
+pub(crate) fn not_a_prompt(path: &At<'_>, range: text_size::TextRange) -> JobDiagnostic {
+    JobDiagnostic::new(
+        &RULE,
+        &path.render(),
+        format!("Expected {PROMPT}; it cannot be expanded."),
+        range,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use expect_test::expect;
