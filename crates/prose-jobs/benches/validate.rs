@@ -34,6 +34,8 @@ fn jobs(c: &mut Criterion) {
         (1000, 1002)
     );
 
+    eprintln!("generated entry: {} bytes, {} lines", text.len(), text.lines().count());
+
     let mut group = c.benchmark_group("jobs");
     group
         .sample_size(20)
