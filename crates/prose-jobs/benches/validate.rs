@@ -34,7 +34,11 @@ fn jobs(c: &mut Criterion) {
         (1000, 1002)
     );
 
-    eprintln!("generated entry: {} bytes, {} lines", text.len(), text.lines().count());
+    eprintln!(
+        "generated entry: {} bytes, {} lines",
+        text.len(),
+        text.lines().count()
+    );
 
     let mut group = c.benchmark_group("jobs");
     group

@@ -8,7 +8,7 @@
 
 use text_size::TextRange;
 
-use crate::json::JsonString;
+use crate::{json::JsonString, variables::find_variables};
 
 /// A whole entry. Lists keep the file's order. Where a key appears twice
 /// in one object, the last one counts (as in JavaScript) and the earlier
@@ -73,6 +73,39 @@ pub struct Prompt {
 pub struct PromptItem {
     pub text: JsonString,
     pub variables: Vec<VariableUse>,
+}
+
+impl Prompt {
+    /// A prompt that is not in any file: `lines` as its strings, every
+    /// range empty (at offset 0). For a caller that builds a prompt of its
+    /// own, such as a runner's retry message, to expand it like the
+    /// entry's.
+    pub fn from_lines<S: AsRef<str>>(lines: &[S]) -> Prompt {
+        Prompt {
+            range: TextRange::default(),
+            items: lines
+                .iter()
+                .map(|l| PromptItem::new(JsonString::detached(l.as_ref(), 0.into())))
+                .collect(),
+            len: lines.len(),
+        }
+    }
+}
+
+impl PromptItem {
+    /// A prompt string and the variables in it.
+    pub fn new(text: JsonString) -> PromptItem {
+        let variables = find_variables(text.as_str())
+            .into_iter()
+            .map(|(start, end)| VariableUse {
+                name: text.as_str()[start + 1..end].to_string(),
+                start,
+                end,
+                range: text.source_range(start, end),
+            })
+            .collect();
+        PromptItem { text, variables }
+    }
 }
 
 /// One `$name` in a prompt string.

@@ -141,6 +141,29 @@ fn expanded_text_of_tasks_and_variables() {
     );
 }
 
+#[test]
+fn prompts_built_by_a_caller_expand_like_the_entry() {
+    let parsed = entry(r#""why": ["because $reported-false-reason"]"#, r#"["x"]"#);
+    let prompt = crate::model::Prompt::from_lines(&["## You stopped", "$why"]);
+    let path = CodePath::from_text("retry");
+    assert_eq!(
+        expand_prompt_static(&parsed.entry, &path, &prompt, false),
+        Ok("## You stopped\nbecause $reported-false-reason".to_string())
+    );
+    let errors = expand_prompt_static(
+        &parsed.entry,
+        &path,
+        &crate::model::Prompt::from_lines(&["$nope"]),
+        false,
+    )
+    .unwrap_err();
+    assert_eq!(
+        errors[0].message,
+        "retry: Cannot find prompt variable: $nope."
+    );
+    assert_eq!(errors[0].range, text_size::TextRange::default());
+}
+
 fn values(pairs: &[(&str, &str)]) -> HashMap<String, String> {
     pairs
         .iter()

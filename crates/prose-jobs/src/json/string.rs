@@ -47,11 +47,20 @@ impl JsonString {
     /// A string that is not in any source (a name typed by a caller): its
     /// ranges are all `at`, empty.
     pub fn detached(text: impl Into<String>, at: TextSize) -> JsonString {
+        let text = text.into();
+        // One "escape" that decodes nothing in the source to the whole
+        // text: every range maps to the empty range at `at`.
+        let escapes = vec![Escape {
+            decoded_start: 0,
+            decoded_len: text.len() as u32,
+            source_start: at.into(),
+            source_len: 0,
+        }];
         JsonString {
-            text: text.into(),
+            text,
             range: TextRange::empty(at),
             content_start: at.into(),
-            escapes: Vec::new(),
+            escapes,
             closed: false,
         }
     }

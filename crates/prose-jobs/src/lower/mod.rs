@@ -11,13 +11,9 @@ use text_size::{TextRange, TextSize};
 use crate::{
     diagnostic::JobDiagnostic,
     json::{JsonDocument, JsonString, Member, Value, ValueKind},
-    model::{
-        Entry, Flag, GridJob, GridRow, ModelKey, Models, Prompt, PromptItem, PromptVariable,
-        VariableUse,
-    },
+    model::{Entry, Flag, GridJob, GridRow, ModelKey, Models, Prompt, PromptItem, PromptVariable},
     path::At,
     rules::{duplicate_property, missing_property, unknown_property, wrong_type},
-    variables::find_variables,
 };
 
 /// The model of `doc` and the shape diagnostics found while reading it.
@@ -202,7 +198,7 @@ impl Lower {
             .iter()
             .enumerate()
             .filter_map(|(i, item)| self.string(item, &path.index(i)))
-            .map(prompt_item)
+            .map(PromptItem::new)
             .collect();
         Some(Prompt {
             range: value.range,
@@ -348,18 +344,4 @@ impl Lower {
         }
         Some(out)
     }
-}
-
-/// A prompt string and the variables in it.
-fn prompt_item(text: JsonString) -> PromptItem {
-    let variables = find_variables(text.as_str())
-        .into_iter()
-        .map(|(start, end)| VariableUse {
-            name: text.as_str()[start + 1..end].to_string(),
-            start,
-            end,
-            range: text.source_range(start, end),
-        })
-        .collect();
-    PromptItem { text, variables }
 }
