@@ -30,7 +30,7 @@ fn json_has_exact_one_based_scalar_value_positions() {
         concat!(
             r#"{"version":1,"files":2,"diagnostics":["#,
             r#"{"path":"crlf.prose","code":"E004","severity":"error","#,
-            r#""message":"Unexpected name: expected end of line","#,
+            r#""message":"Unexpected `foo`: expected end of line","#,
             r#""range":{"start":{"line":5,"column":19},"end":{"line":5,"column":22}}},"#,
             r#"{"path":"eol.prose","code":"E005","severity":"error","#,
             r#""message":"Expected an expression","#,
@@ -65,7 +65,7 @@ fn human_output_has_code_location_source_line_and_carets() {
     let run = sb.prose(&["check", "crlf.prose"]);
     assert_eq!(run.code, 1, "{run:?}");
     let out = &run.stdout;
-    assert!(out.contains("error[E004]: Unexpected name"), "{out}");
+    assert!(out.contains("error[E004]: Unexpected `foo`"), "{out}");
     assert!(out.contains("crlf.prose:5:19"), "{out}");
     let lines: Vec<&str> = out.lines().collect();
     // The source line (without its `\r`), then carets under exactly `foo`;
@@ -266,4 +266,33 @@ fn version_and_help() {
     for word in ["--format", "human", "json", "Exit status"] {
         assert!(run.stdout.contains(word), "{word}: {}", run.stdout);
     }
+}
+
+/// A directory gives every file of a known kind (docs/languages.md), in
+/// path order, and nothing else; job entries, markdown and dialect files
+/// are not read as programs.
+#[test]
+fn directories_give_every_kind_of_document() {
+    let sb = Sandbox::new("kinds");
+    sb.write("prose.toml", "[files]\njobs = [\"ci/*.json\"]\n")
+        .write("a.prose", GOOD)
+        .write("team.jobs.json", "{\"models\": {}}\n")
+        .write("ci/nightly.json", "{}\n")
+        .write("package.json", "{ not a program }\n")
+        .write("notes.md", "# Notes\n\nSome _emphasis_ here.\n")
+        .write(".agents/review.md", "/read a.prose\nReview it.\n")
+        .write("out.dialect", "/recall notes\n")
+        .write(".git/x.prose", BAD)
+        .write("node_modules/m/README.md", "# m\n");
+    let run = sb.prose(&["check", "--format", "json", "."]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "{\"version\":1,\"files\":6,\"diagnostics\":[]}\n"
+    );
+    // A file named explicitly is checked whatever its name: as a program
+    // when no kind matches.
+    let run = sb.prose(&["check", "--format", "json", "package.json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.contains("\"path\":\"package.json\""), "{run:?}");
 }

@@ -234,8 +234,9 @@ fn formats_the_official_corpus_safely() {
         let formatted = read(&sb, &format!("corpus/{rel}"));
         let before = prose_syntax::parse(original);
         let after = prose_syntax::parse(&formatted);
-        if before.errors().is_empty() {
-            // Every valid program is formatted...
+        if before.broken().next().is_none() {
+            // Every program whose tree is whole is formatted (notes on
+            // string text, such as an unknown escape, do not stop it)...
             assert!(
                 !run.stderr.contains(rel.as_str()),
                 "{rel} was not formatted:\n{}",

@@ -26,9 +26,6 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 /// Runs the check, writing the report to `out`; returns the exit status.
 pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
-    let mut failures: Vec<LoadError> = Vec::new();
-    let paths = collect_files(&args.paths, &mut failures);
-
     // Diagnostics come from prose-ide, the same analysis the language
     // server uses, so `prose check` and the editor never disagree.
     let root = workspace::find_root(args.root.as_deref());
@@ -42,6 +39,13 @@ pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
     if let Some(profile) = args.profile {
         config.profile = profile.into();
     }
+    // Directories give every file of a known kind (docs/languages.md).
+    let mut failures: Vec<LoadError> = Vec::new();
+    let root_key = workspace::key(&root);
+    let accept = |path: &std::path::Path| {
+        prose_ide::kind::kind_of_path(&workspace::key(path), Some(&root_key), &config).is_some()
+    };
+    let paths = collect_files(&args.paths, &accept, &mut failures);
     let mut host = AnalysisHost::new();
     workspace::configure(&mut host, &root, config);
     let mut loaded = Vec::new();

@@ -13,7 +13,7 @@ use prose_ide::features::formatting::format_text;
 use crate::{
     args::FmtArgs,
     check::{EXIT_ERRORS, EXIT_FAILURE, EXIT_OK},
-    source::{collect_files, read_source, report_load_error},
+    source::{collect_files, is_program, read_source, report_load_error},
     write_or_exit,
 };
 
@@ -26,7 +26,7 @@ pub fn run(args: &FmtArgs) -> ExitCode {
 pub fn run_with_output(args: &FmtArgs, out: Box<dyn Write>) -> u8 {
     let mut out = std::io::BufWriter::new(out);
     let mut load_errors = Vec::new();
-    let files = collect_files(&args.paths, &mut load_errors);
+    let files = collect_files(&args.paths, &is_program, &mut load_errors);
     for e in &load_errors {
         report_load_error(e);
     }
@@ -74,7 +74,7 @@ pub fn run_with_output(args: &FmtArgs, out: Box<dyn Write>) -> u8 {
 
 /// Why `path` was left unchanged.
 fn not_formatted(path: &Path, text: &str) -> String {
-    let errors = prose_syntax::parse(text).errors().len();
+    let errors = prose_syntax::parse(text).broken().count();
     let path = path.display();
     match errors {
         // The formatter refused its own result: a bug, never seen on the

@@ -5,9 +5,6 @@ use std::{
     path::{Path, PathBuf},
 };
 
-/// The extension of the files found in directories.
-const EXTENSION: &str = "prose";
-
 /// Why a path could not be checked. Printed on stderr; makes the exit code 2.
 #[derive(Debug)]
 pub enum LoadError {
@@ -36,16 +33,23 @@ impl fmt::Display for LoadError {
 /// Expands `paths` into the files to check, sorted (by path components, so
 /// a directory's files stay together) and without duplicates.
 ///
-/// Directories are searched recursively for `*.prose` files; symbolic links
-/// to files are followed, symbolic links to directories are not (no cycles).
-/// Files named explicitly are kept whatever their extension. Paths keep the
-/// spelling they were given (`./a` stays `./a`, relative stays relative).
-/// Problems are pushed to `errors` and the other paths are still expanded.
-pub fn collect_files(paths: &[PathBuf], errors: &mut Vec<LoadError>) -> Vec<PathBuf> {
+/// Directories are searched recursively for the files `accept` takes
+/// (`prose check`: every kind of document; `prose fmt`: programs),
+/// skipping what [`prose_ide::kind::is_skipped_dir`] names; symbolic links
+/// to files are followed, symbolic links to directories are not (no
+/// cycles). Files named explicitly are kept whatever their name. Paths
+/// keep the spelling they were given (`./a` stays `./a`, relative stays
+/// relative). Problems are pushed to `errors` and the other paths are
+/// still expanded.
+pub fn collect_files(
+    paths: &[PathBuf],
+    accept: &dyn Fn(&Path) -> bool,
+    errors: &mut Vec<LoadError>,
+) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for path in paths {
         match fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => walk(path, &mut files, errors),
+            Ok(meta) if meta.is_dir() => walk(path, accept, &mut files, errors),
             Ok(_) => files.push(path.clone()),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 errors.push(LoadError::NotFound(path.clone()))
@@ -58,7 +62,17 @@ pub fn collect_files(paths: &[PathBuf], errors: &mut Vec<LoadError>) -> Vec<Path
     files
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<LoadError>) {
+/// Whether `path` is an OpenProse program by its name (`*.prose`).
+pub fn is_program(path: &Path) -> bool {
+    path.extension().is_some_and(|ext| ext == "prose")
+}
+
+fn walk(
+    dir: &Path,
+    accept: &dyn Fn(&Path) -> bool,
+    files: &mut Vec<PathBuf>,
+    errors: &mut Vec<LoadError>,
+) {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => return errors.push(LoadError::ReadDir(dir.to_path_buf(), e)),
@@ -78,10 +92,12 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<LoadError>) {
             }
         };
         if file_type.is_dir() {
-            walk(&path, files, errors);
+            if !prose_ide::kind::is_skipped_dir(&entry.file_name().to_string_lossy()) {
+                walk(&path, accept, files, errors);
+            }
             continue;
         }
-        if path.extension().is_none_or(|ext| ext != EXTENSION) {
+        if !accept(&path) {
             continue;
         }
         // A symlink counts if it leads to a file (a dangling one is reported).

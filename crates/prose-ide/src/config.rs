@@ -9,6 +9,11 @@
 //!
 //! [imports]                  # where `use "@handle/slug"` programs live locally
 //! "@alice/research" = "vendor/research.prose"
+//!
+//! [files]                    # more files of each kind (globs relative to the root)
+//! jobs = ["ci/*.json"]
+//! prompts = ["prompts/**/*.md"]
+//! instructions = ["AGENTS.md"]
 //! ```
 //!
 //! Parsing is pure: the host reads the file and passes its text.
@@ -77,6 +82,49 @@ pub struct Config {
     pub severity: BTreeMap<String, Level>,
     /// `"@handle/slug"` -> path of the program, relative to the workspace root.
     pub imports: BTreeMap<String, String>,
+    /// `[files]`: globs that add files to a kind (see [`crate::kind`]).
+    pub files: FileGlobs,
+}
+
+/// The `[files]` table: globs, relative to the root, that make files of a
+/// kind beyond the default names (`docs/languages.md`). `*` stays within
+/// one path segment, `**` crosses any number.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileGlobs {
+    /// More job entry files (besides `*.jobs.json` and `jobs.json`).
+    #[serde(default)]
+    pub jobs: Vec<String>,
+    /// More prompt files (besides `*.prompt.md` and markdown under `.agents/`).
+    #[serde(default)]
+    pub prompts: Vec<String>,
+    /// Files that carry the `_keyword_` instruction language even when they
+    /// use none of its keywords yet.
+    #[serde(default)]
+    pub instructions: Vec<String>,
+}
+
+impl FileGlobs {
+    /// Whether `rel` (a path relative to the root) is configured as an
+    /// instruction file.
+    pub fn is_instructions(&self, rel: &str) -> bool {
+        glob_match(&self.instructions, rel)
+    }
+}
+
+fn compile_glob(pattern: &str) -> Result<globset::GlobMatcher, globset::Error> {
+    Ok(globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()?
+        .compile_matcher())
+}
+
+/// Whether `rel` matches one of `globs` (invalid globs are rejected when
+/// the configuration is read, and never match).
+pub(crate) fn glob_match(globs: &[String], rel: &str) -> bool {
+    globs
+        .iter()
+        .any(|g| compile_glob(g).is_ok_and(|m| m.is_match(rel)))
 }
 
 /// A problem in the configuration file.
@@ -93,6 +141,8 @@ struct RawConfig {
     severity: BTreeMap<String, String>,
     #[serde(default)]
     imports: BTreeMap<String, String>,
+    #[serde(default)]
+    files: FileGlobs,
 }
 
 impl Config {
@@ -120,6 +170,19 @@ impl Config {
             config.severity.insert(code, parsed);
         }
         config.imports = raw.imports;
+        let globs = &raw.files;
+        for (table, list) in [
+            ("jobs", &globs.jobs),
+            ("prompts", &globs.prompts),
+            ("instructions", &globs.instructions),
+        ] {
+            for g in list {
+                compile_glob(g).map_err(|e| ConfigError {
+                    message: format!("invalid glob `{g}` in [files] {table}: {}", e.kind()),
+                })?;
+            }
+        }
+        config.files = raw.files;
         Ok(config)
     }
 }
@@ -138,6 +201,27 @@ mod tests {
         assert_eq!(c.severity["E006"], Level::Off);
         assert_eq!(c.severity["E007"], Level::On(Severity::Warning));
         assert_eq!(c.imports["@a/b"], "x.prose");
+    }
+
+    #[test]
+    fn parses_file_globs() {
+        let c =
+            Config::from_toml("[files]\njobs = [\"ci/*.json\"]\ninstructions = [\"AGENTS.md\"]\n")
+                .unwrap();
+        assert_eq!(c.files.jobs, ["ci/*.json"]);
+        assert!(c.files.is_instructions("AGENTS.md"));
+        assert!(!c.files.is_instructions("docs/AGENTS.md"));
+        let err = Config::from_toml("[files]\njobs = [\"a/{b\"]\n").unwrap_err();
+        assert_eq!(
+            err.message,
+            "invalid glob `a/{b` in [files] jobs: unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)"
+        );
+        assert!(
+            Config::from_toml("[files]\nprompt = []\n")
+                .unwrap_err()
+                .message
+                .contains("prompt")
+        );
     }
 
     #[test]

@@ -4,7 +4,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use prose_syntax::Parse;
 
-use crate::config::Config;
+use crate::{
+    config::Config,
+    kind::{FileKind, kind_of_file},
+};
 
 /// The database trait every query takes (`&dyn Db`).
 #[salsa::db]
@@ -121,6 +124,25 @@ pub fn file_root(db: &dyn Db, file: SourceFile, workspace: Workspace) -> FileRoo
             config: root.config.clone(),
         },
         None => FileRoot::outside(path, workspace.default_config(db).clone()),
+    }
+}
+
+/// The language of a file: from its path and its root's `[files]` globs
+/// (see [`crate::kind`]); a path no rule matches is a program. Re-runs
+/// only when the file's root or that root's configuration changes.
+#[salsa::tracked(returns(copy))]
+pub fn file_kind(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -> FileKind {
+    let path = file.path(db);
+    match workspace {
+        Some(ws) => {
+            let root = file_root(db, file, ws);
+            kind_of_file(
+                path,
+                root.is_root.then_some(root.dir.as_str()),
+                &root.config,
+            )
+        }
+        None => kind_of_file(path, None, &Config::default()),
     }
 }
 

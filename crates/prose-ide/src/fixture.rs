@@ -9,7 +9,9 @@
 //! ```
 //!
 //! `#- path` starts a file (a prose comment, so fixtures also read well in
-//! docs). Without headers the whole text is `/ws/main.prose`. Files named
+//! docs). Without headers the whole text is `/ws/main.prose` (with
+//! [`Fixture::parse_as`], the example file of another kind, such as
+//! `/ws/example.jobs.json`). Files named
 //! `memory.md` become existing memory files. `/ws` is always a root; a
 //! `{dir}/prose.toml` makes `{dir}` a root (another workspace folder, when
 //! not `/ws`) with that configuration. The home is `/home/user`. The file
@@ -38,7 +40,13 @@ pub const CURSOR: &str = "$0";
 
 impl Fixture {
     pub fn parse(text: &str) -> Fixture {
-        let mut f = Self::parse_files(text);
+        Self::parse_as(text, crate::FileKind::OpenProse)
+    }
+
+    /// Like [`Fixture::parse`]; a text without `#- ` headers is one file of
+    /// `kind` (`/ws/main.prose` for programs, else the kind's example name).
+    pub fn parse_as(text: &str, kind: crate::FileKind) -> Fixture {
+        let mut f = Self::parse_files(text, kind);
         for (path, body) in &mut f.files {
             while let Some(at) = body.find(CURSOR) {
                 body.replace_range(at..at + CURSOR.len(), "");
@@ -48,10 +56,14 @@ impl Fixture {
         f
     }
 
-    fn parse_files(text: &str) -> Fixture {
+    fn parse_files(text: &str, kind: crate::FileKind) -> Fixture {
         if !text.trim_start().starts_with("#- ") {
+            let name = match kind {
+                crate::FileKind::OpenProse => "main.prose",
+                other => other.example_file_name(),
+            };
             return Fixture {
-                files: vec![(format!("{ROOT}/main.prose"), text.to_string())],
+                files: vec![(format!("{ROOT}/{name}"), text.to_string())],
                 markers: Vec::new(),
             };
         }
@@ -142,6 +154,6 @@ impl Fixture {
         host.set_roots(roots);
         host.set_default_config(default_config);
         host.set_memory_files(memory);
-        (host, main.expect("fixture has a .prose file"))
+        (host, main.expect("fixture has a file to check"))
     }
 }

@@ -10,22 +10,23 @@
 //! call or explicit check (`file_diagnostics` checks between rules).
 
 pub mod config;
-pub mod contract;
 pub mod db;
 pub mod diagnostics;
 pub mod features;
 #[doc(hidden)]
 pub mod fixture;
-pub mod imports;
-pub mod semantics;
-pub mod vocabulary;
-pub mod workspace;
+pub mod kind;
+pub mod openprose;
+
+// The OpenProse modules at the crate paths the rest of the crate uses.
+pub use openprose::{contract, external, imports, semantics, vocabulary};
 
 pub use config::{Config, Profile};
 pub use db::Root;
 pub use diagnostics::{
-    Diagnostic, DiagnosticCode, Related, Rule, Severity, Tag, all_rules, rule, rule_docs,
+    Check, Diagnostic, DiagnosticCode, Related, Rule, Severity, Tag, all_rules, rule, rule_docs,
 };
+pub use kind::FileKind;
 pub use prose_syntax::{TextRange, TextSize};
 
 use std::{
@@ -338,10 +339,15 @@ impl Analysis {
 
     /// Memory files and imported programs the file may depend on; the host
     /// loads those that exist.
-    pub fn external_paths(&self, file: FileId) -> Cancellable<workspace::ExternalPaths> {
+    pub fn external_paths(&self, file: FileId) -> Cancellable<external::ExternalPaths> {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
-        self.with_db(move |db| workspace::external_paths(db, f, ws).clone())
+        self.with_db(move |db| {
+            if db::file_kind(db, f, Some(ws)) != FileKind::OpenProse {
+                return external::ExternalPaths::default();
+            }
+            external::external_paths(db, f, ws).clone()
+        })
     }
 
     /// The parse tree of a file as text (for `prose dump-cst`).
@@ -376,6 +382,6 @@ impl Analysis {
     ) -> Cancellable<Vec<(&'static str, std::time::Duration)>> {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
-        self.with_db(move |db| diagnostics::rule_timings(db, f, Some(ws)))
+        self.with_db(move |db| openprose::rules::rule_timings(db, f, Some(ws)))
     }
 }

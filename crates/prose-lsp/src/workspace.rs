@@ -21,9 +21,6 @@ pub const MAX_SCANNED_FILES: usize = 20_000;
 /// such as `/` or `~` must not keep `initialize` busy).
 pub const MAX_SCANNED_ENTRIES: usize = 200_000;
 
-/// Directories the scan never enters, besides hidden ones other than `.prose`.
-const SKIPPED_DIRS: &[&str] = &["node_modules", "target"];
-
 /// The analysis key of a path: absolute, `/`-separated, without `.`/`..`
 /// (the same keys as the CLI's).
 pub fn key(path: &Path) -> String {
@@ -149,8 +146,7 @@ fn walk(dir: &Path, scan: &mut Scan) {
         };
         let name = entry.file_name();
         if file_type.is_dir() {
-            let hidden = name.to_string_lossy().starts_with('.') && name != ".prose";
-            if !hidden && !SKIPPED_DIRS.iter().any(|d| name == *d) {
+            if !prose_ide::kind::is_skipped_dir(&name.to_string_lossy()) {
                 walk(&path, scan);
             }
             continue;

@@ -996,6 +996,13 @@ impl ObjectField {
         }
         support::child(&self.0)
     }
+    /// The dotted path of a shorthand field `{ access.token }`.
+    pub fn shorthand_path(&self) -> Option<FieldExpr> {
+        if support::token(&self.0, COLON).is_some() {
+            return None;
+        }
+        support::child(&self.0)
+    }
     pub fn value(&self) -> Option<Expr> {
         support::child_after(&self.0, COLON)
     }

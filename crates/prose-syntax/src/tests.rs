@@ -98,8 +98,9 @@ fn parser_corpus_err() {
 fn check_tree_builders(text: &str) {
     let mut lexed = crate::lexer::lex(text);
     let (tokens, _) = crate::layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text);
-    let (events, mut errors) = crate::parser::parse(&tokens, &lexed.starts);
-    let (reference_events, mut reference_errors) = crate::parser::parse(&tokens, &lexed.starts);
+    let (events, mut errors) = crate::parser::parse(text, &tokens, &lexed.starts);
+    let (reference_events, mut reference_errors) =
+        crate::parser::parse(text, &tokens, &lexed.starts);
     let green = crate::parser::build_tree(text, &lexed, events, &mut errors);
     let reference =
         crate::parser::build_tree_with_rowan(text, &lexed, reference_events, &mut reference_errors);

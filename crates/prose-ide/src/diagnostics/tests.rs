@@ -1,109 +1,43 @@
-//! Test helpers for rules, and the registry-wide checks:
+//! Registry-wide checks, for the rules of every language:
 //! - every rule's docs page in `docs/diagnostics/` is fresh;
 //! - every rule's `## Example` triggers it (strict profile) and its
-//!   `## Fix` does not.
-
-use expect_test::Expect;
+//!   `## Fix` does not (the blocks are fenced in the language of the
+//!   rule's file kind: `prose`, `json`, `markdown`, `dialect`).
 
 use crate::{
     config::Profile,
-    diagnostics::{Diagnostic, all_rules},
-    fixture::Fixture,
+    diagnostics::{Rule, all_rules},
+    kind::FileKind,
+    openprose::rule_tests::{diagnostics_as, render},
 };
 
-/// `line:col` (1-based, columns in chars) of `offset` in `text`.
-pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-    (line, col)
-}
-
-pub(crate) fn diagnostics(fixture: &str, profile: Profile) -> (String, Vec<Diagnostic>) {
-    let f = Fixture::parse(fixture);
-    let (host, file) = f.host(Some(profile));
-    let analysis = host.analysis();
-    (
-        analysis.file_text(file).unwrap(),
-        analysis.diagnostics(file).unwrap(),
-    )
-}
-
-pub(crate) fn render(text: &str, diags: &[Diagnostic]) -> String {
-    let mut out = String::new();
-    for d in diags {
-        let (l1, c1) = line_col(text, d.range.start().into());
-        let (l2, c2) = line_col(text, d.range.end().into());
-        out.push_str(&format!(
-            "{} {l1}:{c1}-{l2}:{c2} {}: {}\n",
-            d.code.as_str(),
-            d.severity.as_str(),
-            d.message
-        ));
-        for r in &d.related {
-            let (l1, c1) = line_col(text, r.range.start().into());
-            let (l2, c2) = line_col(text, r.range.end().into());
-            out.push_str(&format!("  related {l1}:{c1}-{l2}:{c2}: {}\n", r.message));
-        }
-    }
-    out
-}
-
-/// All diagnostics of the fixture under the default profile.
-pub(crate) fn check(fixture: &str, expect: Expect) {
-    let (text, diags) = diagnostics(fixture, Profile::Default);
-    expect.assert_eq(&render(&text, &diags));
-}
-
-/// All diagnostics of the fixture under the strict profile.
-pub(crate) fn check_strict(fixture: &str, expect: Expect) {
-    let (text, diags) = diagnostics(fixture, Profile::Strict);
-    expect.assert_eq(&render(&text, &diags));
-}
-
-/// Only the diagnostics with `code` (default profile).
-pub(crate) fn check_code(code: &str, fixture: &str, expect: Expect) {
-    let (text, diags) = diagnostics(fixture, Profile::Default);
-    let diags: Vec<_> = diags
-        .into_iter()
-        .filter(|d| d.code.as_str() == code)
-        .collect();
-    expect.assert_eq(&render(&text, &diags));
-}
-
-/// Only the diagnostics with `code` (strict profile).
-pub(crate) fn check_code_strict(code: &str, fixture: &str, expect: Expect) {
-    let (text, diags) = diagnostics(fixture, Profile::Strict);
-    let diags: Vec<_> = diags
-        .into_iter()
-        .filter(|d| d.code.as_str() == code)
-        .collect();
-    expect.assert_eq(&render(&text, &diags));
-}
-
-/// Asserts that `code` is reported under neither profile.
-pub(crate) fn check_no(code: &str, fixture: &str) {
-    for profile in [Profile::Default, Profile::Strict] {
-        let (text, diags) = diagnostics(fixture, profile);
-        let hits: Vec<_> = diags
-            .into_iter()
-            .filter(|d| d.code.as_str() == code)
-            .collect();
-        assert!(
-            hits.is_empty(),
-            "{code} reported under {profile:?}:\n{}",
-            render(&text, &hits)
-        );
+/// The folder of a rule's language under `crates/prose-ide/src/`.
+fn rule_folder(rule: &Rule) -> &'static str {
+    match rule.check.kind() {
+        FileKind::OpenProse => "openprose",
+        FileKind::JobEntry => "jobs",
+        FileKind::Dialect => "dialect",
+        FileKind::PromptFile | FileKind::Markdown => "markdown",
     }
 }
 
-/// The body of the first ```prose block after the heading `## {heading}`.
-fn doc_block(docs: &str, heading: &str) -> Option<String> {
+/// The body of the first fenced block in `lang` after the heading
+/// `## {heading}` (a fence of three or more backticks, closed by the same).
+fn doc_block(docs: &str, heading: &str, lang: &str) -> Option<String> {
     let start = docs.find(&format!("## {heading}"))?;
-    let rest = &docs[start..];
-    let open = rest.find("```prose\n")? + "```prose\n".len();
-    let close = rest[open..].find("```")?;
-    Some(rest[open..open + close].to_string())
+    let mut lines = docs[start..].split_inclusive('\n');
+    let fence = lines.by_ref().find_map(|l| {
+        let ticks = l.len() - l.trim_start_matches('`').len();
+        (ticks >= 3 && l[ticks..].trim_end() == lang).then(|| &l[..ticks])
+    })?;
+    let mut body = String::new();
+    for l in lines {
+        if l.trim_end() == fence {
+            return Some(body);
+        }
+        body.push_str(l);
+    }
+    None
 }
 
 #[test]
@@ -111,22 +45,24 @@ fn every_rule_example_triggers_and_fix_does_not() {
     let mut failures = Vec::new();
     for rule in all_rules() {
         let docs = rule.docs();
-        let Some(example) = doc_block(&docs, "Example") else {
+        let kind = rule.check.kind();
+        let lang = kind.fence_language();
+        let Some(example) = doc_block(&docs, "Example", lang) else {
             failures.push(format!(
-                "{}: docs have no `## Example` prose block",
+                "{}: docs have no `## Example` {lang} block",
                 rule.code
             ));
             continue;
         };
-        let (_, diags) = diagnostics(&example, Profile::Strict);
+        let (_, diags) = diagnostics_as(&example, kind, Profile::Strict);
         if !diags.iter().any(|d| d.code.as_str() == rule.code) {
             failures.push(format!("{}: the Example does not trigger it", rule.code));
         }
-        let Some(fix) = doc_block(&docs, "Fix") else {
-            failures.push(format!("{}: docs have no `## Fix` prose block", rule.code));
+        let Some(fix) = doc_block(&docs, "Fix", lang) else {
+            failures.push(format!("{}: docs have no `## Fix` {lang} block", rule.code));
             continue;
         };
-        let (text, diags) = diagnostics(&fix, Profile::Strict);
+        let (text, diags) = diagnostics_as(&fix, kind, Profile::Strict);
         let hits: Vec<_> = diags
             .into_iter()
             .filter(|d| d.code.as_str() == rule.code)
@@ -174,7 +110,7 @@ fn docs_are_fresh() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics");
     let mut expected: Vec<(String, String)> = Vec::new();
     let mut index = String::from(
-        "# Diagnostics\n\n<!-- Generated from crates/prose-ide/src/diagnostics/rules/*.rs by the `docs_are_fresh` test; do not edit. -->\n\n\
+        "# Diagnostics\n\n<!-- Generated from the rule files of crates/prose-ide/src/*/rules/ by the `docs_are_fresh` test; do not edit. -->\n\n\
          Every code prose-lsp reports, with its severity under the `default` and `strict` profiles.\n\
          `prose explain CODE` prints a page. See also [spec-rows.md](spec-rows.md): every validation row of the\n\
          specification and the code that implements it.\n\n| Code | Name | Summary | default | strict |\n|---|---|---|---|---|\n",
@@ -193,7 +129,8 @@ fn docs_are_fresh() {
             r.strict.as_str()
         ));
         let page = format!(
-            "<!-- Generated from crates/prose-ide/src/diagnostics/rules; do not edit. -->\n\n{}\n**Severity:** {} in the `default` profile, {} in `strict`.\n",
+            "<!-- Generated from crates/prose-ide/src/{}/rules; do not edit. -->\n\n{}\n**Severity:** {} in the `default` profile, {} in `strict`.\n",
+            rule_folder(r),
             r.docs(),
             default,
             r.strict.as_str()

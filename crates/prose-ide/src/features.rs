@@ -1,0 +1,252 @@
+//! Every IDE feature of the [`Analysis`] API, dispatched by file kind.
+//!
+//! Each method asks the file's kind ([`crate::db::file_kind`]) and calls
+//! that language's implementation: OpenProse in `openprose/features/`, one
+//! file per feature. A kind without the feature answers nothing (an empty
+//! list, `None`). To give a language a feature, add its arm here; the
+//! server and the CLI need no change.
+//!
+//! The result types live with the OpenProse implementations (re-exported
+//! below under their module names) and are shared by every language.
+
+pub use crate::openprose::features::{
+    code_actions, completion, document_symbols, folding, formatting, highlight_related, hover,
+    inlay_hints, navigation, references, rename, selection, semantic_tokens, signature_help,
+    workspace_symbols,
+};
+
+use prose_syntax::{TextRange, TextSize};
+
+use crate::{
+    Analysis, Cancellable, FileId, FilePosition, FileRange,
+    db::{Db, SourceFile, file_kind, parse},
+    kind::FileKind,
+    openprose::{features as op, semantics::file_semantics},
+};
+
+use code_actions::CodeAction;
+use completion::CompletionItem;
+use document_symbols::DocumentSymbol;
+use folding::Fold;
+use highlight_related::Access;
+use hover::HoverResult;
+use inlay_hints::InlayHint;
+use navigation::{Nav, NavigationTarget};
+use rename::{RenameError, SourceChange};
+use semantic_tokens::SemanticToken;
+use signature_help::SignatureHelp;
+
+impl Analysis {
+    /// The language of a file.
+    pub fn file_kind(&self, file: FileId) -> Cancellable<FileKind> {
+        let f = self.source_file(file);
+        let ws = self.workspace;
+        self.with_db(move |db| file_kind(db, f, Some(ws)))
+    }
+
+    /// Runs `f` on the database with the file's kind.
+    fn by_kind<T>(
+        &self,
+        file: FileId,
+        f: impl FnOnce(&dyn Db, SourceFile, FileKind) -> T + std::panic::UnwindSafe,
+    ) -> Cancellable<T> {
+        let sf = self.source_file(file);
+        let ws = self.workspace;
+        self.with_db(move |db| f(db, sf, file_kind(db, sf, Some(ws))))
+    }
+
+    /// Runs `f` with the navigation index over the OpenProse files.
+    fn with_nav<T>(
+        &self,
+        f: impl FnOnce(&Nav<'_>) -> T + std::panic::UnwindSafe,
+    ) -> Cancellable<T> {
+        let ws = self.workspace;
+        let files = self.files.clone();
+        self.with_db(move |db| f(&Nav::new(db, ws, &files)))
+    }
+
+    fn is_openprose(&self, file: FileId) -> Cancellable<bool> {
+        Ok(self.file_kind(file)? == FileKind::OpenProse)
+    }
+
+    /// What is under the cursor, as Markdown; `None` where there is nothing to say.
+    pub fn hover(&self, pos: FilePosition) -> Cancellable<Option<HoverResult>> {
+        let ws = self.workspace;
+        self.by_kind(pos.file, move |db, f, kind| match kind {
+            FileKind::OpenProse => op::hover::hover(db, ws, f, pos.offset),
+            _ => None,
+        })
+    }
+
+    /// Completions at a position.
+    pub fn completions(&self, pos: FilePosition) -> Cancellable<Vec<CompletionItem>> {
+        let ws = self.workspace;
+        self.by_kind(pos.file, move |db, f, kind| match kind {
+            FileKind::OpenProse => op::completion::completions(db, ws, f, pos.offset),
+            _ => Vec::new(),
+        })
+    }
+
+    /// The signature of the call whose argument list holds the cursor.
+    pub fn signature_help(&self, pos: FilePosition) -> Cancellable<Option<SignatureHelp>> {
+        let ws = self.workspace;
+        self.by_kind(pos.file, move |db, f, kind| match kind {
+            FileKind::OpenProse => op::signature_help::signature_help(db, ws, f, pos.offset),
+            _ => None,
+        })
+    }
+
+    /// Quick fixes for the diagnostics touching `frange`.
+    pub fn code_actions(&self, frange: FileRange) -> Cancellable<Vec<CodeAction>> {
+        let ws = self.workspace;
+        self.by_kind(frange.file, move |db, f, kind| match kind {
+            FileKind::OpenProse => {
+                op::code_actions::code_actions(db, frange.file, f, ws, frange.range)
+            }
+            _ => Vec::new(),
+        })
+    }
+
+    /// The outline of a file.
+    pub fn document_symbols(&self, file: FileId) -> Cancellable<Vec<DocumentSymbol>> {
+        self.by_kind(file, |db, f, kind| match kind {
+            FileKind::OpenProse => op::document_symbols::document_symbols(db, f),
+            _ => Vec::new(),
+        })
+    }
+
+    /// The folding ranges of a file, sorted by start.
+    pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {
+        self.by_kind(file, |db, f, kind| match kind {
+            FileKind::OpenProse => op::folding::folding_ranges(&parse(db, f).syntax_node()),
+            _ => Vec::new(),
+        })
+    }
+
+    /// The file in the canonical layout, or `None` when it has syntax
+    /// errors (broken code is never formatted) or its language has no
+    /// formatter.
+    pub fn format(&self, file: FileId) -> Cancellable<Option<String>> {
+        self.by_kind(file, |db, f, kind| match kind {
+            FileKind::OpenProse => op::formatting::format_parse(parse(db, f), f.text(db)),
+            _ => None,
+        })
+    }
+
+    /// The hints of a file, or of the part of it within `range`.
+    pub fn inlay_hints(
+        &self,
+        file: FileId,
+        range: Option<TextRange>,
+    ) -> Cancellable<Vec<InlayHint>> {
+        self.by_kind(file, move |db, f, kind| match kind {
+            FileKind::OpenProse => op::inlay_hints::inlay_hints(db, f, range),
+            _ => Vec::new(),
+        })
+    }
+
+    /// For each offset, its chain of growing ranges, innermost first.
+    pub fn selection_ranges(
+        &self,
+        file: FileId,
+        offsets: Vec<TextSize>,
+    ) -> Cancellable<Vec<Vec<TextRange>>> {
+        self.by_kind(file, move |db, f, kind| match kind {
+            FileKind::OpenProse => {
+                let root = parse(db, f).syntax_node();
+                offsets
+                    .iter()
+                    .map(|&o| op::selection::selection_chain(&root, o))
+                    .collect()
+            }
+            _ => {
+                // The whole text, for every offset: a chain that contains
+                // the cursor is better than none.
+                let all = TextRange::up_to(TextSize::of(f.text(db).as_str()));
+                offsets.iter().map(|_| vec![all]).collect()
+            }
+        })
+    }
+
+    /// The semantic tokens of a file, or of the part of it that `range`
+    /// touches; sorted, non-overlapping, each on one line.
+    pub fn semantic_tokens(
+        &self,
+        file: FileId,
+        range: Option<TextRange>,
+    ) -> Cancellable<Vec<SemanticToken>> {
+        self.by_kind(file, move |db, f, kind| match kind {
+            FileKind::OpenProse => {
+                let root = parse(db, f).syntax_node();
+                op::semantic_tokens::semantic_tokens(&root, file_semantics(db, f), range)
+            }
+            _ => Vec::new(),
+        })
+    }
+
+    /// Where the name under the cursor is defined (empty when it is not a
+    /// name, or resolves to nothing).
+    pub fn goto_definition(&self, pos: FilePosition) -> Cancellable<Vec<NavigationTarget>> {
+        if !self.is_openprose(pos.file)? {
+            return Ok(Vec::new());
+        }
+        let f = self.source_file(pos.file);
+        self.with_nav(move |nav| op::navigation::goto_definition(nav, f, pos.offset))
+    }
+
+    /// Every reference to the name under the cursor, in every file
+    /// (declarations too when `include_declaration`), sorted by file path
+    /// and position.
+    pub fn references(
+        &self,
+        pos: FilePosition,
+        include_declaration: bool,
+    ) -> Cancellable<Vec<FileRange>> {
+        if !self.is_openprose(pos.file)? {
+            return Ok(Vec::new());
+        }
+        let f = self.source_file(pos.file);
+        self.with_nav(move |nav| {
+            op::references::references(nav, f, pos.offset, include_declaration)
+        })
+    }
+
+    /// The occurrences of the name under the cursor in its file, sorted.
+    pub fn highlight_related(&self, pos: FilePosition) -> Cancellable<Vec<(TextRange, Access)>> {
+        if !self.is_openprose(pos.file)? {
+            return Ok(Vec::new());
+        }
+        let f = self.source_file(pos.file);
+        self.with_nav(move |nav| op::highlight_related::highlight_related(nav, f, pos.offset))
+    }
+
+    /// The range of the name a rename at the cursor would change, or why
+    /// there is nothing to rename there.
+    pub fn prepare_rename(&self, pos: FilePosition) -> Cancellable<Result<TextRange, RenameError>> {
+        if !self.is_openprose(pos.file)? {
+            return Ok(Err(RenameError::nothing_here()));
+        }
+        let f = self.source_file(pos.file);
+        self.with_nav(move |nav| op::rename::plan(nav, f, pos.offset).map(|p| p.range))
+    }
+
+    /// The edits that rename the name under the cursor to `new_name`.
+    pub fn rename(
+        &self,
+        pos: FilePosition,
+        new_name: &str,
+    ) -> Cancellable<Result<SourceChange, RenameError>> {
+        if !self.is_openprose(pos.file)? {
+            return Ok(Err(RenameError::nothing_here()));
+        }
+        let f = self.source_file(pos.file);
+        let new_name = new_name.to_string();
+        self.with_nav(move |nav| op::rename::rename(nav, f, pos.offset, &new_name))
+    }
+
+    /// Symbols of every workspace file whose name matches `query`.
+    pub fn workspace_symbols(&self, query: &str) -> Cancellable<Vec<NavigationTarget>> {
+        let query = query.to_string();
+        self.with_nav(move |nav| op::workspace_symbols::workspace_symbols(nav, &query))
+    }
+}

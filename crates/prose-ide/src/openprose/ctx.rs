@@ -1,0 +1,257 @@
+//! What an OpenProse rule sees: the file's tree, its names, the workspace,
+//! and helpers several rules share (computed once per file).
+
+use prose_syntax::{Parse, SyntaxNode, ast};
+
+use crate::{
+    config::Config,
+    db::{Db, FileRoot, SourceFile, Workspace, file_root, join_path, parse},
+    openprose::{
+        contract::{Contract, program_contract},
+        semantics::{FileSemantics, file_semantics},
+    },
+};
+
+/// What a rule sees: the file's tree, its names, and the workspace.
+pub struct Ctx<'a> {
+    pub db: &'a dyn Db,
+    pub file: SourceFile,
+    pub workspace: Option<Workspace>,
+    pub parse: &'a Parse,
+    pub root: ast::SourceFile,
+    pub sema: &'a FileSemantics,
+    /// Every node of the file in pre-order, collected once; rules reach
+    /// them through the kind index ([`Ctx::nodes_of`], [`Ctx::nodes_matching`]).
+    nodes: Vec<SyntaxNode>,
+    /// For each kind (by its raw value), the positions in `nodes` of the
+    /// nodes of that kind, ascending: a rule asking for one node type
+    /// visits only those.
+    by_kind: Vec<Vec<u32>>,
+    /// Offsets of line starts, computed the first time a rule asks.
+    line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// Results of helpers several rules share ([`Ctx::shared`]), computed
+    /// once per file.
+    memo: std::cell::RefCell<Vec<(usize, std::rc::Rc<dyn std::any::Any>)>>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of `file`: its parse, its names, and the node index.
+    pub fn new(db: &'a dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Ctx<'a> {
+        let parse = parse(db, file);
+        let root = parse.tree();
+        let nodes: Vec<SyntaxNode> = prose_syntax::AstNode::syntax(&root).descendants().collect();
+        let mut by_kind: Vec<Vec<u32>> = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let k = node.kind() as usize;
+            if by_kind.len() <= k {
+                by_kind.resize_with(k + 1, Vec::new);
+            }
+            by_kind[k].push(i as u32);
+        }
+        Ctx {
+            db,
+            file,
+            workspace,
+            parse,
+            root,
+            sema: file_semantics(db, file),
+            nodes,
+            by_kind,
+            line_starts: std::sync::OnceLock::new(),
+            memo: Default::default(),
+        }
+    }
+
+    /// `compute(self)`, computed once per file however many rules ask (for
+    /// helpers several rules share, such as every owned property).
+    pub fn shared<T: 'static>(&self, compute: fn(&Ctx<'a>) -> T) -> std::rc::Rc<T> {
+        let key = compute as usize;
+        let hit = self
+            .memo
+            .borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| v.clone().downcast::<T>().ok());
+        if let Some(v) = hit {
+            return v;
+        }
+        let v = std::rc::Rc::new(compute(self));
+        self.memo.borrow_mut().push((key, v.clone()));
+        v
+    }
+
+    /// The 1-based line of `offset`.
+    pub fn line_of(&self, offset: prose_syntax::TextSize) -> usize {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text().match_indices('\n').map(|(i, _)| i as u32 + 1))
+                .collect()
+        });
+        starts.partition_point(|&s| s <= u32::from(offset))
+    }
+
+    /// Every node of type `N`, in pre-order, from the kind index.
+    pub fn nodes_of<N: prose_syntax::AstNode + 'static>(&self) -> impl Iterator<Item = N> + '_ {
+        self.nodes_matching(N::can_cast).filter_map(N::cast)
+    }
+
+    /// Every node whose kind satisfies `pred`, in pre-order, from the kind
+    /// index (only the matching nodes are visited).
+    pub fn nodes_matching(
+        &self,
+        pred: fn(prose_syntax::SyntaxKind) -> bool,
+    ) -> impl Iterator<Item = SyntaxNode> + '_ {
+        let mut lists = (0u16..)
+            .map_while(prose_syntax::SyntaxKind::from_raw)
+            .filter(|&k| pred(k))
+            .filter_map(|k| self.by_kind.get(k as usize))
+            .filter(|l| !l.is_empty());
+        let indices: Vec<u32> = match (lists.next(), lists.next()) {
+            (None, _) => Vec::new(),
+            (Some(one), None) => one.clone(),
+            (Some(a), Some(b)) => {
+                let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
+                all.extend(lists.flatten());
+                all.sort_unstable();
+                all
+            }
+        };
+        indices.into_iter().map(|i| self.nodes[i as usize].clone())
+    }
+
+    pub fn text(&self) -> &'a str {
+        self.file.text(self.db)
+    }
+
+    pub fn path(&self) -> &'a str {
+        self.file.path(self.db)
+    }
+
+    pub fn syntax(&self) -> &SyntaxNode {
+        use prose_syntax::AstNode;
+        self.root.syntax()
+    }
+
+    /// Where this file's project state lives and its configuration: its
+    /// innermost root, or (outside every root, or without a workspace) its
+    /// own directory and the default configuration.
+    fn with_file_root<T>(&self, f: impl FnOnce(&FileRoot) -> T) -> T {
+        match self.workspace {
+            Some(ws) => f(file_root(self.db, self.file, ws)),
+            None => f(&FileRoot::outside(self.path(), Config::default())),
+        }
+    }
+
+    /// The configuration of this file's root.
+    pub fn config(&self) -> Config {
+        self.with_file_root(|r| r.config.clone())
+    }
+
+    /// The root of this file (the innermost workspace root that contains
+    /// it), or the directory of this file when no root does.
+    pub fn root_dir(&self) -> String {
+        self.with_file_root(|r| r.dir.clone())
+    }
+
+    pub fn home_dir(&self) -> Option<String> {
+        self.workspace.and_then(|w| w.home(self.db).clone())
+    }
+
+    /// Whether a memory file exists at `path` (absolute, as the host keys them).
+    pub fn memory_file_exists(&self, path: &str) -> bool {
+        self.workspace
+            .is_some_and(|w| w.memory_files(self.db).contains(path))
+    }
+
+    /// `path` as a message shows it: relative to the file's root, or
+    /// under `~/` in the home directory, so messages do not depend on where
+    /// the project is checked out.
+    pub fn display_path(&self, path: &str) -> String {
+        let root = self.root_dir();
+        if let Some(rest) = path
+            .strip_prefix(root.as_str())
+            .and_then(|r| r.strip_prefix('/'))
+        {
+            return rest.to_string();
+        }
+        if let Some(home) = self.home_dir()
+            && let Some(rest) = path
+                .strip_prefix(home.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+        {
+            return format!("~/{rest}");
+        }
+        path.to_string()
+    }
+
+    /// Where `persist:` keeps an agent's memory file, for project, user and
+    /// path scopes (`None` for execution scope, which has no file before a run).
+    pub fn memory_file_path(
+        &self,
+        agent: &str,
+        persist: &crate::contract::Persist,
+    ) -> Option<String> {
+        memory_file_path(&self.root_dir(), self.home_dir().as_deref(), agent, persist)
+    }
+
+    /// The directory of the file under check.
+    pub fn file_dir(&self) -> String {
+        let path = self.path();
+        path.rsplit_once('/')
+            .map_or(String::from("."), |(d, _)| d.to_string())
+    }
+
+    /// The local file a `use` path resolves to, if the host loaded it (see
+    /// [`crate::imports::import_candidates`] for the lookup order).
+    pub fn resolve_import(&self, use_path: &str) -> Option<SourceFile> {
+        let ws = self.workspace?;
+        let files = ws.files(self.db);
+        self.import_candidates(use_path)
+            .into_iter()
+            .find_map(|p| files.get(&p).copied())
+    }
+
+    /// Where the program a `use` path names may live, in lookup order.
+    pub fn import_candidates(&self, use_path: &str) -> Vec<String> {
+        let home = self.home_dir();
+        let file_dir = self.file_dir();
+        self.with_file_root(|root| {
+            crate::imports::import_candidates(
+                &root.config,
+                &root.dir,
+                home.as_deref(),
+                &file_dir,
+                use_path,
+            )
+        })
+    }
+
+    /// The inputs and outputs of another program.
+    pub fn contract(&self, file: SourceFile) -> &'a Contract {
+        program_contract(self.db, file)
+    }
+}
+
+/// Where `persist:` keeps an agent's memory file (state-filesystem.md):
+/// `.prose/agents/{name}/memory.md` for `project`, `~/.prose/agents/{name}/memory.md`
+/// for `user`, `{path}/memory.md` for a path; none for `true` (execution scope).
+pub fn memory_file_path(
+    root: &str,
+    home: Option<&str>,
+    agent: &str,
+    persist: &crate::contract::Persist,
+) -> Option<String> {
+    use crate::contract::Persist;
+    match persist {
+        Persist::Execution => None,
+        Persist::Project => Some(join_path(root, &format!(".prose/agents/{agent}/memory.md"))),
+        Persist::User => Some(join_path(
+            home?,
+            &format!(".prose/agents/{agent}/memory.md"),
+        )),
+        Persist::Path(p) => Some(join_path(
+            root,
+            &format!("{}/memory.md", p.trim_end_matches('/')),
+        )),
+    }
+}

@@ -1,0 +1,14 @@
+//! OpenProse programs (`*.prose`): name resolution, contracts, every
+//! validation rule (`rules/`, one file per code) and the IDE features
+//! (`features/`, one file per feature). The tree comes from `prose-syntax`.
+
+pub mod contract;
+pub(crate) mod ctx;
+pub mod external;
+pub mod features;
+pub mod imports;
+#[cfg(test)]
+pub(crate) mod rule_tests;
+pub(crate) mod rules;
+pub mod semantics;
+pub mod vocabulary;

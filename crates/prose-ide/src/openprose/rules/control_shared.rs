@@ -1,0 +1,240 @@
+//! Helpers shared by the control group's rules (not a rule itself): the
+//! "outer variable" test of the shadowing warnings (spec-rows.md §2.4),
+//! empty bodies, and integer-valued settings (`repeat N`, `max:`, `retry:`).
+
+use crate::openprose::rules::{prelude::*, relation::statement_at};
+
+// ---- outer variables (P704, P803, P805) -------------------------------------
+
+/// The declaration of a variable called `name` that is visible where
+/// `construct` introduces its own variable `name`: the name of the
+/// innermost such declaration.
+///
+/// Visible means (spec-rows.md §2.4):
+/// - a scoped variable (loop, index, parameter, error, pipeline variable)
+///   of an *enclosing* construct has that name; or
+/// - a declaration (`input`, `let`, `const`, named `output`, assignment,
+///   destructured name, `session name:`) with that name is a statement of a
+///   list that encloses `construct` (the same list or an ancestor), earlier
+///   than the statement holding `construct`.
+///
+/// Declarations nested in earlier statements' bodies, later declarations
+/// and the variables of sibling constructs are not visible.
+pub(super) fn outer_variable(
+    ctx: &Ctx<'_>,
+    construct: &SyntaxNode,
+    name: &str,
+) -> Option<TextRange> {
+    let here = construct.text_range();
+    ctx.sema
+        .named(name)
+        .map(|id| ctx.sema.def(id))
+        .filter(|d| d.range != here)
+        .filter(|d| {
+            if d.kind.is_scoped() {
+                d.scope.is_some_and(|s| s.contains_range(here))
+            } else if d.kind.is_flat_binding() || d.kind == DefKind::Input {
+                d.range.end() <= here.start() && in_enclosing_list(ctx, d.range, construct)
+            } else {
+                false
+            }
+        })
+        .max_by_key(|d| d.name_range.start())
+        .map(|d| d.name_range)
+}
+
+/// Whether the statement spanning `range` sits directly in a statement list
+/// (a body or the file) that encloses `construct`.
+fn in_enclosing_list(ctx: &Ctx<'_>, range: TextRange, construct: &SyntaxNode) -> bool {
+    let Some(list) = statement_at(ctx, range).and_then(|s| s.parent()) else {
+        return false;
+    };
+    construct.ancestors().any(|a| a == list)
+}
+
+/// Reports `name`, the variable `construct` introduces, when it shadows an
+/// outer variable (see [`outer_variable`]): "{what} shadows outer
+/// variable: `name`", linked to the outer declaration.
+pub(super) fn report_shadowing(
+    ctx: &Ctx<'_>,
+    acc: &mut Acc,
+    construct: &SyntaxNode,
+    name: &ast::Name,
+    what: &str,
+) {
+    let text = name.text();
+    if let Some(outer) = outer_variable(ctx, construct, &text) {
+        acc.report_related(
+            name.syntax().text_range(),
+            format!("{what} shadows outer variable: `{text}`"),
+            vec![related(ctx, outer, "outer variable defined here")],
+        );
+    }
+}
+
+/// ` (did you mean `x`?)` for the closest variable name visible at `at`,
+/// or nothing. Scoped variables count only inside their scope (a loop's
+/// own variable is no suggestion for its collection).
+pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str, at: TextRange) -> String {
+    let mut names: Vec<&str> = ctx
+        .sema
+        .defs
+        .iter()
+        .filter(|d| d.kind.is_variable() && d.kind != DefKind::PipelineItem)
+        .filter(|d| !d.kind.is_scoped() || d.scope.is_some_and(|s| s.contains_range(at)))
+        .map(|d| d.name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    did_you_mean_hint(name, &names)
+}
+
+// ---- bodies -------------------------------------------------------------------
+
+/// Whether a clause has no statement in its body (no body at all, or only
+/// comments).
+pub(super) fn is_empty_body(body: Option<ast::Block>) -> bool {
+    body.is_none_or(|b| b.statements().next().is_none())
+}
+
+// ---- integer settings ---------------------------------------------------------
+
+/// What an integer-valued setting (`repeat N`, `max: N`, `retry: N`) holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Count {
+    /// An integer literal, possibly negated (`-1`).
+    Int(i64),
+    /// A variable (or a field of one), known only at run time.
+    Name { resolves: bool },
+    /// Anything else: a decimal, a number with a unit, a string, an expression.
+    Other,
+}
+
+pub(super) fn classify(ctx: &Ctx<'_>, e: &ast::Expr) -> Count {
+    match e {
+        ast::Expr::Literal(l) => l.as_integer().map_or(Count::Other, Count::Int),
+        ast::Expr::Prefix(p) if p.op_token().is_some_and(|t| t.kind() == SyntaxKind::MINUS) => {
+            match p.operand() {
+                Some(ast::Expr::Literal(l)) => {
+                    l.as_integer().map_or(Count::Other, |n| Count::Int(-n))
+                }
+                _ => Count::Other,
+            }
+        }
+        ast::Expr::Paren(p) => p.expr().map_or(Count::Other, |e| classify(ctx, &e)),
+        ast::Expr::NameRef(n) => Count::Name {
+            resolves: resolves(ctx, n),
+        },
+        ast::Expr::Field(f) => {
+            let mut base = f.receiver();
+            while let Some(ast::Expr::Field(inner)) = base {
+                base = inner.receiver();
+            }
+            match base {
+                Some(ast::Expr::NameRef(n)) => Count::Name {
+                    resolves: resolves(ctx, &n),
+                },
+                _ => Count::Other,
+            }
+        }
+        _ => Count::Other,
+    }
+}
+
+/// Whether the variable reference `n` resolved.
+fn resolves(ctx: &Ctx<'_>, n: &ast::NameRef) -> bool {
+    let range = n.syntax().text_range();
+    ctx.sema
+        .refs
+        .iter()
+        .any(|r| r.range == range && matches!(r.kind, RefKind::Variable(_)) && r.target.is_some())
+}
+
+/// Reports each value that is an integer below 1 (P701, P706, P807):
+/// "{what} must be positive (got `n`)".
+pub(super) fn report_not_positive(
+    ctx: &Ctx<'_>,
+    acc: &mut Acc,
+    values: impl IntoIterator<Item = ast::Expr>,
+    what: &str,
+) {
+    for value in values {
+        if let Count::Int(n) = classify(ctx, &value)
+            && n <= 0
+        {
+            acc.report(
+                value.syntax().text_range(),
+                format!("{what} must be positive (got `{n}`)"),
+            );
+        }
+    }
+}
+
+/// Reports each value that is not an integer (P702, P707): "{what} must be
+/// an integer (got `x`)"; a variable, known only at run time, under
+/// `strict` only.
+pub(super) fn report_not_integer(
+    ctx: &Ctx<'_>,
+    acc: &mut Acc,
+    values: impl IntoIterator<Item = ast::Expr>,
+    what: &str,
+) {
+    for value in values {
+        let range = value.syntax().text_range();
+        let message = format!("{what} must be an integer (got `{}`)", shown(&value));
+        match classify(ctx, &value) {
+            Count::Int(_) => {}
+            Count::Name { .. } => acc.report_calibrated(range, message, Vec::new(), Level::Off),
+            Count::Other => acc.report(range, message),
+        }
+    }
+}
+
+/// The value's source text, for messages.
+pub(super) fn shown(e: &ast::Expr) -> String {
+    let text = e.syntax().text().to_string();
+    let text = text.trim();
+    if text.chars().count() > 40 {
+        format!("{}…", text.chars().take(40).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+// ---- retry / backoff (P807-P810) ----------------------------------------------
+
+/// The values of every `key:` setting of sessions and resumes: properties
+/// (`retry: 3` under a session) and inline modifiers (`session "x" (retry: 3)`).
+/// Agent properties are not included: `retry:`/`backoff:` there is P811.
+pub(super) fn session_settings(ctx: &Ctx<'_>, key: &str) -> Vec<ast::Expr> {
+    let mut out = Vec::new();
+    for node in ctx.nodes_matching(|k| matches!(k, SyntaxKind::PROPERTY | SyntaxKind::MODIFIER)) {
+        match node.kind() {
+            SyntaxKind::PROPERTY => {
+                let Some(p) = ast::Property::cast(node.clone()) else {
+                    continue;
+                };
+                let owner = node.parent().and_then(|b| b.parent()).map(|o| o.kind());
+                if p.key() == key
+                    && matches!(
+                        owner,
+                        Some(SyntaxKind::SESSION_EXPR | SyntaxKind::RESUME_EXPR)
+                    )
+                {
+                    out.extend(p.any_value());
+                }
+            }
+            SyntaxKind::MODIFIER => {
+                let Some(m) = ast::Modifier::cast(node.clone()) else {
+                    continue;
+                };
+                let owner = node.parent().and_then(|l| l.parent()).map(|o| o.kind());
+                if m.key().as_deref() == Some(key) && owner == Some(SyntaxKind::SESSION_EXPR) {
+                    out.extend(m.value());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,141 @@
+//! # W001 `empty-session-prompt`
+//!
+//! **Empty session prompt.** The prompt of a `session` or `resume:` is the
+//! empty string: an inline `session ""`, or a `prompt: ""` property.
+//!
+//! ## Why is this bad?
+//! The subagent is spawned with nothing to do; a session's `prompt:`
+//! replaces the agent's prompt, so an empty one also discards the agent's
+//! instructions.
+//!
+//! ## Example
+//! ```prose
+//! session ""
+//! ```
+//!
+//! ## Fix
+//! ```prose
+//! session "Summarize the findings"
+//! ```
+//!
+//! The diagnostic is on the string literal. A `prompt:` property with no
+//! value at all is reported on its key. A whitespace-only prompt is W002,
+//! an over-long one W003; exactly one of the three is reported per string.
+//! An agent's empty `prompt:` is W004.
+//!
+//! ## Specification
+//! compiler.md, Session Statement: "Empty prompt `\"\"`" (Warning, "Session
+//! has empty prompt"), String Literals › Validation ("Empty string as
+//! prompt": Warning); Validation Rules: W001. A session's `prompt:`
+//! property is that session's prompt (prose.md, Property Precedence), so it
+//! is covered here rather than by W004 (spec-rows.md §3.5). `session ""` is
+//! W001, not E003. Warning in every profile.
+
+use crate::openprose::rules::prelude::*;
+
+use super::key_range;
+
+pub(crate) const RULE: Rule = Rule {
+    code: "W001",
+    name: "empty-session-prompt",
+    summary: "Empty session prompt",
+    strict: Severity::Warning,
+    default: Level::On(Severity::Warning),
+    source: include_str!("empty_session_prompt.rs"),
+    check: Check::OpenProse(check),
+};
+
+/// A session's or resume's prompt as written.
+#[derive(Clone)]
+pub(crate) enum SessionPrompt {
+    /// A terminated string literal: the inline prompt, a `prompt:` property
+    /// or a `(prompt: ...)` modifier, with its decoded value.
+    String(ast::StringLit, String),
+    /// `prompt:` with no value; the range of the key.
+    Missing(TextRange),
+}
+
+/// Every session and resume prompt of the file (decoded once for the
+/// rules that read them).
+pub(crate) fn session_prompts(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<SessionPrompt>> {
+    ctx.shared(compute_session_prompts)
+}
+
+fn compute_session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
+    let mut out = Vec::new();
+    let mut string = |e: Option<ast::Expr>| {
+        if let Some(ast::Expr::String(s)) = e
+            && s.is_terminated()
+        {
+            let value = s.value();
+            out.push(SessionPrompt::String(s, value));
+        }
+    };
+    let mut props: Vec<ast::Property> = Vec::new();
+    for node in
+        ctx.nodes_matching(|k| ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k))
+    {
+        if let Some(s) = ast::SessionExpr::cast(node.clone()) {
+            string(s.prompt().map(ast::Expr::String));
+            for m in s.modifiers().into_iter().flat_map(|l| l.modifiers()) {
+                if m.key().as_deref() == Some("prompt") {
+                    string(m.value());
+                }
+            }
+            props.extend(s.properties());
+        } else if let Some(r) = ast::ResumeExpr::cast(node) {
+            props.extend(r.properties());
+        }
+    }
+    let mut missing = Vec::new();
+    for p in props.iter().filter(|p| p.key() == "prompt") {
+        match p.any_value() {
+            None => missing.push(SessionPrompt::Missing(key_range(p))),
+            v => string(v),
+        }
+    }
+    out.extend(missing);
+    out
+}
+
+fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
+    for prompt in session_prompts(ctx).iter() {
+        match prompt {
+            SessionPrompt::String(s, value) if value.is_empty() => {
+                acc.report(s.syntax().text_range(), "Session has empty prompt");
+            }
+            SessionPrompt::String(..) => {}
+            SessionPrompt::Missing(range) => {
+                acc.report(*range, "Session has empty prompt: `prompt:` has no value");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::openprose::rule_tests::{check_code, check_no};
+    use expect_test::expect;
+
+    #[test]
+    fn empty_prompts() {
+        check_code(
+            "W001",
+            "agent a:\n  persist: true\nsession \"\"\nsession: a\n  prompt: \"\"\"\"\"\"\nresume: a\n  prompt:\nsession \"x\" (prompt: \"\")\n",
+            expect![[r#"
+                W001 3:9-3:11 warning: Session has empty prompt
+                W001 5:11-5:17 warning: Session has empty prompt
+                W001 7:3-7:9 warning: Session has empty prompt: `prompt:` has no value
+                W001 8:22-8:24 warning: Session has empty prompt
+            "#]],
+        );
+    }
+
+    #[test]
+    fn non_empty_and_agent_prompts() {
+        check_no(
+            "W001",
+            "agent a:\n  prompt: \"\"\nsession \" \"\nsession: a\n  prompt: \"go\"\n",
+        );
+    }
+}

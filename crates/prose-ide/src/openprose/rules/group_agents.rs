@@ -1,0 +1,208 @@
+//! Rule registry: Agents, sessions, resume, properties, skills and permissions.
+//!
+//! Also holds the small helpers these rules share: which construct a
+//! property belongs to, and finding an agent's definition by name.
+
+use crate::openprose::rules::prelude::*;
+
+// Its docs show a tab-indented program.
+#[allow(clippy::tabs_in_doc_comments)]
+#[path = "tab_indentation.rs"]
+mod tab_indentation;
+
+#[path = "missing_prompt_and_agent.rs"]
+mod missing_prompt_and_agent;
+
+#[path = "duplicate_agent.rs"]
+mod duplicate_agent;
+#[path = "undefined_agent.rs"]
+mod undefined_agent;
+
+#[path = "duplicate_property.rs"]
+mod duplicate_property;
+#[path = "invalid_model.rs"]
+mod invalid_model;
+#[path = "permission_pattern_not_string.rs"]
+mod permission_pattern_not_string;
+#[path = "permissions_not_block.rs"]
+mod permissions_not_block;
+#[path = "resume_non_persistent.rs"]
+mod resume_non_persistent;
+#[path = "resume_without_memory.rs"]
+mod resume_without_memory;
+#[path = "skill_not_string.rs"]
+mod skill_not_string;
+#[path = "skills_not_array.rs"]
+mod skills_not_array;
+
+#[path = "empty_agent_prompt.rs"]
+mod empty_agent_prompt;
+#[path = "empty_session_prompt.rs"]
+mod empty_session_prompt;
+#[path = "empty_skills.rs"]
+mod empty_skills;
+#[path = "long_session_prompt.rs"]
+mod long_session_prompt;
+#[path = "session_ignores_memory.rs"]
+mod session_ignores_memory;
+#[path = "skill_not_imported.rs"]
+mod skill_not_imported;
+#[path = "unknown_permission_type.rs"]
+mod unknown_permission_type;
+#[path = "unknown_permission_value.rs"]
+mod unknown_permission_value;
+#[path = "unknown_property.rs"]
+pub(crate) mod unknown_property;
+#[path = "whitespace_session_prompt.rs"]
+mod whitespace_session_prompt;
+
+#[path = "invalid_persist.rs"]
+mod invalid_persist;
+#[path = "retry_on_agent.rs"]
+mod retry_on_agent;
+
+pub(crate) static RULES: &[&Rule] = &[
+    &tab_indentation::RULE,
+    &missing_prompt_and_agent::RULE,
+    &duplicate_agent::RULE,
+    &undefined_agent::RULE,
+    &invalid_model::RULE,
+    &duplicate_property::RULE,
+    &skills_not_array::RULE,
+    &skill_not_string::RULE,
+    &permissions_not_block::RULE,
+    &permission_pattern_not_string::RULE,
+    &resume_non_persistent::RULE,
+    &resume_without_memory::RULE,
+    &empty_session_prompt::RULE,
+    &whitespace_session_prompt::RULE,
+    &long_session_prompt::RULE,
+    &empty_agent_prompt::RULE,
+    &unknown_property::RULE,
+    &skill_not_imported::RULE,
+    &unknown_permission_type::RULE,
+    &unknown_permission_value::RULE,
+    &empty_skills::RULE,
+    &session_ignores_memory::RULE,
+    &invalid_persist::RULE,
+    &retry_on_agent::RULE,
+];
+
+/// The construct a property block belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Owner {
+    Agent,
+    Session,
+    Resume,
+}
+
+impl Owner {
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Owner::Agent => "agent",
+            Owner::Session => "session",
+            Owner::Resume => "resume",
+        }
+    }
+}
+
+/// Every property written directly in an agent, session or resume block
+/// (not the entries of a nested `permissions:` block), with its owner.
+pub(crate) fn owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
+    ctx.shared(compute_owned_properties).as_ref().clone()
+}
+
+fn compute_owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
+    let mut out = Vec::new();
+    for node in ctx.nodes_matching(|k| {
+        ast::AgentDef::can_cast(k) || ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k)
+    }) {
+        let (owner, block) = if let Some(a) = ast::AgentDef::cast(node.clone()) {
+            (Owner::Agent, a.property_block())
+        } else if let Some(s) = ast::SessionExpr::cast(node.clone()) {
+            (Owner::Session, s.property_block())
+        } else if let Some(r) = ast::ResumeExpr::cast(node) {
+            (Owner::Resume, r.property_block())
+        } else {
+            continue;
+        };
+        out.extend(
+            block
+                .into_iter()
+                .flat_map(|b| b.properties())
+                .map(|p| (owner, p)),
+        );
+    }
+    out
+}
+
+/// Every `key:` property written directly in an agent definition.
+pub(crate) fn agent_properties(ctx: &Ctx<'_>, key: &str) -> Vec<ast::Property> {
+    owned_properties(ctx)
+        .into_iter()
+        .filter(|(owner, p)| *owner == Owner::Agent && p.key() == key)
+        .map(|(_, p)| p)
+        .collect()
+}
+
+/// The elements of every agent's `skills: [...]` array.
+pub(crate) fn skill_elements(ctx: &Ctx<'_>) -> Vec<ast::Expr> {
+    agent_properties(ctx, "skills")
+        .into_iter()
+        .filter_map(|p| match p.any_value() {
+            Some(ast::Expr::Array(array)) => Some(array),
+            _ => None,
+        })
+        .flat_map(|array| array.elements())
+        .collect()
+}
+
+/// Every `permissions:` property with a nested block: the property, its
+/// owner, and the permission entries.
+pub(crate) fn permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
+    owned_properties(ctx)
+        .into_iter()
+        .filter(|(_, p)| p.key() == "permissions")
+        .flat_map(|(owner, p)| {
+            p.nested()
+                .into_iter()
+                .flat_map(|b| b.properties())
+                .map(move |e| (owner, e))
+        })
+        .collect()
+}
+
+/// The agent definition the name resolves to (the first one, like name
+/// resolution does).
+pub(crate) fn agent_def(ctx: &Ctx<'_>, name: &str) -> Option<ast::AgentDef> {
+    let (_, def) = ctx.sema.find(DefKind::Agent, name)?;
+    ast::node_spanning::<ast::AgentDef>(ctx.syntax(), def.range)
+}
+
+/// The range of a property's value wherever it is written, or of its key
+/// when it has none.
+pub(crate) fn value_or_key_range(p: &ast::Property) -> TextRange {
+    p.any_value()
+        .map(|v| v.syntax().text_range())
+        .or_else(|| p.key_token().map(|t| t.text_range()))
+        .unwrap_or_else(|| p.syntax().text_range())
+}
+
+/// The range of a property's key.
+pub(crate) fn key_range(p: &ast::Property) -> TextRange {
+    p.key_token()
+        .map_or_else(|| p.syntax().text_range(), |t| t.text_range())
+}
+
+/// A property from its key to the end of its value (no trailing newline).
+pub(crate) fn property_range(p: &ast::Property) -> TextRange {
+    let start = key_range(p).start();
+    let end = p
+        .syntax()
+        .descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| !t.kind().is_trivia() && t.kind() != SyntaxKind::NEWLINE)
+        .last()
+        .map_or(start, |t| t.text_range().end());
+    TextRange::new(start, end.max(start))
+}

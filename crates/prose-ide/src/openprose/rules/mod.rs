@@ -1,0 +1,240 @@
+//! The rule registry: one module per diagnostic code.
+
+#[allow(unused_imports)]
+pub(crate) mod prelude {
+    pub(crate) use prose_syntax::{
+        AstNode, SyntaxErrorCode, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize, ast,
+    };
+
+    pub(crate) use crate::{
+        config::Level,
+        diagnostics::{Acc, Check, Related, Rule, Severity, Tag},
+        openprose::ctx::Ctx,
+        semantics::{Def, DefId, DefKind, RefKind, RefSite},
+        vocabulary,
+    };
+
+    /// Reports the parser's errors with `code`.
+    pub(crate) fn syntax_errors(ctx: &Ctx<'_>, acc: &mut Acc, code: SyntaxErrorCode) {
+        for e in ctx.parse.errors().iter().filter(|e| e.code == code) {
+            acc.report(e.range, e.message.clone());
+        }
+    }
+
+    /// A related location in the same file.
+    pub(crate) fn related(ctx: &Ctx<'_>, range: TextRange, message: &str) -> Related {
+        Related {
+            path: ctx.path().to_string(),
+            range,
+            message: message.to_string(),
+        }
+    }
+
+    /// The closest candidate to `name` by edit distance, if close enough.
+    pub(crate) fn did_you_mean<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        let chars = name.chars().count();
+        candidates
+            .iter()
+            .filter_map(|c| {
+                let bound = (name.len().max(c.len()) / 3).max(1);
+                // The distance is at least the difference in length: skip
+                // candidates that cannot be close enough without computing it.
+                if chars.abs_diff(c.chars().count()) > bound {
+                    return None;
+                }
+                let d = strsim::damerau_levenshtein(name, c);
+                (d <= bound).then_some((d, *c))
+            })
+            .min()
+            .map(|(_, c)| c)
+    }
+
+    /// ` (did you mean `x`?)` for the closest candidate to `name`, or nothing.
+    pub(crate) fn did_you_mean_hint(name: &str, candidates: &[&str]) -> String {
+        did_you_mean(name, candidates)
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default()
+    }
+
+    /// Every node of type `N` in the file.
+    pub(crate) fn nodes<'c, N: AstNode + 'static>(
+        ctx: &'c Ctx<'_>,
+    ) -> impl Iterator<Item = N> + use<'c, N> {
+        ctx.nodes_of::<N>()
+    }
+
+    /// The innermost node covering `range` (the parent of a covering token).
+    pub(crate) fn node_at(ctx: &Ctx<'_>, range: TextRange) -> Option<SyntaxNode> {
+        match ctx.syntax().covering_element(range) {
+            prose_syntax::NodeOrToken::Node(n) => Some(n),
+            prose_syntax::NodeOrToken::Token(t) => t.parent(),
+        }
+    }
+
+    /// The first token of `kind` directly in `node` (not in a child node).
+    pub(crate) fn child_token(node: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
+        node.children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .find(|t| t.kind() == kind)
+    }
+
+    /// The 1-based line of `offset`.
+    pub(crate) fn line_of(ctx: &Ctx<'_>, offset: TextSize) -> usize {
+        ctx.line_of(offset)
+    }
+
+    /// Reports every item whose key an earlier item already has, on the
+    /// item's range, with `message(key)` and a related location on the
+    /// first item with that key (`first_here`, e.g. "first defined here").
+    pub(crate) fn report_repeats<K: Eq + std::hash::Hash>(
+        ctx: &Ctx<'_>,
+        acc: &mut Acc,
+        items: impl IntoIterator<Item = (K, TextRange)>,
+        message: impl Fn(&K) -> String,
+        first_here: &str,
+    ) {
+        let mut seen: std::collections::HashMap<K, TextRange> = Default::default();
+        for (key, range) in items {
+            if let Some(first) = seen.get(&key) {
+                acc.report_related(range, message(&key), vec![related(ctx, *first, first_here)]);
+            } else {
+                seen.insert(key, range);
+            }
+        }
+    }
+
+    /// Reports every later definition of `kind` whose name an earlier one
+    /// already has: "{what} already defined: `name`", linked to the first
+    /// definition (E006, P504).
+    pub(crate) fn report_duplicate_defs(ctx: &Ctx<'_>, acc: &mut Acc, kind: DefKind, what: &str) {
+        report_repeats(
+            ctx,
+            acc,
+            ctx.sema
+                .defs_of(kind)
+                .map(|(_, d)| (d.name.as_str(), d.name_range)),
+            |name| format!("{what} already defined: `{name}`"),
+            "first defined here",
+        );
+    }
+
+    /// Reports every unresolved reference of `kind`: "{what} not defined:
+    /// `name`", with the closest name of the definitions of `def_kind`.
+    pub(crate) fn report_undefined(
+        ctx: &Ctx<'_>,
+        acc: &mut Acc,
+        kind: RefKind,
+        def_kind: DefKind,
+        what: &str,
+    ) {
+        for (range, name) in undefined_refs(ctx, kind, def_kind) {
+            acc.report(range, format!("{what} not defined: {name}"));
+        }
+    }
+
+    /// Every unresolved reference of `kind`: its range and its name in
+    /// backticks, followed by the closest name of the definitions of
+    /// `def_kind` (` (did you mean `x`?)`) when there is one.
+    pub(crate) fn undefined_refs(
+        ctx: &Ctx<'_>,
+        kind: RefKind,
+        def_kind: DefKind,
+    ) -> Vec<(TextRange, String)> {
+        let names: Vec<&str> = ctx
+            .sema
+            .defs_of(def_kind)
+            .map(|(_, d)| d.name.as_str())
+            .collect();
+        ctx.sema
+            .refs
+            .iter()
+            .filter(|r| r.kind == kind && r.target.is_none())
+            .map(|r| {
+                let hint = did_you_mean_hint(&r.name, &names);
+                (r.range, format!("`{}`{hint}", r.name))
+            })
+            .collect()
+    }
+}
+
+// Helpers shared across the groups (not rules).
+mod relation;
+
+// Rules are registered per group (one registry file each, so the groups
+// can grow independently); `RULES` merges them ordered by code.
+pub(crate) mod group_agents;
+mod group_control;
+mod group_program;
+mod group_syntax;
+mod group_variables;
+
+use std::sync::OnceLock;
+
+use crate::{
+    config::Config,
+    db::{Db, SourceFile, Workspace},
+    diagnostics::{Acc, Check, Rule, is_off},
+    openprose::ctx::Ctx,
+};
+
+/// Every rule, ordered by code.
+pub(crate) fn rules() -> &'static [&'static Rule] {
+    static RULES: OnceLock<Vec<&'static Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let mut all: Vec<&'static Rule> = [
+            group_syntax::RULES,
+            group_program::RULES,
+            group_agents::RULES,
+            group_variables::RULES,
+            group_control::RULES,
+        ]
+        .concat();
+        all.sort_by_key(|r| r.code);
+        all
+    })
+}
+
+/// Runs every OpenProse rule that `config` does not turn off on `file`.
+pub(crate) fn run(
+    db: &dyn Db,
+    file: SourceFile,
+    workspace: Option<Workspace>,
+    config: &Config,
+) -> Vec<Acc> {
+    let ctx = Ctx::new(db, file, workspace);
+    let mut out = Vec::new();
+    for &rule in rules() {
+        // Rules are pure loops that call few queries: check between them
+        // for a newer edit or a cancelled snapshot (`CancelToken`).
+        db.unwind_if_revision_cancelled();
+        if is_off(config, rule) {
+            continue;
+        }
+        let Check::OpenProse(check) = rule.check;
+        let mut acc = Acc::new(rule);
+        check(&ctx, &mut acc);
+        out.push(acc);
+    }
+    out
+}
+
+/// How long each rule takes on a file (benchmarks use it to find the
+/// slow ones); runs the rules outside salsa, one by one.
+#[doc(hidden)]
+pub fn rule_timings(
+    db: &dyn Db,
+    file: SourceFile,
+    workspace: Option<Workspace>,
+) -> Vec<(&'static str, std::time::Duration)> {
+    let ctx = Ctx::new(db, file, workspace);
+    rules()
+        .iter()
+        .map(|&rule| {
+            let Check::OpenProse(check) = rule.check;
+            let mut acc = Acc::new(rule);
+            let t = std::time::Instant::now();
+            check(&ctx, &mut acc);
+            (rule.code, t.elapsed())
+        })
+        .collect()
+}

@@ -1,0 +1,210 @@
+//! # P502 `parameter-shadows-outer`
+//!
+//! **Parameter shadows outer variable.** A block parameter has the same name
+//! as a program-level variable (`input`, `let`, `const`, `output`, …), or
+//! as a variable of a construct that encloses the block. Blocks are hoisted,
+//! so a program-level declaration anywhere in the file counts.
+//!
+//! ## Why is this bad?
+//! Inside the body the name means the parameter, outside it the variable.
+//! When a call passes something else, the body silently reads a different
+//! value than the same name means everywhere else.
+//!
+//! ## Example
+//! ```prose
+//! let plan = session "Draft the plan"
+//! let work_items = session "List the work items"
+//!
+//! block implement(plan):
+//!   session "Implement {plan}"
+//!
+//! do implement(work_items)
+//! ```
+//!
+//! ## Fix
+//! ```prose
+//! let plan = session "Draft the plan"
+//! let work_items = session "List the work items"
+//!
+//! block implement(items):
+//!   session "Implement {items}"
+//!
+//! do implement(work_items)
+//! ```
+//!
+//! The diagnostic is on the parameter and links to the outer declaration.
+//!
+//! ## Specification
+//! compiler.md, Composition Blocks › Block Parameters: "Parameter shadows
+//! outer" (Warning, "Parameter shadows outer variable"); Parameter Scope:
+//! "Parameters shadow outer variables of the same name (with warning)".
+//! The Flat Namespace Requirement also lists "Block parameters shadowing
+//! outer variables"; spec-rows.md §3.1 reads that as this warning.
+//!
+//! ## Profiles
+//! `strict` warns on every shadowing parameter. `default` reports a **hint**
+//! when the block is called and every `do` call passes, in that
+//! parameter's position, the outer variable of the same name
+//! (`do observe(api_url)` for `block observe(api_url)`): the pass-through
+//! idiom, where both names always hold the same value. The official
+//! programs use it 12 times in 3 files (for example
+//! `examples/44-run-endpoint-ux-test.prose:85`). Two parameters stay
+//! warnings there: `implementation_plan` at
+//! `examples/29-captains-chair.prose:97` (called with `work_items`) and
+//! `fix_result` at `examples/45-run-endpoint-ux-test-with-remediation.prose:436`
+//! (called once with `fix_result` and once with an object, at line 506).
+
+use super::variables_shared::declarations;
+use crate::openprose::rules::{prelude::*, relation::frame_of};
+
+pub(crate) const RULE: Rule = Rule {
+    code: "P502",
+    name: "parameter-shadows-outer",
+    summary: "Parameter shadows outer variable",
+    strict: Severity::Warning,
+    default: Level::On(Severity::Warning),
+    source: include_str!("parameter_shadows_outer.rs"),
+    check: Check::OpenProse(check),
+};
+
+fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
+    let decls = declarations(ctx);
+    let calls: Vec<ast::DoCall> = nodes::<ast::DoCall>(ctx).collect();
+    for block in nodes::<ast::BlockDef>(ctx) {
+        let here = block.syntax().text_range();
+        let block_name = block.name().map(|n| n.text());
+        for (i, param) in block.params().enumerate() {
+            let Some(name) = param.name() else { continue };
+            let name = name.syntax().clone();
+            let text = name.text().to_string();
+            // An enclosing construct's scoped variable (innermost first).
+            let scoped = ctx
+                .sema
+                .defs
+                .iter()
+                .filter(|d| d.kind.is_scoped() && d.name == text && d.range != here)
+                .filter(|d| d.scope.is_some_and(|s| s.contains_range(here)))
+                .max_by_key(|d| d.name_range.start())
+                .map(|d| (d.name_range, d.kind.describe()));
+            // A program-level declaration anywhere, or one earlier in a
+            // list that encloses the block.
+            let declared = || {
+                decls
+                    .iter()
+                    .filter(|d| d.name == text && d.reassigns.is_none())
+                    .find(|d| {
+                        frame_of(&d.stmt).is_none()
+                            || (d.name_range.start() < here.start()
+                                && d.stmt
+                                    .parent()
+                                    .is_some_and(|l| block.syntax().ancestors().any(|a| a == l)))
+                    })
+                    .map(|d| (d.name_range, d.kind.describe()))
+            };
+            let Some((outer, what)) = scoped.or_else(declared) else {
+                continue;
+            };
+            let mut own_calls = calls
+                .iter()
+                .filter(|c| c.name_ref().is_some_and(|n| Some(n.text()) == block_name))
+                .peekable();
+            let pass_through = own_calls.peek().is_some()
+                && own_calls.all(|c| {
+                    matches!(
+                        c.args().nth(i).and_then(|a| a.value()),
+                        Some(ast::Expr::NameRef(n)) if n.text() == text
+                    )
+                });
+            let (message, level) = if pass_through {
+                (
+                    format!(
+                        "Parameter shadows outer variable: `{text}` (every call passes `{text}` itself)"
+                    ),
+                    Level::On(Severity::Hint),
+                )
+            } else {
+                (
+                    format!("Parameter shadows outer variable: `{text}`"),
+                    Level::On(Severity::Warning),
+                )
+            };
+            acc.report_calibrated(
+                name.text_range(),
+                message,
+                vec![related(ctx, outer, &format!("outer {what} defined here"))],
+                level,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::openprose::rule_tests::{check_code, check_code_strict, check_no};
+    use expect_test::expect;
+
+    const TEXT: &str = r#"input api_url: "the endpoint"
+block observe(api_url, plan):
+  session "{api_url} {plan}"
+do observe(api_url, work)
+do observe(api_url, plan)
+let plan = session "later, still outer: blocks are hoisted"
+let work = session "w"
+"#;
+
+    #[test]
+    fn pass_through_is_a_hint_by_default() {
+        check_code(
+            "P502",
+            TEXT,
+            expect![[r#"
+            P502 2:15-2:22 hint: Parameter shadows outer variable: `api_url` (every call passes `api_url` itself)
+              related 1:7-1:14: outer input defined here
+            P502 2:24-2:28 warning: Parameter shadows outer variable: `plan`
+              related 6:5-6:9: outer let variable defined here
+        "#]],
+        );
+    }
+
+    #[test]
+    fn strict_warns_on_every_parameter() {
+        check_code_strict(
+            "P502",
+            TEXT,
+            expect![[r#"
+            P502 2:15-2:22 warning: Parameter shadows outer variable: `api_url` (every call passes `api_url` itself)
+              related 1:7-1:14: outer input defined here
+            P502 2:24-2:28 warning: Parameter shadows outer variable: `plan`
+              related 6:5-6:9: outer let variable defined here
+        "#]],
+        );
+    }
+
+    #[test]
+    fn enclosing_loop_variable() {
+        check_code(
+            "P502",
+            "for item in [1]:\n  block inner(item):\n    session \"{item}\"\n",
+            expect![[r#"
+                P502 2:15-2:19 warning: Parameter shadows outer variable: `item`
+                  related 1:5-1:9: outer loop variable defined here
+            "#]],
+        );
+    }
+
+    #[test]
+    fn names_only_used_in_other_blocks_are_fine() {
+        check_no(
+            "P502",
+            r#"block a(topic):
+  let notes = session "{topic}"
+block b(notes):
+  session "{notes}"
+do a("x")
+do b("y")
+for topic in [1]:
+  session "{topic}"
+"#,
+        );
+    }
+}

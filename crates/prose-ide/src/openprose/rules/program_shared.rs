@@ -1,0 +1,297 @@
+//! Helpers shared by the program group's rules (not a rule itself):
+//! `use` paths (forms, normalisation, bound names, local resolution),
+//! declaring statements, and program calls.
+
+use crate::{
+    contract::Contract,
+    db::{SourceFile, join_path},
+    openprose::rules::{
+        prelude::*,
+        relation::{Relation, strongest_earlier},
+    },
+};
+
+// ---- use paths ----------------------------------------------------------------
+
+pub(super) use crate::imports::{is_handle_slug, is_local_path, registry_form};
+
+fn file_dir(ctx: &Ctx<'_>) -> String {
+    ctx.file_dir()
+}
+
+/// The key two `use` paths are compared by (E010): registry forms become
+/// `@h/s`, local paths are resolved against the file's directory, and
+/// anything else is compared as written.
+pub(super) fn program_key(ctx: &Ctx<'_>, path: &str) -> String {
+    let p = path.trim();
+    if let Some(r) = registry_form(p) {
+        return r;
+    }
+    if is_local_path(p) {
+        return join_path(&file_dir(ctx), p);
+    }
+    p.to_string()
+}
+
+/// The name a `use` binds (spec-rows.md §3.7): the alias, else the last
+/// path segment without a `.prose` extension.
+pub(super) fn bound_name(u: &ast::UseStmt) -> Option<(String, TextRange)> {
+    if let Some(alias) = u.alias() {
+        return Some((alias.text(), alias.syntax().text_range()));
+    }
+    let path = u.path()?;
+    let value = path.value();
+    let last = value.trim().trim_end_matches('/').rsplit('/').next()?;
+    let name = last.strip_suffix(".prose").unwrap_or(last);
+    (!name.is_empty()).then(|| (name.to_string(), path.syntax().text_range()))
+}
+
+/// The local file a `use` path resolves to, if the host loaded it: the
+/// configured mapping and `.prose/imports/{handle}--{slug}/program.prose`
+/// (workspace, then home) for registry forms; the file itself for a local path.
+pub(super) fn resolve_use(ctx: &Ctx<'_>, path: &str) -> Option<SourceFile> {
+    ctx.resolve_import(path)
+}
+
+/// Where to put an unavailable program so that it is found.
+pub(super) fn where_to_put(ctx: &Ctx<'_>, path: &str) -> Option<String> {
+    let r = registry_form(path)?;
+    let root = ctx.root_dir();
+    let in_workspace = format!("{root}/.prose/imports/");
+    let candidate = ctx
+        .import_candidates(&r)
+        .into_iter()
+        .find(|p| p.starts_with(&in_workspace))?;
+    Some(
+        candidate
+            .strip_prefix(&format!("{root}/"))
+            .map_or(candidate.clone(), str::to_string),
+    )
+}
+
+/// One `use` statement with what the rules need to know about it.
+#[derive(Clone)]
+pub(super) struct Import {
+    pub(super) stmt: ast::UseStmt,
+    /// The path as written (decoded), and its literal's range.
+    pub(super) path: String,
+    pub(super) path_range: TextRange,
+    pub(super) key: String,
+    pub(super) name: Option<String>,
+    /// Whether an earlier `use` imports the same program (E010).
+    pub(super) duplicate: bool,
+}
+
+/// Every `use` statement of the file, in source order.
+pub(super) fn imports(ctx: &Ctx<'_>) -> Vec<Import> {
+    ctx.shared(compute_imports).as_ref().clone()
+}
+
+fn compute_imports(ctx: &Ctx<'_>) -> Vec<Import> {
+    let mut out: Vec<Import> = Vec::new();
+    for u in ctx.nodes_of::<ast::UseStmt>() {
+        let Some(lit) = u.path() else { continue };
+        let path = lit.value();
+        let key = program_key(ctx, &path);
+        let duplicate = !path.trim().is_empty() && out.iter().any(|i| i.key == key);
+        out.push(Import {
+            name: bound_name(&u).map(|(n, _)| n),
+            path_range: lit.syntax().text_range(),
+            path,
+            key,
+            duplicate,
+            stmt: u,
+        });
+    }
+    out
+}
+
+/// Whether the `use` path is malformed under the `default` profile (E011 or
+/// E012 fire there), so nothing else should be said about it.
+pub(super) fn is_malformed(path: &str) -> bool {
+    let p = path.trim();
+    p.is_empty() || invalid_path_reason(p).is_some_and(|(_, default)| default)
+}
+
+/// Why a non-empty `use` path is not `@handle/slug`, and whether the
+/// `default` profile reports it too (E012).
+pub(super) fn invalid_path_reason(p: &str) -> Option<(&'static str, bool)> {
+    if let Some(rest) = p.strip_prefix('@') {
+        if is_handle_slug(rest) {
+            return None;
+        }
+        return Some(("`@` must be followed by `handle/slug`", true));
+    }
+    if p.chars().any(char::is_whitespace) {
+        return Some(("the path contains whitespace", true));
+    }
+    if let Some((scheme, _)) = p.split_once(':')
+        && !scheme.is_empty()
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    {
+        if scheme == "http" || scheme == "https" {
+            return Some(("a URL is not an `@handle/slug` path", false));
+        }
+        return Some(("only `http:` and `https:` URLs are supported", true));
+    }
+    if is_local_path(p) {
+        return Some(("a local file path is not an `@handle/slug` path", false));
+    }
+    if is_handle_slug(p) {
+        return Some(("the `@` is missing", false));
+    }
+    Some(("expected `@handle/slug`", true))
+}
+
+/// The imported program a name is bound to, when it is available locally.
+pub(super) struct Callee<'a> {
+    /// The range of the `use` statement's path.
+    pub(super) import_range: TextRange,
+    pub(super) contract: &'a Contract,
+}
+
+impl Callee<'_> {
+    /// Links a diagnostic about `program` to the `use` statement importing it.
+    pub(super) fn imported_here(&self, ctx: &Ctx<'_>, program: &str) -> Vec<Related> {
+        vec![related(
+            ctx,
+            self.import_range,
+            &format!("`{program}` is imported here"),
+        )]
+    }
+}
+
+/// The first non-duplicate, well-formed `use` binding `name`, if the
+/// program it imports is available locally (its contract is known).
+pub(super) fn callee<'a>(ctx: &Ctx<'a>, imports: &[Import], name: &str) -> Option<Callee<'a>> {
+    let import = imports
+        .iter()
+        .find(|i| i.name.as_deref() == Some(name) && !i.duplicate)?;
+    if is_malformed(&import.path) {
+        return None;
+    }
+    let contract = ctx.contract(resolve_use(ctx, &import.path)?);
+    Some(Callee {
+        import_range: import.path_range,
+        contract,
+    })
+}
+
+/// A call `NAME(args)` of an imported program that is available locally.
+pub(super) struct ProgramCall<'a> {
+    pub(super) call: ast::CallExpr,
+    /// The callee as written.
+    pub(super) name: ast::NameRef,
+    pub(super) callee: Callee<'a>,
+}
+
+/// Every call of an imported program whose contract is known, in source
+/// order (E026, E027).
+pub(super) fn resolved_calls<'a>(ctx: &Ctx<'a>) -> Vec<ProgramCall<'a>> {
+    let all = imports(ctx);
+    nodes::<ast::CallExpr>(ctx)
+        .filter_map(|call| {
+            let name = program_call(&call)?;
+            let callee = callee(ctx, &all, &name.text())?;
+            Some(ProgramCall { call, name, callee })
+        })
+        .collect()
+}
+
+/// What follows "… not declared in program: `name`" (E027, E028): the
+/// closest of the names `program` declares, else their list (`what`:
+/// "inputs" or "outputs").
+pub(super) fn undeclared_detail(
+    program: &str,
+    name: &str,
+    declared: &[&str],
+    what: &str,
+) -> String {
+    if let Some(s) = did_you_mean(name, declared) {
+        format!(" (did you mean `{s}`?)")
+    } else if declared.is_empty() {
+        format!("; `{program}` declares no {what}")
+    } else {
+        let list: Vec<String> = declared.iter().map(|d| format!("`{d}`")).collect();
+        format!("; `{program}` declares {}", list.join(", "))
+    }
+}
+
+/// `NAME(args)` with a plain name as callee (`xs[i]` indexing has no
+/// argument list; `do NAME(...)` is a different node).
+pub(super) fn program_call(call: &ast::CallExpr) -> Option<ast::NameRef> {
+    call.arg_list()?;
+    match call.callee()? {
+        ast::Expr::NameRef(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The statement that declares a variable's value: its value expression,
+/// if it is a call of an imported program.
+pub(super) fn call_value(stmt: &SyntaxNode) -> Option<ast::CallExpr> {
+    let value = if let Some(l) = ast::LetStmt::cast(stmt.clone()) {
+        l.value()
+    } else if let Some(o) = ast::OutputDecl::cast(stmt.clone()) {
+        o.value()
+    } else if let Some(a) = ast::AssignStmt::cast(stmt.clone()) {
+        a.value()
+    } else {
+        None
+    };
+    match value? {
+        ast::Expr::Call(c) => Some(c),
+        _ => None,
+    }
+}
+
+// ---- declarations -------------------------------------------------------------
+
+/// The statement that makes a declaration (`let`, `const`, `output`,
+/// `input`, or the assignment of a parallel result).
+pub(super) fn decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<SyntaxNode> {
+    node_at(ctx, def.name_range)?.ancestors().find(|n| {
+        matches!(
+            n.kind(),
+            SyntaxKind::LET_STMT
+                | SyntaxKind::CONST_STMT
+                | SyntaxKind::OUTPUT_DECL
+                | SyntaxKind::INPUT_DECL
+                | SyntaxKind::ASSIGN_STMT
+        )
+    })
+}
+
+/// Every declaration of `kind` whose name an earlier one of that kind
+/// already declares (E021, E024): the later one, how it relates to the
+/// earlier one it collides with most, and that one.
+pub(super) fn redeclarations<'a>(
+    ctx: &Ctx<'a>,
+    kind: DefKind,
+) -> Vec<(&'a Def, Relation, &'a Def)> {
+    let decls: Vec<(&Def, SyntaxNode)> = ctx
+        .sema
+        .defs_of(kind)
+        .filter_map(|(_, d)| Some((d, decl_stmt(ctx, d)?)))
+        .collect();
+    // Positions in `decls` by name, so each declaration meets only the
+    // earlier ones of its own name.
+    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+    for (i, (def, _)) in decls.iter().enumerate() {
+        by_name.entry(def.name.as_str()).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for (i, (def, stmt)) in decls.iter().enumerate() {
+        let same = &by_name[def.name.as_str()];
+        let earlier = same
+            .iter()
+            .take_while(|&&j| j < i)
+            .map(|&j| (&decls[j].1, decls[j].0));
+        if let Some((relation, first)) = strongest_earlier(stmt, earlier) {
+            out.push((*def, relation, first));
+        }
+    }
+    out
+}

@@ -1,0 +1,234 @@
+//! # E028 `unknown-program-output`
+//!
+//! **Output not declared in program.** A variable holds the result of an
+//! imported program's call, and the program reads a property of it that is
+//! not one of that program's named `output`s. The same applies to a name
+//! destructured from a call: `let { FIELD } = program(…)`.
+//!
+//! ## Example
+//! ```prose
+//! #- /ws/.prose/imports/alice--research/program.prose
+//! input topic: "What to research"
+//! output findings = session "Research {topic}"
+//! output sources = session "List the sources"
+//! #- /ws/main.prose
+//! use "@alice/research"
+//!
+//! let result = research(topic: "quantum computing")
+//! session "Write a summary"
+//!   context: result.summary
+//! ```
+//!
+//! ## Fix
+//! ```prose
+//! #- /ws/.prose/imports/alice--research/program.prose
+//! input topic: "What to research"
+//! output findings = session "Research {topic}"
+//! output sources = session "List the sources"
+//! #- /ws/main.prose
+//! use "@alice/research"
+//!
+//! let result = research(topic: "quantum computing")
+//! session "Write a summary"
+//!   context: result.findings
+//! ```
+//!
+//! Property reads are checked wherever the variable is used: expressions,
+//! `context:`, and interpolations such as `{result.findings}`. The
+//! diagnostic is on the property (or the destructured name), suggests the
+//! closest output, and links to the `use` statement. The check needs the
+//! imported program's contract, so it runs only when the program is
+//! available locally (see P204).
+//!
+//! ## Specification
+//! compiler.md, Program Invocation › Validation Rules: "Unknown output
+//! property" (Error, "Output not declared in program"); Validation Rules:
+//! E028. Accessing Outputs: "The result contains all outputs from the
+//! invoked program, accessible as properties".
+//!
+//! ## Profiles
+//! When the imported program declares no named output at all, `strict`
+//! still reports every property read (the result has no properties), while
+//! `default` does not: prose.md returns "outputs to caller (or final result
+//! if no outputs declared)", so the result is then the program's final value,
+//! whose shape the contract does not describe.
+
+use super::program_shared::{
+    Callee, call_value, callee, decl_stmt, imports, program_call, undeclared_detail,
+};
+use crate::openprose::rules::prelude::*;
+
+pub(crate) const RULE: Rule = Rule {
+    code: "E028",
+    name: "unknown-program-output",
+    summary: "Output not declared in program",
+    strict: Severity::Error,
+    default: Level::On(Severity::Error),
+    source: include_str!("unknown_program_output.rs"),
+    check: Check::OpenProse(check),
+};
+
+/// The property read on the variable reference at `range`, if any.
+fn property_read(ctx: &Ctx<'_>, range: TextRange) -> Option<(String, TextRange)> {
+    let name_ref = node_at(ctx, range)?
+        .ancestors()
+        .find(|n| n.kind() == SyntaxKind::NAME_REF)?;
+    let parent = name_ref.parent()?;
+    if let Some(f) = ast::FieldExpr::cast(parent.clone()) {
+        if f.receiver()?.syntax() != &name_ref {
+            return None;
+        }
+        let field = f.field()?;
+        return Some((field.text(), field.syntax().text_range()));
+    }
+    let interp = ast::Interpolation::cast(parent)?;
+    let field = interp.fields().into_iter().next()?;
+    Some((field.text().to_string(), field.text_range()))
+}
+
+fn report(ctx: &Ctx<'_>, acc: &mut Acc, c: &Callee<'_>, program: &str, field: &str, at: TextRange) {
+    if c.contract.has_output(field) {
+        return;
+    }
+    let outputs: Vec<&str> = c.contract.outputs.iter().map(String::as_str).collect();
+    let level = if outputs.is_empty() {
+        Level::Off
+    } else {
+        Level::On(Severity::Error)
+    };
+    let detail = undeclared_detail(program, field, &outputs, "outputs");
+    acc.report_calibrated(
+        at,
+        format!("Output not declared in program: `{field}`{detail}"),
+        c.imported_here(ctx, program),
+        level,
+    );
+}
+
+fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
+    let all = imports(ctx);
+    let mut destructured: Vec<TextRange> = Vec::new();
+    for (id, def) in ctx.sema.defs.iter().enumerate() {
+        if !matches!(
+            def.kind,
+            DefKind::Let
+                | DefKind::Const
+                | DefKind::Output
+                | DefKind::Assigned
+                | DefKind::Destructured
+        ) {
+            continue;
+        }
+        let Some(stmt) = decl_stmt(ctx, def) else {
+            continue;
+        };
+        let Some(call) = call_value(&stmt) else {
+            continue;
+        };
+        let Some(name) = program_call(&call) else {
+            continue;
+        };
+        let program = name.text();
+        let Some(c) = callee(ctx, &all, &program) else {
+            continue;
+        };
+        if def.kind == DefKind::Destructured {
+            if !destructured.contains(&def.name_range) {
+                destructured.push(def.name_range);
+                report(ctx, acc, &c, &program, &def.name, def.name_range);
+            }
+            continue;
+        }
+        for r in ctx.sema.references_to(DefId(id as u32)) {
+            if !matches!(r.kind, RefKind::Variable(_)) {
+                continue;
+            }
+            if let Some((field, at)) = property_read(ctx, r.range) {
+                report(ctx, acc, &c, &program, &field, at);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::openprose::rule_tests::{check_code, check_code_strict, check_no};
+    use expect_test::expect;
+
+    const RESEARCH: &str = r#"#- /ws/.prose/imports/alice--research/program.prose
+input topic: "What to research"
+let raw = session "Research {topic}"
+output findings = session "Summarise"
+  context: raw
+output sources = session "List sources"
+  context: raw
+#- /ws/.prose/imports/bob--ping/program.prose
+session "pong"
+"#;
+
+    #[test]
+    fn fields_destructuring_and_interpolation() {
+        check_code(
+            "E028",
+            &format!(
+                r#"{RESEARCH}#- /ws/main.prose
+use "@alice/research"
+let result = research(topic: "x")
+let {{ findings, summary }} = research(topic: "y")
+session "Use {{result.finding}} and {{result.sources}}"
+  context: [result.findings, result.notes]
+output out = research(topic: "z")
+session "Again"
+  context: out.citations
+"#
+            ),
+            expect![[r#"
+                E028 3:17-3:24 error: Output not declared in program: `summary`; `research` declares `findings`, `sources`
+                  related 1:5-1:22: `research` is imported here
+                E028 4:22-4:29 error: Output not declared in program: `finding` (did you mean `findings`?)
+                  related 1:5-1:22: `research` is imported here
+                E028 5:37-5:42 error: Output not declared in program: `notes`; `research` declares `findings`, `sources`
+                  related 1:5-1:22: `research` is imported here
+                E028 8:16-8:25 error: Output not declared in program: `citations`; `research` declares `findings`, `sources`
+                  related 1:5-1:22: `research` is imported here
+            "#]],
+        );
+    }
+
+    #[test]
+    fn program_without_outputs_differs_by_profile() {
+        let fixture = format!(
+            "{RESEARCH}#- /ws/main.prose\nuse \"@bob/ping\"\nlet p = ping()\nsession \"{{p.answer}}\"\n"
+        );
+        check_code("E028", &fixture, expect![[""]]);
+        check_code_strict(
+            "E028",
+            &fixture,
+            expect![[r#"
+            E028 3:13-3:19 error: Output not declared in program: `answer`; `ping` declares no outputs
+              related 1:5-1:16: `ping` is imported here
+        "#]],
+        );
+    }
+
+    #[test]
+    fn declared_outputs_plain_use_and_unavailable_programs() {
+        check_no(
+            "E028",
+            &format!(
+                r#"{RESEARCH}#- /ws/main.prose
+use "@alice/research"
+use "@carol/other"
+let result = research(topic: "x")
+let {{ findings, sources }} = research(topic: "y")
+session "Use {{result.findings}} and {{result}}"
+  context: [result.sources, result]
+let o = other(x: 1)
+session "{{o.anything}}"
+let s = session "plain"
+session "{{s.whatever}}"
+"#
+            ),
+        );
+    }
+}

@@ -1,0 +1,277 @@
+//! Helpers shared by the variables group's rules (not a rule itself): the
+//! variable declarations of a file, the hint for an unresolved name, and
+//! the modifiers of `parallel` blocks. How two declarations relate
+//! (spec-rows.md §3.1) is in `relation.rs`.
+
+use crate::openprose::rules::{prelude::*, relation::statement_at};
+
+// ---- declarations ---------------------------------------------------------------
+
+/// What kind of statement declares a variable (spec-rows.md, E019).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DeclKind {
+    Input,
+    Output,
+    Let,
+    Const,
+    Destructured,
+    /// `name = value` (outside `parallel:`) where `name` was not bound.
+    Assigned,
+    /// `name = value` directly in a `parallel:` body: always a declaration.
+    ParallelResult,
+    /// `session name: agent`.
+    SessionName,
+}
+
+impl DeclKind {
+    pub(super) fn describe(self) -> &'static str {
+        match self {
+            DeclKind::Input => "input",
+            DeclKind::Output => "output",
+            DeclKind::Let => "let variable",
+            DeclKind::Const => "const variable",
+            DeclKind::Destructured => "destructured variable",
+            DeclKind::Assigned => "variable",
+            DeclKind::ParallelResult => "parallel result",
+            DeclKind::SessionName => "named session",
+        }
+    }
+}
+
+/// One variable declaration.
+#[derive(Clone)]
+pub(super) struct Decl {
+    pub(super) name: String,
+    pub(super) kind: DeclKind,
+    pub(super) name_range: TextRange,
+    /// The statement that declares it (a child of a statement list).
+    pub(super) stmt: SyntaxNode,
+    /// For a parallel result that assigns an already bound name: that
+    /// binding (semantics treats it as an assignment).
+    pub(super) reassigns: Option<DefId>,
+}
+
+/// Whether `stmt` is a branch of a `parallel:` block.
+fn in_parallel_body(stmt: &SyntaxNode) -> bool {
+    stmt.parent()
+        .filter(|b| b.kind() == SyntaxKind::BLOCK)
+        .and_then(|b| b.parent())
+        .is_some_and(|p| p.kind() == SyntaxKind::PARALLEL_EXPR)
+}
+
+/// Every variable declaration of the file, in source order.
+pub(super) fn declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
+    ctx.shared(compute_declarations).as_ref().clone()
+}
+
+fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
+    let mut out = Vec::new();
+    for d in &ctx.sema.defs {
+        let kind = match d.kind {
+            DefKind::Input => DeclKind::Input,
+            DefKind::Output => DeclKind::Output,
+            DefKind::Let => DeclKind::Let,
+            DefKind::Const => DeclKind::Const,
+            DefKind::Destructured => DeclKind::Destructured,
+            DefKind::Assigned => DeclKind::Assigned,
+            DefKind::SessionName => DeclKind::SessionName,
+            _ => continue,
+        };
+        let Some(stmt) = statement_at(ctx, d.name_range) else {
+            continue;
+        };
+        let kind = if kind == DeclKind::Assigned && in_parallel_body(&stmt) {
+            DeclKind::ParallelResult
+        } else {
+            kind
+        };
+        out.push(Decl {
+            name: d.name.clone(),
+            kind,
+            name_range: d.name_range,
+            stmt,
+            reassigns: None,
+        });
+    }
+    // A parallel branch `x = …` for an already bound `x` still declares a
+    // parallel result (Parallel Blocks: "Duplicate variable in parallel").
+    for r in &ctx.sema.refs {
+        if r.kind != RefKind::Variable(RefSite::AssignTarget) {
+            continue;
+        }
+        let Some(stmt) = statement_at(ctx, r.range) else {
+            continue;
+        };
+        if stmt.kind() == SyntaxKind::ASSIGN_STMT && in_parallel_body(&stmt) {
+            out.push(Decl {
+                name: r.name.clone(),
+                kind: DeclKind::ParallelResult,
+                name_range: r.range,
+                stmt,
+                reassigns: r.target,
+            });
+        }
+    }
+    out.sort_by_key(|d| d.name_range.start());
+    out
+}
+
+// ---- messages ---------------------------------------------------------------------
+
+/// A hint for an unresolved variable `name`: what else the name is (an
+/// agent, a block), where a variable of that name does exist (bound only
+/// later, or scoped to another body), else the closest variable name.
+pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str) -> String {
+    let vars = || {
+        ctx.sema
+            .defs
+            .iter()
+            .filter(|d| d.kind.is_variable() && d.kind != DefKind::PipelineItem)
+    };
+    if ctx.sema.find(DefKind::Agent, name).is_some() {
+        return format!(" (`{name}` is an agent, not a variable)");
+    }
+    if ctx.sema.find(DefKind::Block, name).is_some() {
+        return format!(" (`{name}` is a block; run it with `do {name}`)");
+    }
+    if let Some(d) = vars().find(|d| d.name == name) {
+        return if d.kind.is_scoped() {
+            format!(
+                " (a {} `{name}` exists, but only inside its body)",
+                d.kind.describe()
+            )
+        } else {
+            format!(
+                " (`{name}` is bound only later, at line {})",
+                line_of(ctx, d.name_range.start())
+            )
+        };
+    }
+    let mut names: Vec<&str> = vars().map(|d| d.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    did_you_mean_hint(name, &names)
+}
+
+// ---- parallel modifiers (P601-P605) -------------------------------------------
+
+/// A `parallel` block and its modifiers.
+#[derive(Clone)]
+pub(super) struct Parallel {
+    /// The `parallel` keyword.
+    pub(super) keyword: TextRange,
+    /// The bare values (`"first"`), in order: join strategies.
+    pub(super) strategies: Vec<ast::Expr>,
+    /// The values of `on-fail:`.
+    pub(super) on_fail: Vec<ast::Expr>,
+    /// The `count:` modifiers and their values.
+    pub(super) counts: Vec<(ast::Modifier, Option<ast::Expr>)>,
+    /// The number of branches (statements directly in the body).
+    pub(super) branches: usize,
+}
+
+impl Parallel {
+    /// The join strategy in effect: the first bare value, if written.
+    pub(super) fn strategy(&self) -> Option<&ast::Expr> {
+        self.strategies.first()
+    }
+}
+
+/// How a word-valued modifier (`"first"`, `on-fail: "continue"`) is written.
+pub(super) enum Word {
+    /// A quoted valid value.
+    Valid(String),
+    /// An unquoted valid value (`parallel (first)`): prose.md's grammar
+    /// writes them so; compiler.md quotes them.
+    Unquoted(String),
+    /// Anything else, shown as written.
+    Invalid(String),
+}
+
+/// Classifies `e` against the valid values `valid`.
+pub(super) fn word(e: &ast::Expr, valid: &[&str]) -> Word {
+    match e {
+        ast::Expr::String(s) if valid.contains(&s.value().as_str()) => Word::Valid(s.value()),
+        ast::Expr::NameRef(n) if valid.contains(&n.text().as_str()) => Word::Unquoted(n.text()),
+        _ => Word::Invalid(e.syntax().text().to_string()),
+    }
+}
+
+/// Reports each of `values` that is not one of `valid` (P601, P602):
+/// "{message} (found `x`)". A valid value written unquoted is reported
+/// under `strict` only: "{message}: quote the {what}, `"x"`".
+pub(super) fn report_invalid_words(
+    acc: &mut Acc,
+    values: &[ast::Expr],
+    valid: &[&str],
+    message: &str,
+    what: &str,
+) {
+    for v in values {
+        let range = v.syntax().text_range();
+        match word(v, valid) {
+            Word::Valid(_) => {}
+            Word::Unquoted(w) => acc.report_calibrated(
+                range,
+                format!("{message}: quote the {what}, `\"{w}\"`"),
+                Vec::new(),
+                Level::Off,
+            ),
+            Word::Invalid(w) => {
+                acc.report(range, format!("{message} (found `{w}`)"));
+            }
+        }
+    }
+}
+
+/// Every `parallel` block with a modifier list.
+pub(super) fn parallels(ctx: &Ctx<'_>) -> Vec<Parallel> {
+    ctx.shared(compute_parallels).as_ref().clone()
+}
+
+fn compute_parallels(ctx: &Ctx<'_>) -> Vec<Parallel> {
+    let mut out = Vec::new();
+    for par in nodes::<ast::ParallelExpr>(ctx) {
+        let (Some(keyword), Some(mods)) = (par.keyword(), par.modifiers()) else {
+            continue;
+        };
+        let mut p = Parallel {
+            keyword: keyword.text_range(),
+            strategies: Vec::new(),
+            on_fail: Vec::new(),
+            counts: Vec::new(),
+            branches: par.body().map_or(0, |b| b.statements().count()),
+        };
+        for m in mods.modifiers() {
+            match m.key().as_deref() {
+                None => p.strategies.extend(m.value()),
+                Some("on-fail") => p.on_fail.extend(m.value()),
+                Some("count") => {
+                    let v = m.value();
+                    p.counts.push((m, v));
+                }
+                Some(_) => {}
+            }
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// The integer a `count:` value holds: `Ok(n)` for an integer literal
+/// (negative ones included), `Err(true)` for a name or field (a run-time
+/// value), `Err(false)` for anything else.
+pub(super) fn count_value(e: &ast::Expr) -> Result<i64, bool> {
+    match e {
+        ast::Expr::Literal(l) => l.as_integer().ok_or(false),
+        ast::Expr::Prefix(p) if p.op_token().is_some_and(|t| t.text() == "-") => {
+            match p.operand() {
+                Some(ast::Expr::Literal(l)) => l.as_integer().map(|n| -n).ok_or(false),
+                _ => Err(false),
+            }
+        }
+        ast::Expr::Paren(p) => p.expr().as_ref().map_or(Err(false), count_value),
+        ast::Expr::NameRef(_) | ast::Expr::Field(_) => Err(true),
+        _ => Err(false),
+    }
+}
