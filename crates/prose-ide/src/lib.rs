@@ -15,6 +15,7 @@ pub mod diagnostics;
 pub mod features;
 #[doc(hidden)]
 pub mod fixture;
+pub mod host;
 pub mod kind;
 pub mod openprose;
 
