@@ -391,6 +391,17 @@ mod tests {
         );
     }
 
+    /// The example of docs/configuration.md is a valid file.
+    #[test]
+    fn the_documented_example_parses() {
+        let doc = include_str!("../../../docs/configuration.md");
+        let start = doc.find("```toml\n").expect("a toml example") + "```toml\n".len();
+        let end = start + doc[start..].find("```").expect("its end");
+        let c = Config::from_toml(&doc[start..end]).unwrap();
+        assert!(c.is_selected("W005") && !c.is_selected("P202") && !c.is_selected("W001"));
+        assert!(c.docs_url.is_some() && !c.files.jobs.is_empty());
+    }
+
     #[test]
     fn severity_by_rule_name_is_stored_by_code() {
         let c = Config::from_toml("[severity]\nduplicate-agent = \"off\"\n").unwrap();
