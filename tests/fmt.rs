@@ -72,8 +72,9 @@ fn check_lists_unformatted_files_and_changes_nothing() {
 fn files_with_syntax_errors_are_left_alone() {
     let sb = Sandbox::new("fmt-broken");
     sb.write("broken.prose", BROKEN).write("ugly.prose", UGLY);
+    // Exit 2: could not format (1 is "would reformat").
     let run = sb.prose(&["fmt", "broken.prose", "ugly.prose"]);
-    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(run.stdout, "");
     assert!(
         run.stderr.contains(
@@ -87,9 +88,82 @@ fn files_with_syntax_errors_are_left_alone() {
     assert_eq!(read(&sb, "ugly.prose"), PRETTY);
 
     let run = sb.prose(&["fmt", "--check", "broken.prose"]);
-    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(run.stdout, "");
     assert!(run.stderr.contains("broken.prose"), "{}", run.stderr);
+
+    // A file that would change and one that cannot be formatted: 2 wins,
+    // and the one that would change is still listed.
+    sb.write("ugly.prose", UGLY);
+    let run = sb.prose(&["fmt", "--check", "broken.prose", "ugly.prose"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(run.stdout, "ugly.prose\n");
+}
+
+#[test]
+fn diff_shows_the_changes_and_writes_nothing() {
+    let sb = Sandbox::new("fmt-diff");
+    sb.write("ugly.prose", UGLY).write("pretty.prose", PRETTY);
+    let run = sb.prose(&["fmt", "--diff", "."]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.stderr, "");
+    let sep = std::path::MAIN_SEPARATOR;
+    assert!(
+        run.stdout
+            .starts_with(&format!("--- .{sep}ugly.prose\n+++ .{sep}ugly.prose\n@@ ")),
+        "{run:?}"
+    );
+    assert_eq!(read(&sb, "ugly.prose"), UGLY);
+    // The diff is a patch that makes the file formatted.
+    let patched = apply_unified(UGLY, &run.stdout);
+    assert_eq!(patched, PRETTY);
+
+    let run = sb.prose(&["fmt", "--diff", "pretty.prose"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "");
+}
+
+/// Applies a one-file unified diff (as `prose fmt --diff` prints it).
+fn apply_unified(old: &str, diff: &str) -> String {
+    let old: Vec<&str> = old.split_inclusive('\n').collect();
+    let mut out = String::new();
+    let mut at = 0;
+    for line in diff.split_inclusive('\n').skip(2) {
+        if let Some(header) = line.strip_prefix("@@ -") {
+            let start: usize = header.split([',', ' ']).next().unwrap().parse().unwrap();
+            while at + 1 < start {
+                out.push_str(old[at]);
+                at += 1;
+            }
+        } else if let Some(text) = line.strip_prefix('+') {
+            out.push_str(text);
+        } else if line.starts_with('-') {
+            at += 1;
+        } else if let Some(text) = line.strip_prefix(' ') {
+            out.push_str(text);
+            at += 1;
+        }
+    }
+    for rest in &old[at..] {
+        out.push_str(rest);
+    }
+    out
+}
+
+#[test]
+fn nothing_to_format_is_an_error() {
+    let sb = Sandbox::new("fmt-empty");
+    sb.mkdir("empty").write("a/x.prose", PRETTY).mkdir("b");
+    let run = sb.prose(&["fmt", "--check", "empty"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: nothing to format: empty holds no *.prose file\n"
+    );
+    // Beside a directory with programs, an empty one is a warning.
+    let run = sb.prose(&["fmt", "--check", "a", "b"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stderr, "warning: b holds no *.prose file\n");
 }
 
 #[test]
