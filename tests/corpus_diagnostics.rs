@@ -9,29 +9,13 @@
 //!   (`path:line CODE reason`): the default profile reports no error on these
 //!   programs that their authors would not agree with.
 //!
-//! The corpus directory comes from `PROSE_CORPUS` (see tests/corpus.rs).
+//! The corpus directory comes from `PROSE_CORPUS` (see `prose-test-support`).
 
 mod common;
 
-use std::{collections::BTreeSet, path::PathBuf};
+use std::{collections::BTreeSet, path::Path};
 
 use common::prose_bin;
-
-fn corpus_dir() -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os("PROSE_CORPUS") else {
-        eprintln!(
-            "PROSE_CORPUS is not set; set it to ../shared/corpus/openprose-examples to run the corpus test"
-        );
-        return None;
-    };
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
-    assert!(
-        dir.is_dir(),
-        "PROSE_CORPUS points at {}, which is not a directory",
-        dir.display()
-    );
-    Some(dir)
-}
 
 struct Diag {
     path: String,
@@ -42,7 +26,7 @@ struct Diag {
     message: String,
 }
 
-fn check(dir: &PathBuf, profile: &str) -> Vec<Diag> {
+fn check(dir: &Path, profile: &str) -> Vec<Diag> {
     let out = std::process::Command::new(prose_bin())
         .args([
             "check",
@@ -94,7 +78,9 @@ fn render(diags: &[Diag]) -> String {
 
 #[test]
 fn default_profile_report_is_reviewed() {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = prose_test_support::corpus_dir() else {
+        return;
+    };
     let diags = check(&dir, "default");
     expect_test::expect_file!["corpus-diagnostics/default.txt"].assert_eq(&render(&diags));
 
@@ -135,7 +121,9 @@ fn default_profile_report_is_reviewed() {
 
 #[test]
 fn strict_profile_report_is_the_spec_literal_view() {
-    let Some(dir) = corpus_dir() else { return };
+    let Some(dir) = prose_test_support::corpus_dir() else {
+        return;
+    };
     let diags = check(&dir, "strict");
     expect_test::expect_file!["corpus-diagnostics/strict.txt"].assert_eq(&render(&diags));
 }

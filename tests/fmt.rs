@@ -7,10 +7,7 @@
 
 mod common;
 
-use std::{
-    fs,
-    path::{Path, PathBuf},
-};
+use std::fs;
 
 use common::Sandbox;
 use prose_syntax::SyntaxKind;
@@ -214,19 +211,6 @@ fn help_documents_the_exit_status() {
 
 // ---- the official corpus --------------------------------------------------
 
-fn prose_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries =
-        fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("directory entry").path();
-        if path.is_dir() {
-            prose_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "prose") {
-            out.push(path);
-        }
-    }
-}
-
 /// The tokens that are not blanks or line breaks, with comments trimmed at
 /// the end (trailing blanks are the only thing a comment may lose).
 fn visible_tokens(text: &str) -> Vec<(SyntaxKind, String)> {
@@ -272,18 +256,10 @@ fn mangle(text: &str) -> String {
 
 #[test]
 fn formats_the_official_corpus_safely() {
-    let Some(dir) = std::env::var_os("PROSE_CORPUS") else {
-        println!(
-            "PROSE_CORPUS is not set; set it to ../shared/corpus/openprose-examples to run the corpus formatting test"
-        );
+    let Some(corpus) = prose_test_support::corpus_dir() else {
         return;
     };
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    assert!(corpus.is_dir(), "{} is not a directory", corpus.display());
-    let mut files = Vec::new();
-    prose_files(&corpus, &mut files);
-    files.sort();
-    assert!(!files.is_empty());
+    let files = prose_test_support::prose_files(&corpus);
 
     let sb = Sandbox::new("fmt-corpus");
     let mut originals = Vec::new();
