@@ -331,6 +331,14 @@ impl Analysis {
         self.with_db(move |db| ws.files(db).get(path).map(|f| f.text(db).clone()))
     }
 
+    /// The configuration a file is checked with: its root's `prose.toml`
+    /// with the host's layers over it (the server's editor settings).
+    pub fn file_config(&self, file: FileId) -> Cancellable<Config> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| diagnostics::file_config(db, f, Some(ws)))
+    }
+
     /// All diagnostics of a file, sorted by position.
     pub fn diagnostics(&self, file: FileId) -> Cancellable<Vec<Diagnostic>> {
         let f = self.files[file.0 as usize];
