@@ -269,9 +269,34 @@ fn dump_cst_and_dump_tokens() {
 #[test]
 fn version_and_help() {
     let sb = Sandbox::new("help");
+    // The version and the commit it was built from (with its date).
     let run = sb.prose(&["--version"]);
     assert_eq!(run.code, 0);
-    assert_eq!(run.stdout, format!("prose {}\n", env!("CARGO_PKG_VERSION")));
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8(o.stdout).unwrap().trim().to_string());
+    let expected = format!("prose {} (", env!("CARGO_PKG_VERSION"));
+    match commit {
+        Some(commit) => {
+            assert!(
+                run.stdout.starts_with(&format!("{expected}{commit} ")),
+                "{run:?}"
+            );
+            assert!(run.stdout.ends_with(")\n"), "{run:?}");
+        }
+        // Built outside a checkout: the version alone.
+        None => assert!(run.stdout.starts_with("prose "), "{run:?}"),
+    }
+    let run = sb.prose(&["check", "--version"]);
+    assert!(
+        run.stdout
+            .starts_with(&format!("prose-check {}", &expected[6..])),
+        "{run:?}"
+    );
 
     let run = sb.prose(&["--help"]);
     assert_eq!(run.code, 0);

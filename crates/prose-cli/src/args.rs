@@ -8,7 +8,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 // `bin_name`: usage lines say `prose` however the binary is named or invoked
 // (the end-to-end tests run a copy named `e2e-prose`).
-#[command(name = "prose", bin_name = "prose", version, propagate_version = true)]
+// `version`: the package version and the commit it was built from (build.rs).
+#[command(
+    name = "prose",
+    bin_name = "prose",
+    version = env!("PROSE_VERSION"),
+    propagate_version = true
+)]
 #[command(after_help = "Run `prose help <COMMAND>` for the options of one command.")]
 pub struct Cli {
     #[command(subcommand)]
