@@ -163,7 +163,7 @@ pub struct CheckArgs {
     pub diff: bool,
 
     /// Print how many problems each code has instead of the problems.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "diff")]
     pub statistics: bool,
 
     /// Print the problems only: no summary, no list of fixes, no warnings.
@@ -297,6 +297,7 @@ mod tests {
         assert_eq!(args.select.unwrap(), ["E", "W005", "P6"]);
         assert_eq!(args.ignore, ["E004"]);
         assert!(check(&["prose", "check", "--stdin-filename", "a.prose", "b.prose"]).is_err());
-        assert!(check(&["prose", "check", "-q", "--fix", "--diff", "--statistics"]).is_ok());
+        assert!(check(&["prose", "check", "-q", "--fix", "--statistics"]).is_ok());
+        assert!(check(&["prose", "check", "--diff", "--statistics"]).is_err());
     }
 }
