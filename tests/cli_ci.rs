@@ -9,10 +9,12 @@ mod common;
 use common::Sandbox;
 use serde_json::{Value, json};
 
-/// Safe fixes: `opsu` -> `opus`, `promt` -> `prompt`, `b` -> `a`. Not
+/// Safe fixes: `opsu` -> `opus`, `promt` -> `prompt`, `captian` -> `captain`. Not
 /// safe: `max: 10` for the loop (P705, a warning). Left: nothing else.
-const FIXABLE: &str = "agent a:\n  model: opsu\n  promt: \"p\"\nloop:\n  session: a\nsession: b\n";
-const FIXED: &str = "agent a:\n  model: opus\n  prompt: \"p\"\nloop:\n  session: a\nsession: a\n";
+const FIXABLE: &str =
+    "agent captain:\n  model: opsu\n  promt: \"p\"\nloop:\n  session: captain\nsession: captian\n";
+const FIXED: &str =
+    "agent captain:\n  model: opus\n  prompt: \"p\"\nloop:\n  session: captain\nsession: captain\n";
 const GOOD: &str = "agent a:\n  model: sonnet\n\nsession: a\n  prompt: \"Hello\"\n";
 const LATIN1: &[u8] = b"session \"caf\xe9\"\n";
 
@@ -95,7 +97,7 @@ fn fix_applies_the_safe_fixes_and_reports_what_is_left() {
         run.stdout.starts_with(
             "fixed[E008] a.prose:2:10: Change to `opus`\n\
              fixed[W005] a.prose:3:3: Change to `prompt`\n\
-             fixed[E007] a.prose:6:10: Change to `a`\n\n"
+             fixed[E007] a.prose:6:10: Change to `captain`\n\n"
         ),
         "{run:?}"
     );
@@ -122,7 +124,7 @@ fn fix_diff_shows_the_fixes_and_writes_nothing() {
     assert_eq!(run.code, 1, "something would change: {run:?}");
     assert_eq!(
         run.stdout,
-        "--- a.prose\n+++ a.prose\n@@ -1,6 +1,6 @@\n agent a:\n-  model: opsu\n-  promt: \"p\"\n+  model: opus\n+  prompt: \"p\"\n loop:\n   session: a\n-session: b\n+session: a\n"
+        "--- a.prose\n+++ a.prose\n@@ -1,6 +1,6 @@\n agent captain:\n-  model: opsu\n-  promt: \"p\"\n+  model: opus\n+  prompt: \"p\"\n loop:\n   session: captain\n-session: captian\n+session: captain\n"
     );
     assert_eq!(run.stderr, "would fix 3 problems in 1 file\n");
     assert_eq!(

@@ -196,15 +196,15 @@ mod tests {
         // Safe: the model and key spellings, the tabs, `persist: false`,
         // the agent's name. Not safe: `max: 10` for the loop (P705).
         let f = fix(
-            "agent a:\n\tmodel: opsu\n\tpromt: \"p\"\n\tpersist: false\nloop:\n  session: a\nsession: b\n",
+            "agent writer:\n\tmodel: opsu\n\tpromt: \"p\"\n\tpersist: false\nloop:\n  session: writer\nsession: wrtier\n",
         );
         expect![[r#"
-            agent a:
+            agent writer:
                 model: opus
                 prompt: "p"
             loop:
-              session: a
-            session: a
+              session: writer
+            session: writer
         "#]]
         .assert_eq(&f.text);
         expect![[r#"
@@ -214,7 +214,7 @@ mod tests {
                 "3:1 P001 Indent with spaces",
                 "3:2 W005 Change to `prompt`",
                 "4:1 P001 Indent with spaces",
-                "7:10 E007 Change to `a`",
+                "7:10 E007 Change to `writer`",
                 "4:14 P301 Remove `persist:`",
             ]
         "#]]

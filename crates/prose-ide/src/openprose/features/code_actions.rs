@@ -18,8 +18,10 @@
 //!   "did you mean" uses, never for a guess among equals;
 //! - `is_safe` marks, among those, the fixes `prose check --fix` applies
 //!   unattended: one obvious outcome that keeps everything the diagnostic
-//!   is not about. A word misspelt next to exactly one valid word, a
-//!   requoted value, a tab made spaces, a repeated import or an empty
+//!   is not about. A word misspelt next to exactly one valid word (strictly
+//!   nearer than any other, and by less than half its length: one letter
+//!   off in a one- or two-letter name is a guess, not a typo), a requoted
+//!   value, a tab made spaces, a repeated import or an empty
 //!   `skills: []` removed, an alias added where one is required. Not
 //!   safe, however confident: a fix that invents a value (`max: 10`,
 //!   `count: 1`), changes what runs (`resume:` to `session:`, a bare
@@ -170,6 +172,31 @@ impl Fix {
     fn safe_if(yes: bool) -> Fix {
         if yes { Fix::Safe } else { Fix::Offered }
     }
+
+    /// A correction of `written` to `best`, one of `candidates`: safe when
+    /// it is the [`obvious`] one, else preferred when `preferred`.
+    fn correction(preferred: bool, written: &str, best: &str, candidates: &[&str]) -> Fix {
+        match (preferred, obvious(written, best, candidates)) {
+            (true, true) => Fix::Safe,
+            (true, false) => Fix::Preferred,
+            (false, _) => Fix::Offered,
+        }
+    }
+}
+
+/// Whether `best` is the one obvious correction of `written` among
+/// `candidates`: the only one `written` contains (`claude-opus-4` is
+/// `opus`), or strictly nearer than every other and by fewer edits than
+/// half the length of `written`.
+fn obvious(written: &str, best: &str, candidates: &[&str]) -> bool {
+    let lower = written.to_lowercase();
+    let others = || candidates.iter().filter(|c| **c != best);
+    if lower.contains(best) {
+        return !others().any(|c| lower.contains(c));
+    }
+    let distance = |c: &str| strsim::damerau_levenshtein(&lower, &c.to_lowercase());
+    let d = distance(best);
+    2 * d < lower.chars().count() && others().all(|c| distance(c) > d)
 }
 
 impl Acc<'_> {
@@ -315,7 +342,7 @@ fn replace_word(cx: &Cx<'_>, acc: &mut Acc<'_>, valid: &[&str], quoting: Quoting
         let preferred = i == 0 && is_close(&written, word);
         acc.fix(
             format!("Change to `{new}`"),
-            Fix::safe_if(preferred),
+            Fix::correction(preferred, &written, word, valid),
             vec![replace(range, new)],
         );
     }
@@ -610,7 +637,7 @@ fn change_to_nearest(acc: &mut Acc<'_>, range: TextRange, written: &str, candida
     if let Some(near) = did_you_mean(written, candidates) {
         acc.fix(
             format!("Change to `{near}`"),
-            Fix::Safe,
+            Fix::correction(true, written, near, candidates),
             vec![replace(range, near)],
         );
     }
@@ -635,7 +662,7 @@ fn rename_key(acc: &mut Acc<'_>, key: &SyntaxToken, valid: &[&str], present: &[S
     }
     acc.fix(
         format!("Change to `{nearest}`"),
-        Fix::safe_if(close),
+        Fix::correction(close, key.text(), nearest, &free),
         vec![replace(key.text_range(), nearest)],
     );
 }
@@ -2255,10 +2282,34 @@ $0"#,
                 E008 Change to `sonnet`
                 + W005 Change to `prompt`
                 W005 Remove `promt:`
-                + E007 Change to `a`
+                * E007 Change to `a`
                 E007 Define agent `b`
-                + E007 Change to `a`
+                * E007 Change to `a`
                 * P705 Add `max: 10` iterations
+            "#]],
+        );
+    }
+
+    #[test]
+    fn only_an_obvious_correction_is_safe() {
+        use super::obvious;
+        let models = crate::vocabulary::MODELS;
+        assert!(obvious("opsu", "opus", models));
+        assert!(obvious("claude-opus-4", "opus", models));
+        assert!(obvious("captian", "captain", &["captain", "crew"]));
+        // One letter off in a one-letter name is a guess.
+        assert!(!obvious("b", "a", &["a"]));
+        // As is a tie.
+        assert!(!obvious("cat", "bat", &["bat", "hat"]));
+        assert!(!obvious("claude-opus-sonnet", "opus", models));
+        check_list(
+            r#"agent a:
+  model: opus
+session: b$0
+"#,
+            expect![[r#"
+                * E007 Change to `a`
+                E007 Define agent `b`
             "#]],
         );
     }
