@@ -87,6 +87,8 @@ JSON output (--format json) is one object on one line:
    \"severity\":\"error\",\"message\":..,\"range\":{\"start\":{\"line\":L,\"column\":C},
    \"end\":{\"line\":L,\"column\":C}}}]}
 Lines and columns are 1-based; columns count Unicode scalar values (chars).
+A path that could not be read is a diagnostic of code F001 at 1:1. With
+--fix, a fourth key \"fixed\" lists the fixes applied.
 
 Configuration: `prose.toml` at the workspace root sets `profile`, `select`,
 `ignore` and per-code severities ([severity] W005 = \"off\"); see
