@@ -30,28 +30,17 @@ use std::{
 use common::prose_bin;
 use expect_test::ExpectFile;
 
-/// `PROSE_CORPUS`, resolved from the workspace root.
+/// `PROSE_CORPUS`, resolved from the workspace root (`prose-test-support`:
+/// a missing corpus skips the test, or fails it under `CI`).
 fn official_dir() -> Option<PathBuf> {
-    let Some(dir) = std::env::var_os("PROSE_CORPUS") else {
-        eprintln!(
-            "PROSE_CORPUS is not set; set it to ../shared/corpus/openprose-examples to run the corpus test"
-        );
-        return None;
-    };
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
-    assert!(
-        dir.is_dir(),
-        "PROSE_CORPUS points at {}, which is not a directory",
-        dir.display()
-    );
-    Some(dir)
+    prose_test_support::corpus_dir()
 }
 
 /// The directory named by `var`, else `fallback` (relative to the official
 /// corpus) when it exists. A variable that is set must name a directory.
 fn corpus_dir(var: &str, fallback: &str) -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os(var) {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let dir = prose_test_support::workspace_root().join(dir);
         assert!(
             dir.is_dir(),
             "{var} points at {}, which is not a directory",

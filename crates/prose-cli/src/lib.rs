@@ -7,12 +7,17 @@
 
 pub mod args;
 pub mod check;
+pub mod diff;
 pub mod dump;
 pub mod explain;
+pub mod fix;
 pub mod fmt;
+pub mod formats;
 pub mod line_index;
 pub mod render;
+pub mod report;
 pub mod source;
+pub mod statistics;
 pub mod workspace;
 
 use std::{io, process::ExitCode};

@@ -36,6 +36,27 @@ pub fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// `path` as a user in the current directory would type it: relative to
+/// the current directory when it lies below it (`.` for the directory
+/// itself), `../..` when it is an ancestor, else absolute.
+pub fn relative_to_cwd(path: &Path) -> PathBuf {
+    let path = absolute(path);
+    let Ok(cwd) = std::env::current_dir() else {
+        return path;
+    };
+    if let Ok(rel) = path.strip_prefix(&cwd) {
+        return if rel.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            rel.to_path_buf()
+        };
+    }
+    match cwd.strip_prefix(&path) {
+        Ok(down) => down.components().map(|_| "..").collect(),
+        Err(_) => path,
+    }
+}
+
 /// The analysis key of a path: absolute, `/`-separated.
 pub fn key(path: &Path) -> String {
     let s = absolute(path).to_string_lossy().replace('\\', "/");

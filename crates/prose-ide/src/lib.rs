@@ -15,6 +15,7 @@ pub mod diagnostics;
 pub mod features;
 #[doc(hidden)]
 pub mod fixture;
+pub mod host;
 pub mod kind;
 pub mod openprose;
 
@@ -328,6 +329,14 @@ impl Analysis {
     pub fn file_text_at(&self, path: &str) -> Cancellable<Option<String>> {
         let ws = self.workspace;
         self.with_db(move |db| ws.files(db).get(path).map(|f| f.text(db).clone()))
+    }
+
+    /// The configuration a file is checked with: its root's `prose.toml`
+    /// with the host's layers over it (the server's editor settings).
+    pub fn file_config(&self, file: FileId) -> Cancellable<Config> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| diagnostics::file_config(db, f, Some(ws)))
     }
 
     /// All diagnostics of a file, sorted by position.

@@ -3,7 +3,8 @@
 //! `workspace/didChangeConfiguration`), layered over `prose.toml`.
 //!
 //! ```json
-//! { "profile": "strict", "severity": { "W005": "off", "E019": "warning" } }
+//! { "profile": "strict", "severity": { "W005": "off", "E019": "warning" },
+//!   "docsUrl": "https://example.com/prose/diagnostics/{code}.html" }
 //! ```
 //!
 //! Unknown keys are ignored (editors send their own settings in the same
@@ -21,6 +22,9 @@ pub struct ClientSettings {
     pub profile: Option<Profile>,
     /// Code (`"W005"`) -> level; these override `prose.toml`'s `[severity]`.
     pub severity: BTreeMap<String, Level>,
+    /// `docsUrl`: overrides `prose.toml`'s `docs-url`; `Some("")` turns
+    /// the links off.
+    pub docs_url: Option<String>,
 }
 
 impl ClientSettings {
@@ -32,7 +36,11 @@ impl ClientSettings {
         let mut problems = Vec::new();
         let section = match value {
             Value::Null => return (settings, problems),
-            Value::Object(map) if !map.contains_key("profile") && !map.contains_key("severity") => {
+            Value::Object(map)
+                if !["profile", "severity", "docsUrl"]
+                    .iter()
+                    .any(|k| map.contains_key(*k)) =>
+            {
                 match map.get("prose") {
                     Some(inner) => inner,
                     None => value,
@@ -68,6 +76,13 @@ impl ClientSettings {
                         problems.push(format!("prose.severity: unknown diagnostic code `{code}`"));
                         continue;
                     };
+                    if matches!(rule.check, prose_ide::Check::Host) {
+                        problems.push(format!(
+                            "prose.severity: {} cannot be configured (a file that could not be read is always reported)",
+                            rule.code
+                        ));
+                        continue;
+                    }
                     match level.as_str().and_then(Level::parse) {
                         Some(level) => {
                             settings.severity.insert(rule.code.to_string(), level);
@@ -82,6 +97,17 @@ impl ClientSettings {
                 "prose.severity: expected an object of code -> level, found `{other}`"
             )),
         }
+        match map.get("docsUrl") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(url)) if url.is_empty() => settings.docs_url = Some(String::new()),
+            Some(Value::String(url)) => match prose_ide::config::check_docs_url(url) {
+                Ok(()) => settings.docs_url = Some(url.clone()),
+                Err(e) => problems.push(format!("prose.docsUrl: {e}")),
+            },
+            Some(other) => problems.push(format!(
+                "prose.docsUrl: expected a URL string, found `{other}`"
+            )),
+        }
         (settings, problems)
     }
 
@@ -92,6 +118,9 @@ impl ClientSettings {
         }
         for (code, level) in &self.severity {
             config.severity.insert(code.clone(), *level);
+        }
+        if let Some(url) = &self.docs_url {
+            config.docs_url = (!url.is_empty()).then(|| url.clone());
         }
     }
 }
@@ -129,6 +158,28 @@ mod tests {
         assert_eq!(s.severity.len(), 1);
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems[0].contains("lenient"));
+    }
+
+    #[test]
+    fn docs_url_and_host_codes() {
+        let (s, problems) = ClientSettings::from_json(
+            &json!({ "docsUrl": "file:///ext/docs", "severity": { "F001": "off" } }),
+        );
+        assert_eq!(s.docs_url.as_deref(), Some("file:///ext/docs"));
+        assert!(s.severity.is_empty());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("F001 cannot be configured"),
+            "{problems:?}"
+        );
+        let (_, problems) = ClientSettings::from_json(&json!({ "docsUrl": "docs" }));
+        assert!(problems[0].starts_with("prose.docsUrl: `docs` is not an absolute URL"));
+        // Over prose.toml's, and "" turns the links off.
+        let mut config = Config::from_toml("docs-url = \"https://example.com/d\"").unwrap();
+        ClientSettings::from_json(&json!({ "prose": { "docsUrl": "" } }))
+            .0
+            .apply(&mut config);
+        assert_eq!(config.docs_url, None);
     }
 
     #[test]

@@ -100,13 +100,18 @@ pub struct Rule {
 pub enum Check {
     /// An OpenProse rule: a pass over the program's tree and names.
     OpenProse(fn(&Ctx<'_>, &mut Acc)),
+    /// Reported by the host (CLI, server) about a file it could not
+    /// check (`crate::host`); never configurable.
+    Host,
 }
 
 impl Check {
-    /// The kind of file the rule checks (and its docs examples are written in).
-    pub fn kind(self) -> FileKind {
+    /// The kind of file the rule checks (and its docs examples are
+    /// written in); `None` for a host rule, which applies to any file.
+    pub fn kind(self) -> Option<FileKind> {
         match self {
-            Check::OpenProse(_) => FileKind::OpenProse,
+            Check::OpenProse(_) => Some(FileKind::OpenProse),
+            Check::Host => None,
         }
     }
 }
@@ -142,6 +147,7 @@ pub fn all_rules() -> &'static [&'static Rule] {
     static RULES: std::sync::OnceLock<Vec<&'static Rule>> = std::sync::OnceLock::new();
     RULES.get_or_init(|| {
         let mut all: Vec<&'static Rule> = crate::openprose::rules::rules().to_vec();
+        all.extend(crate::host::RULES);
         all.sort_by_key(|r| r.code);
         all
     })
@@ -243,9 +249,10 @@ pub(crate) fn file_config(db: &dyn Db, file: SourceFile, workspace: Option<Works
     }
 }
 
-/// Whether `config` turns `rule` off (the rule need not run at all).
+/// Whether `config` turns `rule` off (the rule need not run at all):
+/// `[severity]` says `off`, or `select` / `ignore` leave it out.
 pub(crate) fn is_off(config: &Config, rule: &Rule) -> bool {
-    config.severity.get(rule.code) == Some(&Level::Off)
+    config.severity.get(rule.code) == Some(&Level::Off) || !config.is_selected(rule.code)
 }
 
 /// Every diagnostic of a file, sorted by position, with the configured
@@ -272,6 +279,9 @@ pub(crate) fn finish(config: &Config, reported: Vec<Acc>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for acc in reported {
         let rule = acc.rule;
+        if !config.is_selected(rule.code) {
+            continue;
+        }
         let configured = config.severity.get(rule.code).copied();
         for r in acc.out {
             let level = configured.unwrap_or(match config.profile {

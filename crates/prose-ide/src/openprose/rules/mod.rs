@@ -210,7 +210,9 @@ pub(crate) fn run(
         if is_off(config, rule) {
             continue;
         }
-        let Check::OpenProse(check) = rule.check;
+        let Check::OpenProse(check) = rule.check else {
+            continue;
+        };
         let mut acc = Acc::new(rule);
         check(&ctx, &mut acc);
         out.push(acc);
@@ -229,12 +231,14 @@ pub fn rule_timings(
     let ctx = Ctx::new(db, file, workspace);
     rules()
         .iter()
-        .map(|&rule| {
-            let Check::OpenProse(check) = rule.check;
+        .filter_map(|&rule| {
+            let Check::OpenProse(check) = rule.check else {
+                return None;
+            };
             let mut acc = Acc::new(rule);
             let t = std::time::Instant::now();
             check(&ctx, &mut acc);
-            (rule.code, t.elapsed())
+            Some((rule.code, t.elapsed()))
         })
         .collect()
 }

@@ -2,7 +2,7 @@
 //! unknown escape) and P104 (escape a `"""` that a fenced code block keeps
 //! inside a multi-line string).
 
-use super::{Acc, Cx, insert};
+use super::{Acc, Cx, Fix, insert};
 
 /// E002: `\.` becomes `\\.`, so the text holds the backslash the author
 /// wrote in every reading. Preferred: it never changes what the runtime
@@ -10,7 +10,7 @@ use super::{Acc, Cx, insert};
 pub(super) fn double_backslash(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     let at = acc.diag.range.start();
     if cx.text[usize::from(at)..].starts_with('\\') {
-        acc.fix("Double the backslash", true, vec![insert(at, "\\")]);
+        acc.fix("Double the backslash", Fix::Safe, vec![insert(at, "\\")]);
     }
 }
 
@@ -26,7 +26,7 @@ pub(super) fn escape_fenced_quotes(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         .step_by(3)
         .map(|i| insert(range.start() + text_size(i), "\\"))
         .collect();
-    acc.fix("Escape the quotes: `\\\"\"\"`", true, edits);
+    acc.fix("Escape the quotes: `\\\"\"\"`", Fix::Safe, edits);
 }
 
 fn text_size(i: usize) -> prose_syntax::TextSize {
