@@ -77,14 +77,15 @@ impl Document {
 
 /// A batch being read.
 struct Frame {
-    /// `None` for a batch past the depth limit: its actions go to the
-    /// enclosing one.
+    /// `None` when the batch's verb did not resolve.
     head: Option<ParsedAction>,
+    /// The braces of batches opened inside this one past the depth limit,
+    /// still open: their actions are this batch's.
+    phantoms: Vec<Span>,
     start: usize,
     line: usize,
     brace: Span,
     actions: Vec<ParsedAction>,
-    diagnostics: Vec<Diagnostic>,
 }
 
 pub(crate) fn parse_document(
@@ -96,6 +97,7 @@ pub(crate) fn parse_document(
         cx: Cx::new(text, registry, semantic),
         doc: Document::default(),
         stack: Vec::new(),
+        pending: Vec::new(),
         line: 1,
         counted: 0,
     };
@@ -104,12 +106,12 @@ pub(crate) fn parse_document(
         let end = p.line_at(pos);
         pos = lexer::line_end(text, end) + 1;
     }
-    while let Some(frame) = p.stack.pop() {
-        p.cx.report(
-            &diagnostics::UNCLOSED_BATCH,
-            frame.brace,
-            "This /batch is never closed - end it with `}` on a line of its own",
-        );
+    let unclosed = "This /batch is never closed - end it with `}` on a line of its own";
+    while let Some(mut frame) = p.stack.pop() {
+        for brace in frame.phantoms.drain(..) {
+            p.cx.report(&diagnostics::UNCLOSED_BATCH, brace, unclosed);
+        }
+        p.cx.report(&diagnostics::UNCLOSED_BATCH, frame.brace, unclosed);
         p.close(frame, None, text.len());
     }
     if let Some(mut tokens) = p.cx.tokens.take() {
@@ -123,6 +125,9 @@ struct DocParser<'t> {
     cx: Cx<'t>,
     doc: Document,
     stack: Vec<Frame>,
+    /// The diagnostics of the outermost open batch (and of everything in
+    /// it): all of them belong to that one action.
+    pending: Vec<Diagnostic>,
     /// The line number of offset `counted`.
     line: usize,
     counted: usize,
@@ -149,8 +154,14 @@ impl DocParser<'_> {
             let brace = Span::new(first, first + 1);
             self.cx.mark(brace, SemanticKind::Operator);
             let tail = lexer::lex_tail(text, first + 1);
-            let frame = self.stack.pop().expect("a batch is open");
             let end = tail.end.max(brace.end);
+            let top = self.stack.last_mut().expect("a batch is open");
+            if top.phantoms.pop().is_some() {
+                // A batch past the depth limit (reported): what follows its
+                // `}` is dropped with it.
+                return end;
+            }
+            let frame = self.stack.pop().expect("a batch is open");
             self.close(frame, Some(&tail.tokens), end);
             return end;
         }
@@ -172,10 +183,10 @@ impl DocParser<'_> {
             return lexed.end;
         }
         let eol = lexer::line_end(text, pos);
-        if let Some(frame) = self.stack.last_mut() {
+        if !self.stack.is_empty() {
             let line = text[first..eol].trim_end();
             if !line.is_empty() {
-                frame.diagnostics.push(Diagnostic::new(
+                self.pending.push(Diagnostic::new(
                     &diagnostics::TEXT_IN_BATCH,
                     Span::new(first, first + line.len()),
                     "This line is not an action, so the batch ignores it - start it with / or move it out of the batch",
@@ -190,79 +201,85 @@ impl DocParser<'_> {
         let brace = *head.last().expect("the head ends with `{`");
         self.cx.mark(brace.span, SemanticKind::Operator);
         let head = &head[..head.len() - 1];
-        let action = if self.stack.len() >= MAX_BATCH_DEPTH {
-            self.cx.report(
+        let depth = self.stack.len();
+        if let Some(top) = self.stack.last_mut()
+            && depth >= MAX_BATCH_DEPTH
+        {
+            self.pending.push(Diagnostic::new(
                 &diagnostics::NESTING_LIMIT,
                 Span::new(start, brace.span.end),
                 format!(
                     "Batches nest at most {MAX_BATCH_DEPTH} deep - this one's actions join the enclosing batch"
                 ),
-            );
-            None
-        } else {
-            self.cx.batch_open = true;
-            let a = parse_action(&mut self.cx, head);
-            self.cx.batch_open = false;
-            a
-        };
+            ));
+            top.phantoms.push(brace.span);
+            return;
+        }
+        self.cx.batch_open = true;
+        let action = parse_action(&mut self.cx, head);
+        self.cx.batch_open = false;
+        self.pending.append(&mut self.cx.diagnostics);
         self.stack.push(Frame {
             head: action,
+            phantoms: Vec::new(),
             start,
             line,
             brace: brace.span,
             actions: Vec::new(),
-            diagnostics: std::mem::take(&mut self.cx.diagnostics),
         });
     }
 
     /// Closes `frame` at `end`, with what followed its `}`.
-    fn close(&mut self, mut frame: Frame, tail: Option<&[Token]>, end: usize) {
+    fn close(&mut self, frame: Frame, tail: Option<&[Token]>, end: usize) {
         let (marker, chain) = match tail {
             Some(t) => parse_tail(&mut self.cx, t),
             None => (None, None),
         };
-        frame.diagnostics.append(&mut self.cx.diagnostics);
-        let Some(mut head) = frame.head else {
-            // Past the depth limit: the enclosing batch takes it all.
-            if let Some(parent) = self.stack.last_mut() {
-                parent.actions.append(&mut frame.actions);
-                parent.diagnostics.append(&mut frame.diagnostics);
+        self.pending.append(&mut self.cx.diagnostics);
+        let action = frame.head.map(|mut head| {
+            if let Some(m) = marker {
+                if let Some(first) = &head.permission_marker {
+                    self.pending.push(Diagnostic::new(
+                        &diagnostics::INVALID_MARKER,
+                        Span::new(head.span.start, end),
+                        format!(
+                            "Two permission markers (`{first}` and `{m}`) - keep the one you mean"
+                        ),
+                    ));
+                }
+                head.permission_marker = Some(m);
             }
-            return;
-        };
-        if let Some(m) = marker {
-            if let Some(first) = &head.permission_marker {
-                frame.diagnostics.push(Diagnostic::new(
-                    &diagnostics::INVALID_MARKER,
-                    Span::new(head.span.start, end),
-                    format!("Two permission markers (`{first}` and `{m}`) - keep the one you mean"),
-                ));
-            }
-            head.permission_marker = Some(m);
-        }
-        head.chain = chain;
-        head.arguments = Arguments::Batch(Batch {
-            actions: frame.actions,
+            head.chain = chain;
+            head.arguments = Arguments::Batch(Batch {
+                actions: frame.actions,
+            });
+            head.span.end = end;
+            head
         });
-        head.span.end = end;
-        frame.diagnostics.sort_by_key(|d| d.span.start);
+        let diagnostics = if self.stack.is_empty() {
+            std::mem::take(&mut self.pending)
+        } else {
+            Vec::new()
+        };
         self.deliver(DocumentAction {
             span: Span::new(frame.start, end),
             line: frame.line,
-            action: Some(head),
-            diagnostics: frame.diagnostics,
+            action,
+            diagnostics,
         });
     }
 
     /// Adds a finished action to the open batch, or to the document.
     fn deliver(&mut self, mut item: DocumentAction) {
-        item.diagnostics.sort_by_key(|d| d.span.start);
         match self.stack.last_mut() {
             Some(frame) => {
                 frame.actions.extend(item.action);
-                frame.diagnostics.append(&mut item.diagnostics);
+                self.pending.append(&mut item.diagnostics);
             }
-            None => self.doc.actions.push(item),
+            None => {
+                item.diagnostics.sort_by_key(|d| d.span.start);
+                self.doc.actions.push(item);
+            }
         }
     }
 }

@@ -143,6 +143,7 @@ pub(crate) fn lex_action(text: &str, start: usize) -> Lexed {
     let mut lx = Lexer {
         text,
         tokens: Vec::with_capacity(8),
+        line: (1, 0),
     };
     let end = lx.run(start, true);
     Lexed {
@@ -157,6 +158,7 @@ pub(crate) fn lex_tail(text: &str, pos: usize) -> Lexed {
     let mut lx = Lexer {
         text,
         tokens: Vec::new(),
+        line: (1, 0),
     };
     let end = lx.run(pos, false);
     Lexed {
@@ -168,9 +170,22 @@ pub(crate) fn lex_tail(text: &str, pos: usize) -> Lexed {
 struct Lexer<'t> {
     text: &'t str,
     tokens: Vec<Token>,
+    /// The last line looked up, `start..end` (`end` its `\n` or the end of
+    /// the text; no line break before it): a line with many strings asks
+    /// for its end many times.
+    line: (usize, usize),
 }
 
 impl Lexer<'_> {
+    /// The end of the line holding `pos`, before a `\r`.
+    fn eol(&mut self, pos: usize) -> usize {
+        let (start, end) = self.line;
+        if !(start <= pos && pos <= end) {
+            self.line = (pos, line_end(self.text, pos));
+        }
+        strip_cr(self.text, pos, self.line.1)
+    }
+
     /// Lexes from `pos` to the end of the action; returns that end.
     fn run(&mut self, mut pos: usize, verb_first: bool) -> usize {
         let text = self.text;
@@ -266,7 +281,7 @@ impl Lexer<'_> {
     fn string(&mut self, pos: usize) -> usize {
         let text = self.text;
         let b = text.as_bytes();
-        let eol = strip_cr(text, pos, line_end(text, pos));
+        let eol = self.eol(pos);
         let mut i = pos + 1;
         while i < eol {
             match b[i] {
@@ -284,7 +299,7 @@ impl Lexer<'_> {
 
     fn smart_string(&mut self, pos: usize) -> usize {
         let text = self.text;
-        let eol = strip_cr(text, pos, line_end(text, pos));
+        let eol = self.eol(pos);
         let open = '“'.len_utf8();
         match text[pos + open..eol].find('”') {
             Some(i) => {
@@ -319,7 +334,7 @@ impl Lexer<'_> {
         let text = self.text;
         let run = fence_run(text, pos);
         let fence = &text[pos..pos + run];
-        let eol = strip_cr(text, pos, line_end(text, pos));
+        let eol = self.eol(pos);
         // Inline: ```code``` on one line.
         if let Some(i) = text[pos + run..eol].find(fence) {
             let end = pos + run + i + run;
@@ -349,7 +364,7 @@ impl Lexer<'_> {
     fn reference(&mut self, pos: usize) -> usize {
         let text = self.text;
         if text.as_bytes().get(pos + 1) == Some(&b'[') {
-            let eol = strip_cr(text, pos, line_end(text, pos));
+            let eol = self.eol(pos);
             return match text[pos..eol].find(']') {
                 Some(i) => {
                     self.tokens

@@ -121,25 +121,84 @@ pub fn match_verb(written: &str) -> VerbMatch {
     if let Some(w) = exact(written) {
         return VerbMatch::Exact(w);
     }
-    let n = written.chars().count();
-    if !(2..=MAX_FUZZY_LEN).contains(&n) {
-        return VerbMatch::Unknown { suggestion: None };
-    }
     let lower = written.to_lowercase();
+    let Some(chars) = Chars::new(&lower).filter(|c| c.len >= 2) else {
+        return VerbMatch::Unknown { suggestion: None };
+    };
+    let n = chars.len;
     // `okay`, `nope`, `yess`: a short never-guessed word, lengthened.
     if let Some(w) = words().iter().find(|w| {
         w.exact_only && w.text.len() <= 3 && lower.starts_with(w.text) && n <= w.text.len() + 2
     }) {
         return VerbMatch::StrictNearMiss(*w);
     }
-    if let Some(m) = by_distance(&lower, n) {
+    if let Some(m) = by_distance(&chars) {
         return m;
     }
     if let Some(m) = by_prefix(&lower, n) {
         return m;
     }
     VerbMatch::Unknown {
-        suggestion: nearest(&lower, n),
+        suggestion: nearest(&chars),
+    }
+}
+
+/// A short word as chars, on the stack.
+struct Chars {
+    buf: [char; MAX_FUZZY_LEN],
+    len: usize,
+}
+
+impl Chars {
+    /// `None` when `s` has more than [`MAX_FUZZY_LEN`] chars.
+    fn new(s: &str) -> Option<Chars> {
+        let mut buf = ['\0'; MAX_FUZZY_LEN];
+        let mut len = 0;
+        for c in s.chars() {
+            *buf.get_mut(len)? = c;
+            len += 1;
+        }
+        Some(Chars { buf, len })
+    }
+
+    fn as_slice(&self) -> &[char] {
+        &self.buf[..self.len]
+    }
+
+    /// The optimal string alignment distance to the ASCII word `b` (a swap
+    /// of neighbours is one edit), without allocating.
+    fn distance(&self, b: &str) -> usize {
+        const N: usize = MAX_FUZZY_LEN + 1;
+        let a = self.as_slice();
+        let b = b.as_bytes();
+        if b.len() > MAX_FUZZY_LEN {
+            return usize::MAX;
+        }
+        let (n, m) = (a.len(), b.len());
+        // Three rows (i - 2, i - 1, i), used in turn.
+        let mut rows = [[0u8; N]; 3];
+        for (j, d) in rows[0].iter_mut().enumerate() {
+            *d = j as u8;
+        }
+        for i in 1..=n {
+            let [r2, r1, r0] = [(i + 1) % 3, (i + 2) % 3, i % 3];
+            rows[r0][0] = i as u8;
+            for j in 1..=m {
+                let cost = u8::from(a[i - 1] != char::from(b[j - 1]));
+                let mut d = (rows[r1][j] + 1)
+                    .min(rows[r0][j - 1] + 1)
+                    .min(rows[r1][j - 1] + cost);
+                if i > 1
+                    && j > 1
+                    && a[i - 1] == char::from(b[j - 2])
+                    && a[i - 2] == char::from(b[j - 1])
+                {
+                    d = d.min(rows[r2][j - 2] + 1);
+                }
+                rows[r0][j] = d;
+            }
+        }
+        usize::from(rows[n % 3][m])
     }
 }
 
@@ -157,7 +216,8 @@ fn budget(w: &Word) -> usize {
     }
 }
 
-fn by_distance(lower: &str, n: usize) -> Option<VerbMatch> {
+fn by_distance(chars: &Chars) -> Option<VerbMatch> {
+    let n = chars.len;
     let mut best = usize::MAX;
     let mut found: Vec<Word> = Vec::new();
     for w in words() {
@@ -165,7 +225,7 @@ fn by_distance(lower: &str, n: usize) -> Option<VerbMatch> {
         if b == 0 || n.abs_diff(w.text.len()) > b {
             continue;
         }
-        let d = strsim::osa_distance(lower, w.text);
+        let d = chars.distance(w.text);
         if d > b || d > best {
             continue;
         }
@@ -210,15 +270,15 @@ fn decide(found: &[Word], confidence: f32) -> VerbMatch {
 }
 
 /// The nearest word within about half its length, for "did you mean".
-fn nearest(lower: &str, n: usize) -> Option<Word> {
+fn nearest(chars: &Chars) -> Option<Word> {
     words()
         .iter()
         .filter_map(|w| {
             let bound = (w.text.len() / 2).max(1);
-            if n.abs_diff(w.text.len()) > bound {
+            if chars.len.abs_diff(w.text.len()) > bound {
                 return None;
             }
-            let d = strsim::osa_distance(lower, w.text);
+            let d = chars.distance(w.text);
             (d <= bound).then_some((d, *w))
         })
         .min_by_key(|(d, _)| *d)
@@ -228,13 +288,11 @@ fn nearest(lower: &str, n: usize) -> Option<Word> {
 /// The candidate within two edits of `word` (one for candidates of four
 /// letters or fewer), for "did you mean" on argument words.
 pub(crate) fn closest_of<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
-    if word.len() > 32 {
-        return None;
-    }
-    let word = word.to_ascii_lowercase();
+    let chars = Chars::new(&word.to_lowercase())?;
     candidates
         .iter()
-        .map(|c| (strsim::osa_distance(&word, c), *c))
+        .filter(|c| chars.len.abs_diff(c.len()) <= 2)
+        .map(|c| (chars.distance(c), *c))
         .filter(|(d, c)| *d <= if c.len() <= 4 { 1 } else { 2 })
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
@@ -355,6 +413,24 @@ mod tests {
     #[test]
     fn ties_between_verbs_are_ambiguous() {
         check(&[("stor", "ambiguous store stop")]);
+    }
+
+    #[test]
+    fn distance_agrees_with_strsim() {
+        let words = [
+            "", "a", "recall", "reacll", "rcal", "réçall", "ab", "ba", "abc", "ca", "xyzzy",
+            "escalate",
+        ];
+        for a in words {
+            for b in ["recall", "search", "ba", "abc", "escalate", "no", ""] {
+                assert_eq!(
+                    Chars::new(a).unwrap().distance(b),
+                    strsim::osa_distance(a, b),
+                    "{a} {b}"
+                );
+            }
+        }
+        assert!(Chars::new(&"x".repeat(25)).is_none());
     }
 
     #[test]

@@ -46,7 +46,9 @@ pub(super) fn parse(cx: &mut Cx<'_>, a: &Args<'_>) -> DataOp {
     let after = rest.get(1..).unwrap_or(&[]);
     match sub {
         "read" | "monitor" | "pause" => {
-            cx.unexpected(after, &format!("after the source to {sub}"));
+            if !after.is_empty() {
+                cx.unexpected(after, &format!("after the source to {sub}"));
+            }
             match sub {
                 "read" => DataOp::Read { source },
                 "monitor" => DataOp::Monitor { source },

@@ -32,13 +32,7 @@ pub(super) fn parse(cx: &mut Cx<'_>, a: &Args<'_>, verb: Verb) -> Message {
                 // Reported already: take what follows as it comes.
                 "" => None,
                 "user" => toks.get(n).and_then(|t| at_name(cx, t)),
-                d => target(
-                    cx,
-                    a,
-                    &toks[n..],
-                    &format!("on @{d}"),
-                    &format!("/send @{d} @name \"...\""),
-                ),
+                d => target(cx, a, &toks[n..], Some(d)),
             };
             let n = n + usize::from(target.is_some());
             (domain, target, &toks[n..])
@@ -49,12 +43,8 @@ pub(super) fn parse(cx: &mut Cx<'_>, a: &Args<'_>, verb: Verb) -> Message {
             (platform, None, &toks[n..])
         }
         _ => {
-            let (domain, example) = if verb == Verb::Dm {
-                ("user", "/dm @user \"...\"")
-            } else {
-                ("agent", "/tell @agent \"...\"")
-            };
-            let target = target(cx, a, toks, "", example);
+            let domain = if verb == Verb::Dm { "user" } else { "agent" };
+            let target = target(cx, a, toks, None);
             let n = usize::from(target.is_some());
             (Cow::Borrowed(domain), target, &toks[n..])
         }
@@ -145,18 +135,24 @@ fn send_domain(cx: &mut Cx<'_>, a: &Args<'_>) -> (Cow<'static, str>, usize) {
     (Cow::Borrowed(""), 1)
 }
 
-/// The target `@name` at the start of `toks` (D008 when missing).
-fn target(cx: &mut Cx<'_>, a: &Args<'_>, toks: &[Token], on: &str, example: &str) -> Option<Name> {
-    let who = if on.is_empty() {
-        "Who should get this?".to_string()
-    } else {
-        format!("Who {on} should get this?")
+/// The target `@name` at the start of `toks` (D008 when missing);
+/// `domain` for /send, `None` for /dm and /tell.
+fn target(cx: &mut Cx<'_>, a: &Args<'_>, toks: &[Token], domain: Option<&str>) -> Option<Name> {
+    let who = || match domain {
+        Some(d) => format!("Who on @{d} should get this?"),
+        None => "Who should get this?".to_string(),
+    };
+    let example = || match domain {
+        Some(d) => format!("/send @{d} @name \"...\""),
+        None if a.verb_span.text(cx.text).eq_ignore_ascii_case("dm") => "/dm @user \"...\"".into(),
+        None => format!("/{} @agent \"...\"", a.verb_span.text(cx.text)),
     };
     let Some(t) = toks.first() else {
+        let message = format!("{} Add a target: {}", who(), example());
         cx.report(
             &diagnostics::MISSING_TARGET,
             Span::empty(a.end().end),
-            format!("{who} Add a target: {example}"),
+            message,
         );
         return None;
     };
@@ -168,7 +164,7 @@ fn target(cx: &mut Cx<'_>, a: &Args<'_>, toks: &[Token], on: &str, example: &str
         cx.report_fix(
             &diagnostics::MISSING_TARGET,
             t.span,
-            format!("{who} Targets start with @ - did you mean @{w}?"),
+            format!("{} Targets start with @ - did you mean @{w}?", who()),
             format!("Write @{w}"),
             format!("@{w}"),
         );
@@ -177,7 +173,7 @@ fn target(cx: &mut Cx<'_>, a: &Args<'_>, toks: &[Token], on: &str, example: &str
     cx.report(
         &diagnostics::MISSING_TARGET,
         Span::empty(t.span.start),
-        format!("{who} Put a target before the message: {example}"),
+        format!("{} Put a target before the message: {}", who(), example()),
     );
     None
 }

@@ -150,6 +150,9 @@ impl<'a> Cx<'a> {
     /// Reports `toks` (if any) as not understood where they stand (`after`
     /// says where: "after the content").
     pub fn unexpected(&mut self, toks: &[Token], after: &str) {
+        if toks.is_empty() {
+            return;
+        }
         self.unexpected_because(
             toks,
             &format!("{after} - leave it out, or quote it if it belongs to the content"),
