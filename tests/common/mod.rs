@@ -83,6 +83,34 @@ impl Sandbox {
         self.run_in(&self.dir, args, env)
     }
 
+    /// Runs `prose ARGS` in the sandbox with `stdin` as its standard input.
+    pub fn prose_with_stdin(&self, args: &[&str], stdin: &[u8]) -> Run {
+        use std::{io::Write, process::Stdio};
+        let mut cmd = Command::new(prose_bin());
+        cmd.args(args)
+            .current_dir(&self.dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for var in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
+            cmd.env_remove(var);
+        }
+        let mut child = cmd.spawn().expect("run the prose binary");
+        let mut input = child.stdin.take().expect("stdin is piped");
+        let stdin = stdin.to_vec();
+        // A writer thread, so a large input cannot deadlock against output.
+        let writer = std::thread::spawn(move || {
+            let _ = input.write_all(&stdin);
+        });
+        let out = child.wait_with_output().expect("wait for the prose binary");
+        writer.join().expect("the stdin writer");
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+            stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+        }
+    }
+
     /// Runs `prose ARGS` in the sandbox subdirectory `rel`.
     pub fn prose_in(&self, rel: &str, args: &[&str]) -> Run {
         self.run_in(&self.dir.join(rel), args, &[])
