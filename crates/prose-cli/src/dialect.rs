@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use crate::{
     check::{EXIT_FAILURE, EXIT_OK},
-    line_index::{LineCol, LineIndex},
+    line_index::LineIndex,
+    render::JsonRange,
     source::{LoadError, read_source, report_load_error},
     write_or_exit,
 };
@@ -126,12 +127,6 @@ struct JsonDiagnostic<'a> {
     range: JsonRange,
 }
 
-#[derive(Serialize)]
-struct JsonRange {
-    start: LineCol,
-    end: LineCol,
-}
-
 /// Writes every action of `text` as a JSON line.
 pub fn write_actions(out: &mut dyn Write, parser: &DialectParser, text: &str) -> io::Result<()> {
     let doc = parser.parse_actions(text);
@@ -160,10 +155,7 @@ fn diagnostic<'a>(index: &LineIndex<'_>, d: &'a Diagnostic) -> JsonDiagnostic<'a
         code: d.code,
         severity: d.severity.as_str(),
         message: &d.message,
-        range: JsonRange {
-            start: index.line_col(d.span.start),
-            end: index.line_col(d.span.end),
-        },
+        range: JsonRange::new(index, d.span.start, d.span.end),
     }
 }
 
