@@ -369,8 +369,9 @@ fn content_blocks() {
             "/reply “curly quotes”",
             "/reply \"escaped \\\"quotes\\\" and \\\\ backslash\"",
             "/post bluesky \"\"\"inline triple\"\"\" !",
+            "/post bluesky ~~~md\n# title\n~~~ ?public -> /reply posted",
         ],
-        expect![[r#"
+        expect![[r##"
             > /post bluesky "single line content"
             {"arguments":{"content":{"form":"quoted","text":"single line content"},"domain":"bluesky","target":null,"type":"message"},"chain":null,"intent":"bluesky","marker":null,"verb":"post"}
             > /post bluesky """
@@ -395,7 +396,11 @@ fn content_blocks() {
             {"arguments":{"content":{"form":"quoted","text":"escaped \"quotes\" and \\ backslash"},"domain":"thread","target":null,"type":"message"},"chain":null,"intent":"thread","marker":null,"verb":"reply"}
             > /post bluesky """inline triple""" !
             {"arguments":{"content":{"form":"triple_quoted","text":"inline triple"},"domain":"bluesky","target":null,"type":"message"},"chain":null,"intent":"bluesky","marker":"!","verb":"post"}
-        "#]],
+            > /post bluesky ~~~md
+            > # title
+            > ~~~ ?public -> /reply posted
+            {"arguments":{"content":{"form":"fenced","lang":"md","text":"# title"},"domain":"bluesky","target":null,"type":"message"},"chain":{"arguments":{"content":{"form":"unquoted","text":"posted"},"domain":"thread","target":null,"type":"message"},"chain":null,"intent":"thread","marker":null,"verb":"reply"},"intent":"bluesky","marker":"?public","verb":"post"}
+        "##]],
     );
 }
 
