@@ -52,10 +52,14 @@ content
 "#;
 
 fn bench(c: &mut Criterion) {
-    let parser = DialectParser::new().with_registry(BlockRegistry::from_names([
-        "project_notes",
-        "meeting_notes",
-    ]));
+    assert!(
+        SIMPLE
+            .iter()
+            .all(|l| DialectParser::new().parse(l).error().is_none()),
+        "the simple actions parse without errors"
+    );
+    let registry = BlockRegistry::parse("project_notes\nmeeting_notes\n[context]\npersona\n");
+    let parser = DialectParser::new().with_registry(registry.expect("a valid registry"));
     let mut g = c.benchmark_group("dialect");
     g.sample_size(30);
 

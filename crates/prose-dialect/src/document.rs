@@ -114,8 +114,7 @@ pub(crate) fn parse_document(
         p.cx.report(&diagnostics::UNCLOSED_BATCH, frame.brace, unclosed);
         p.close(frame, None, text.len());
     }
-    if let Some(mut tokens) = p.cx.tokens.take() {
-        tokens.sort_by_key(|t| (t.span.start, t.span.end));
+    if let Some(tokens) = p.cx.tokens.take() {
         p.doc.tokens = tokens;
     }
     p.doc
@@ -146,8 +145,18 @@ impl DocParser<'_> {
     }
 
     /// Handles the line at `pos`; returns an offset on the last line it
-    /// took.
+    /// took. The semantic tokens of what it took are put in order here:
+    /// each call covers the text after the previous one.
     fn line_at(&mut self, pos: usize) -> usize {
+        let from = self.cx.tokens.as_ref().map_or(0, Vec::len);
+        let end = self.take_line(pos);
+        if let Some(tokens) = &mut self.cx.tokens {
+            tokens[from..].sort_unstable_by_key(|t| (t.span.start, t.span.end));
+        }
+        end
+    }
+
+    fn take_line(&mut self, pos: usize) -> usize {
         let text = self.cx.text;
         let first = lexer::skip_blanks(text, pos);
         if !self.stack.is_empty() && text[first..].starts_with('}') {

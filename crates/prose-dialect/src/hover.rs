@@ -27,10 +27,13 @@ pub fn hover(doc: &Document, offset: usize) -> Option<Hover> {
     let action = item.action.as_ref()?;
     let link = innermost(action, offset);
     let resolves = format!("Resolves to: {}", describe(action));
-    let token = doc
-        .tokens
-        .iter()
-        .find(|t| t.span.touches(offset) && !t.span.is_empty());
+    // Tokens are ordered by position: the last one starting at or before
+    // `offset`.
+    let i = doc.tokens.partition_point(|t| t.span.start <= offset);
+    let token = i
+        .checked_sub(1)
+        .map(|i| &doc.tokens[i])
+        .filter(|t| t.span.touches(offset));
     let (span, head) = match token {
         Some(t) if t.kind == SemanticKind::Verb => {
             let spec = link.verb.spec();

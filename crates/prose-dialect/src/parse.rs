@@ -69,15 +69,18 @@ fn parse_chain(cx: &mut Cx<'_>, tokens: &[Token], in_chain: bool) -> Option<Pars
     let mut next: Option<Box<ParsedAction>> = None;
     while let Some(start) = tokens[..end].iter().rposition(|t| t.kind == Kind::Verb) {
         let action = parse_link(cx, &tokens[start..end], in_chain || start > 0);
+        if start == 0 {
+            return action.map(|mut a| {
+                a.chain = next;
+                a
+            });
+        }
         next = action.map(|mut a| {
             a.chain = next.take();
             Box::new(a)
         });
         // The arrow before this link.
         end = start.saturating_sub(1);
-        if start == 0 {
-            break;
-        }
     }
     next.map(|b| *b)
 }
@@ -193,8 +196,12 @@ fn parse_link(cx: &mut Cx<'_>, tokens: &[Token], in_chain: bool) -> Option<Parse
 
 /// The verb word resolved, or `None` after reporting why not.
 fn resolve_word(cx: &mut Cx<'_>, written: &str, span: Span) -> Option<(Word, f32)> {
+    let m = resolve::match_verb(written);
+    if let VerbMatch::Exact(w) = m {
+        return Some((w, 1.0));
+    }
     let shown = args::ellipsis(written);
-    match resolve::match_verb(written) {
+    match m {
         VerbMatch::Exact(w) => Some((w, 1.0)),
         VerbMatch::Corrected { word, confidence } => {
             cx.report_fix(
