@@ -340,3 +340,37 @@ impl Arguments {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DialectParser;
+
+    /// Frameworks may send actions across processes: every action survives
+    /// a JSON round trip, and its intent is the one its arguments give.
+    #[test]
+    fn actions_round_trip_through_json() {
+        let text = "/recall project_notes + \"x\"\n/recall -a\n/recal b\n/recall patch a ```diff\n-x\n```\n/forget a\n\
+            /context persona \"old\" -> \"new\"\n/context swap a b\n/context load a\n/archive persona\n\
+            /search in archival x > 2 weeks role:user\n/send @agent @entropy \"hi\" ?ask\n/reply that .\n/post bluesky\n> q\n\
+            /dm @user @last.output\n/tell @a x -> /reply y !\n/fetch https://x.y html\n/fetch continue\n/web site:a.b q\n\
+            /calc 1+1\n/data list\n/data search s \"q\"\n/approve [r1] always\n/deny r2 \"no\"\n/escalate r3\n/cancel r4\n\
+            /halt \"stop\" !\n/uncertain \"hm\"\n/batch {\n/reply a\n} -> /tell @b\n";
+        let doc = DialectParser::new().parse_document(text);
+        assert_eq!(doc.actions.len(), 28);
+        for item in &doc.actions {
+            let action = item.action.as_ref().unwrap();
+            for link in action.links() {
+                assert_eq!(
+                    link.intent,
+                    link.arguments.intent(),
+                    "{}",
+                    item.span.text(text)
+                );
+            }
+            let json = serde_json::to_string(action).unwrap();
+            let back: ParsedAction = serde_json::from_str(&json).unwrap();
+            assert_eq!(&back, action, "{json}");
+        }
+    }
+}

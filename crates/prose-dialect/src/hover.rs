@@ -373,4 +373,86 @@ mod tests {
         assert_eq!(hover(&doc, 2), None);
         assert_eq!(hover(&doc, 8), None);
     }
+
+    #[test]
+    fn describe_every_family() {
+        let text = [
+            "/recall + \"tea\"",
+            "/recall insert fact \"tea\"",
+            "/recall notes + more",
+            "/recall -notes",
+            "/recall patch notes ```diff\n-a\n```",
+            "/context persona + \"tea\"",
+            "/context persona \"old\" -> \"new\"",
+            "/context archive persona",
+            "/context load notes",
+            "/context swap persona notes",
+            "/search everywhere x < 3 days",
+            "/send @user \"hi\"",
+            "/post bluesky this",
+            "/dm @user hi",
+            "/fetch https://x.com",
+            "/fetch https://x.com html",
+            "/fetch continue",
+            "/web rust",
+            "/calc 1+1",
+            "/data list",
+            "/data read s",
+            "/data search s \"q\"",
+            "/data monitor s",
+            "/data pause s",
+            "/approve req-1 always",
+            "/deny \"no\"",
+            "/escalate [r1] \"why\"",
+            "/escalate",
+            "/cancel",
+            "/cancel r2",
+            "/halt \"disk\" !",
+            "/uncertain \"sarcasm?\"",
+            "/reply a very long reply that goes on and on and on, well past sixty characters",
+        ]
+        .join("\n");
+        let doc = DialectParser::new().parse_document(&text);
+        let got: Vec<String> = doc
+            .actions
+            .iter()
+            .map(|a| describe(a.action.as_ref().unwrap()))
+            .collect();
+        expect![[r#"
+            /recall stores “tea” as a new block
+            /recall stores “tea” as a new block `fact`
+            /recall appends “more” to the block `notes`
+            /recall deletes the block `notes`
+            /recall patches the block `notes`
+            /context appends “tea” to the working-memory block `persona`
+            /context replaces “old” with “new” in `persona`
+            /context moves `persona` to archival memory
+            /context loads `notes` from archival memory
+            /context swaps `persona` out for `notes` from archival memory
+            /search searches everything for “x”, newer than 3 days
+            /send sends to user: “hi”
+            /post posts to bluesky: what the conversation points at (resolved from context)
+            /dm sends to @user on user: “hi”
+            /fetch fetches https://x.com as markdown
+            /fetch fetches https://x.com as html
+            /fetch continues the paginated read
+            /web searches the web for “rust”
+            /calc calculates “1+1”
+            /data lists the data sources
+            /data reads from `s`
+            /data searches `s` for “q”
+            /data starts notifications from `s`
+            /data pauses notifications from `s`
+            /approve approves request `req-1`, always (a permanent rule)
+            /deny denies the request in context: “no”
+            /escalate escalates request `r1`: “why”
+            /escalate escalates the request in context
+            /cancel cancels the current chain
+            /cancel cancels the pending request `r2`
+            /halt stops everything: “disk” [!: serious: definitely confirm]
+            /uncertain signals uncertainty: “sarcasm?”
+            /reply replies in the current thread: “a very long reply that goes on and on and on, well past sixt…”
+        "#]]
+        .assert_eq(&(got.join("\n") + "\n"));
+    }
 }

@@ -35,12 +35,11 @@ pub(crate) fn parse_tail(
 ) -> (Option<PermissionMarker>, Option<Box<ParsedAction>>) {
     token_problems(cx, tokens);
     let tokens = drop_dangling_arrow(cx, tokens);
-    let verb = tokens
-        .iter()
-        .position(|t| t.kind == Kind::Verb)
-        .unwrap_or(tokens.len());
-    // Before the chain's arrow.
-    let before = &tokens[..verb.saturating_sub(1)];
+    // Before the chain's arrow (a verb follows an arrow), or everything.
+    let (before, verb) = match tokens.iter().position(|t| t.kind == Kind::Verb) {
+        Some(v) => (&tokens[..v.saturating_sub(1)], v),
+        None => (tokens, tokens.len()),
+    };
     let (marker, rest) = take_marker(cx, before);
     cx.unexpected(&rest, "after the batch's `}`");
     let chain = parse_chain(cx, &tokens[verb..], true).map(Box::new);

@@ -167,6 +167,10 @@ fn insert(cx: &mut Cx<'_>, a: &Args<'_>, toks: &[Token]) -> RecallIntent {
 
 fn append(cx: &mut Cx<'_>, a: &Args<'_>, block: Name, toks: &[Token]) -> RecallIntent {
     let content = cx.content(toks).unwrap_or_else(|| {
+        if block.text.is_empty() {
+            // The missing block is reported already.
+            return Content::missing(a.end().end);
+        }
         let message = format!(
             "What should I append to {}? Give the content: /recall {} + \"...\"",
             block.text, block.text

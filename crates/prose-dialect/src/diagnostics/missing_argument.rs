@@ -67,4 +67,35 @@ mod tests {
             "#]],
         );
     }
+
+    #[test]
+    fn the_other_forms() {
+        check(
+            "/forget\n/remember\n/recall append\n/context persona +\n/context human -> \"new\"\n/context swap persona\n/context load\n",
+            expect![[r#"
+                D010 1:8-1:8 error: What should I forget? Name the block: /forget block_name
+                D010 2:10-2:10 error: What should I remember? Give the content: /recall + "..."
+                D010 3:15-3:15 error: Which block should I append to? Name it after the subcommand
+                D010 4:19-4:19 error: What should I add to persona? Give the content: /context persona + "..."
+                D010 5:18-5:18 error: A replacement needs the old text and the new: /context block "old" -> "new"
+                D010 6:22-6:22 error: Which block should I swap in?
+                D010 7:14-7:14 error: Which block should I load?
+            "#]],
+        );
+    }
+
+    #[test]
+    fn no_action_at_all() {
+        let p = crate::parse("just prose\n");
+        assert_eq!(p.action, None);
+        let d = p.error().unwrap();
+        assert_eq!(
+            (d.code, d.message.as_str(), d.span),
+            (
+                "D001",
+                "I don't see an action here - actions start with /, like /recall project deadlines",
+                crate::Span::new(0, 10)
+            )
+        );
+    }
 }

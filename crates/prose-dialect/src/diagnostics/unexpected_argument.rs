@@ -50,4 +50,19 @@ mod tests {
             "#]],
         );
     }
+
+    #[test]
+    fn after_blocks_sources_and_batches() {
+        check(
+            "/context archive persona now\n/context load x y\n/context swap a b c\n/data read src extra\n/batch {\n/reply a\n} extra words\n/batch ! {\n} ?\n",
+            expect![[r#"
+                D011 1:26-1:29 error: I didn't understand `now` after the block to archive - leave it out, or quote it if it belongs to the content
+                D011 2:17-2:18 error: I didn't understand `y` after the block to load - leave it out, or quote it if it belongs to the content
+                D011 3:19-3:20 error: I didn't understand `c` after the two blocks to swap - leave it out, or quote it if it belongs to the content
+                D011 4:16-4:21 error: I didn't understand `extra` after the source to read - leave it out, or quote it if it belongs to the content
+                D011 7:3-7:14 error: I didn't understand `extra words` after the batch's `}` - leave it out, or quote it if it belongs to the content
+                D005 8:1-9:4 error: Two permission markers (`!` and `?`) - keep the one you mean
+            "#]],
+        );
+    }
 }
