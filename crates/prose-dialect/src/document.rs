@@ -97,6 +97,7 @@ pub(crate) fn parse_document(
         cx: Cx::new(text, registry, semantic),
         doc: Document::default(),
         stack: Vec::new(),
+        buffer: Vec::new(),
         pending: Vec::new(),
         line: 1,
         counted: 0,
@@ -124,6 +125,8 @@ struct DocParser<'t> {
     cx: Cx<'t>,
     doc: Document,
     stack: Vec<Frame>,
+    /// The token buffer, reused from one action to the next.
+    buffer: Vec<Token>,
     /// The diagnostics of the outermost open batch (and of everything in
     /// it): all of them belong to that one action.
     pending: Vec<Diagnostic>,
@@ -175,7 +178,7 @@ impl DocParser<'_> {
             return end;
         }
         if lexer::is_action_start(text, first) {
-            let lexed = lexer::lex_action(text, first);
+            let lexed = lexer::lex_action_into(text, first, std::mem::take(&mut self.buffer));
             let line = self.line_of(first);
             if let Some(head) = batch_head(text, &lexed.tokens) {
                 self.open(head, first, line);
@@ -189,6 +192,7 @@ impl DocParser<'_> {
                     diagnostics,
                 });
             }
+            self.buffer = lexed.tokens;
             return lexed.end;
         }
         let eol = lexer::line_end(text, pos);

@@ -140,9 +140,16 @@ pub(crate) struct Lexed {
 
 /// Lexes the action whose `/` is at `start` (see [`is_action_start`]).
 pub(crate) fn lex_action(text: &str, start: usize) -> Lexed {
+    lex_action_into(text, start, Vec::with_capacity(8))
+}
+
+/// [`lex_action`] into `tokens` (cleared first), so a caller can reuse one
+/// buffer for every action.
+pub(crate) fn lex_action_into(text: &str, start: usize, mut tokens: Vec<Token>) -> Lexed {
+    tokens.clear();
     let mut lx = Lexer {
         text,
-        tokens: Vec::with_capacity(8),
+        tokens,
         line: (1, 0),
     };
     let end = lx.run(start, true);
