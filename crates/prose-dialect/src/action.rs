@@ -29,7 +29,7 @@ pub struct ParsedAction {
     pub arguments: Arguments,
     /// The verb as written after the `/` (an alias, a misspelling, or a
     /// two-word alias such as `look up`).
-    pub written: String,
+    pub written: Cow<'static, str>,
     /// How sure the verb is: 1 when spelled exactly, less when corrected.
     pub confidence: f32,
     /// From the `/` to the end of this action, without its chain.

@@ -187,10 +187,19 @@ fn parse_link(cx: &mut Cx<'_>, tokens: &[Token], in_chain: bool) -> Option<Parse
         intent: arguments.intent(),
         chain: None,
         arguments,
-        written: cx.text[verb_tok.span.start..written_end].to_string(),
+        written: spelled(&cx.text[verb_tok.span.start..written_end], word.text),
         confidence,
         span,
     })
+}
+
+/// `written` without an allocation when it is the known spelling.
+fn spelled(written: &str, known: &'static str) -> Cow<'static, str> {
+    if written == known {
+        Cow::Borrowed(known)
+    } else {
+        Cow::Owned(written.to_string())
+    }
 }
 
 /// The verb word resolved, or `None` after reporting why not.
