@@ -50,3 +50,48 @@ pub struct SemanticToken {
     pub span: Span,
     pub kind: SemanticKind,
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{BlockRegistry, DialectParser};
+    use expect_test::expect;
+
+    #[test]
+    fn every_kind_in_order() {
+        let text = "/recall append notes + \"x\" ? -> /send @agent @entropy @last.output\n/fetch https://x.y html\n/batch {\n/search in archival q > 2 weeks\n}\n/tell @a that !";
+        let parser = DialectParser::new().with_registry(BlockRegistry::from_names(["notes"]));
+        let doc = parser.parse_document(text);
+        let shown: Vec<String> = doc
+            .tokens
+            .iter()
+            .map(|t| format!("{:?} {:?}", t.kind, t.span.text(text)))
+            .collect();
+        expect![[r#"
+            Verb "/recall"
+            Keyword "append"
+            Block "notes"
+            Keyword "+"
+            String "\"x\""
+            Marker "?"
+            Operator "->"
+            Verb "/send"
+            Target "@agent"
+            Target "@entropy"
+            Reference "@last.output"
+            Verb "/fetch"
+            Url "https://x.y"
+            Keyword "html"
+            Verb "/batch"
+            Operator "{"
+            Verb "/search"
+            Keyword "in archival"
+            Keyword "> 2 weeks"
+            Operator "}"
+            Verb "/tell"
+            Target "@a"
+            Reference "that"
+            Marker "!"
+        "#]]
+        .assert_eq(&(shown.join("\n") + "\n"));
+    }
+}

@@ -638,6 +638,7 @@ fn markers() {
             "/reply sounds good.",
             "/reply \"quoted\"?",
             "/cancel!",
+            "/post bluesky ?public \"\"\"\nmarker before the opener\n\"\"\"",
             "/recall notes ? -> /tell @entropy !",
         ],
         expect![[r#"
@@ -659,6 +660,10 @@ fn markers() {
             {"arguments":{"content":{"form":"quoted","text":"quoted"},"domain":"thread","target":null,"type":"message"},"chain":null,"intent":"thread","marker":"?","verb":"reply"}
             > /cancel!
             {"arguments":{"request":null,"type":"cancel"},"chain":null,"intent":"chain","marker":"!","verb":"cancel"}
+            > /post bluesky ?public """
+            > marker before the opener
+            > """
+            {"arguments":{"content":{"form":"triple_quoted","text":"marker before the opener"},"domain":"bluesky","target":null,"type":"message"},"chain":null,"intent":"bluesky","marker":"?public","verb":"post"}
             > /recall notes ? -> /tell @entropy !
             {"arguments":{"intent":"search","query":{"form":"unquoted","text":"notes"},"type":"recall"},"chain":{"arguments":{"content":{"form":"reference","reference":{"ref":"last.output"},"text":""},"domain":"agent","target":{"text":"entropy"},"type":"message"},"chain":null,"intent":"agent","marker":"!","verb":"tell"},"intent":"search","marker":"?","verb":"recall"}
         "#]],

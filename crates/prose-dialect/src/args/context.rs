@@ -41,7 +41,7 @@ pub(super) fn parse(cx: &mut Cx<'_>, a: &Args<'_>, archived: bool) -> ContextOp 
         }
         Some(_) => {
             let block = name(cx, a, rest, 0, "append to");
-            let skip = 1 + usize::from(cx.word(rest.get(1)) == Some("+"));
+            let skip = 1 + usize::from(cx.keyword(rest.get(1), &["+"]).is_some());
             return append(cx, a, block, rest.get(skip..).unwrap_or(&[]));
         }
         None => {}

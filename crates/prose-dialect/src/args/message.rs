@@ -32,7 +32,7 @@ pub(super) fn parse(cx: &mut Cx<'_>, a: &Args<'_>, verb: Verb) -> Message {
                 // Reported already: take what follows as it comes.
                 "" => None,
                 "user" => toks.get(n).and_then(|t| at_name(cx, t)),
-                d => target(cx, a, &toks[n..], Some(d)),
+                d => target(cx, a, &toks[n..], Some(d), verb),
             };
             let n = n + usize::from(target.is_some());
             (domain, target, &toks[n..])
@@ -44,7 +44,7 @@ pub(super) fn parse(cx: &mut Cx<'_>, a: &Args<'_>, verb: Verb) -> Message {
         }
         _ => {
             let domain = if verb == Verb::Dm { "user" } else { "agent" };
-            let target = target(cx, a, toks, None);
+            let target = target(cx, a, toks, None, verb);
             let n = usize::from(target.is_some());
             (Cow::Borrowed(domain), target, &toks[n..])
         }
@@ -137,15 +137,21 @@ fn send_domain(cx: &mut Cx<'_>, a: &Args<'_>) -> (Cow<'static, str>, usize) {
 
 /// The target `@name` at the start of `toks` (D008 when missing);
 /// `domain` for /send, `None` for /dm and /tell.
-fn target(cx: &mut Cx<'_>, a: &Args<'_>, toks: &[Token], domain: Option<&str>) -> Option<Name> {
+fn target(
+    cx: &mut Cx<'_>,
+    a: &Args<'_>,
+    toks: &[Token],
+    domain: Option<&str>,
+    verb: Verb,
+) -> Option<Name> {
     let who = || match domain {
         Some(d) => format!("Who on @{d} should get this?"),
         None => "Who should get this?".to_string(),
     };
     let example = || match domain {
         Some(d) => format!("/send @{d} @name \"...\""),
-        None if a.verb_span.text(cx.text).eq_ignore_ascii_case("dm") => "/dm @user \"...\"".into(),
-        None => format!("/{} @agent \"...\"", a.verb_span.text(cx.text)),
+        None if verb == Verb::Dm => "/dm @user \"...\"".into(),
+        None => "/tell @agent \"...\"".into(),
     };
     let Some(t) = toks.first() else {
         let message = format!("{} Add a target: {}", who(), example());

@@ -61,11 +61,18 @@ impl<'a> Cx<'a> {
             .push(Diagnostic::new(code, span, message).with_fix(title, replacement));
     }
 
+    /// Marks `span` as `kind`; a later mark of the same span (an argument
+    /// parser knowing better than the generic pass) replaces the earlier.
     pub fn mark(&mut self, span: Span, kind: SemanticKind) {
-        if let Some(t) = &mut self.tokens
-            && !span.is_empty()
-        {
-            t.push(SemanticToken { span, kind });
+        let Some(tokens) = &mut self.tokens else {
+            return;
+        };
+        if span.is_empty() {
+            return;
+        }
+        match tokens.iter_mut().rev().take(8).find(|t| t.span == span) {
+            Some(t) => t.kind = kind,
+            None => tokens.push(SemanticToken { span, kind }),
         }
     }
 

@@ -70,7 +70,7 @@ pub(super) fn parse(cx: &mut Cx<'_>, a: &Args<'_>, mode: Mode) -> RecallIntent {
         return insert(cx, a, rest);
     }
     if cx.keyword(first, APPEND).is_some() {
-        let skip = usize::from(cx.word(rest.get(1)) == Some("+"));
+        let skip = usize::from(cx.keyword(rest.get(1), &["+"]).is_some());
         let block = block(cx, a, rest, "append to");
         return append(cx, a, block, &rest[(1 + skip).min(rest.len())..]);
     }
