@@ -180,6 +180,23 @@ mod tests {
     }
 
     #[test]
+    fn command_line() {
+        use crate::args::{Cli, Command};
+        use clap::Parser;
+        let cli =
+            Cli::try_parse_from(["prose", "dialect", "parse", "--registry", "b.txt"]).unwrap();
+        let Command::Dialect(DialectArgs {
+            command: DialectCommand::Parse(p),
+        }) = cli.command
+        else {
+            panic!("not dialect parse")
+        };
+        assert_eq!(p.registry, Some(PathBuf::from("b.txt")));
+        assert!(Cli::try_parse_from(["prose", "dialect"]).is_err());
+        assert!(Cli::try_parse_from(["prose", "dialect", "parse", "x"]).is_err());
+    }
+
+    #[test]
     fn no_actions_no_output() {
         assert_eq!(run(""), "");
         assert_eq!(run("just prose\n"), "");

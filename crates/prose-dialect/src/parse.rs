@@ -209,16 +209,15 @@ fn resolve_word(cx: &mut Cx<'_>, written: &str, span: Span) -> Option<(Word, f32
         return Some((w, 1.0));
     }
     let shown = args::ellipsis(written);
+    // The fix of every verb diagnostic: write the known word.
+    let mut report = |code, message: String, word: &'static str| {
+        cx.report_fix(code, span, message, format!("Write /{word}"), word);
+    };
     match m {
         VerbMatch::Exact(w) => Some((w, 1.0)),
         VerbMatch::Corrected { word, confidence } => {
-            cx.report_fix(
-                &diagnostics::CORRECTED_VERB,
-                span,
-                format!("I read /{shown} as /{}", word.text),
-                format!("Write /{}", word.text),
-                word.text,
-            );
+            let message = format!("I read /{shown} as /{}", word.text);
+            report(&diagnostics::CORRECTED_VERB, message, word.text);
             Some((word, confidence))
         }
         VerbMatch::StrictNearMiss(w) => {
@@ -227,16 +226,18 @@ fn resolve_word(cx: &mut Cx<'_>, written: &str, span: Span) -> Option<(Word, f32
                 crate::Verb::Recall => "a deletion",
                 _ => "a permission decision",
             };
-            cx.report_fix(
-                &diagnostics::STRICT_VERB_MISSPELLED,
-                span,
-                format!(
-                    "/{shown} looks like /{0}, but I never guess {what} - write /{0} exactly",
-                    w.text
-                ),
-                format!("Write /{}", w.text),
-                w.text,
+            let message = format!(
+                "/{shown} looks like /{0}, but I never guess {what} - write /{0} exactly",
+                w.text
             );
+            report(&diagnostics::STRICT_VERB_MISSPELLED, message, w.text);
+            None
+        }
+        VerbMatch::Unknown {
+            suggestion: Some(s),
+        } => {
+            let message = format!("I don't know the verb /{shown} - did you mean /{}?", s.text);
+            report(&diagnostics::UNKNOWN_VERB, message, s.text);
             None
         }
         VerbMatch::Ambiguous(a, b) => {
@@ -247,18 +248,6 @@ fn resolve_word(cx: &mut Cx<'_>, written: &str, span: Span) -> Option<(Word, f32
                     "I couldn't tell if you meant /{} or /{} - which one?",
                     a.text, b.text
                 ),
-            );
-            None
-        }
-        VerbMatch::Unknown {
-            suggestion: Some(s),
-        } => {
-            cx.report_fix(
-                &diagnostics::UNKNOWN_VERB,
-                span,
-                format!("I don't know the verb /{shown} - did you mean /{}?", s.text),
-                format!("Write /{}", s.text),
-                s.text,
             );
             None
         }
