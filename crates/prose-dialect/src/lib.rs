@@ -173,3 +173,31 @@ fn first_action(text: &str) -> Option<usize> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_takes_the_first_action_only() {
+        let p = parse("Let me see.\n/reply ok .\n/aprove req-1\n");
+        let a = p.action.unwrap();
+        assert_eq!((a.verb, a.span), (Verb::Reply, Span::new(12, 23)));
+        assert!(p.diagnostics.is_empty(), "the second action is not read");
+    }
+
+    #[test]
+    fn parse_reads_a_whole_batch() {
+        let p = parse("/batch {\n  /recall a\n  /reply b\n} ?\n/reply after");
+        let a = p.action.unwrap();
+        assert_eq!(a.verb, Verb::Batch);
+        assert_eq!(a.permission_marker, Some(PermissionMarker::Check));
+        let Arguments::Batch(b) = &a.arguments else {
+            panic!("not a batch")
+        };
+        assert_eq!(b.actions.len(), 2);
+        // Not a batch: `{` is an argument.
+        let p = parse("/calc {");
+        assert_eq!(p.action.unwrap().verb, Verb::Calc);
+    }
+}
