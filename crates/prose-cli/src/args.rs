@@ -63,6 +63,10 @@ pub enum Command {
     /// Run the language server on stdin/stdout (the same server as the
     /// `prose-lsp` binary); editors start it. See docs/lsp.md.
     Lsp(LspArgs),
+
+    /// Pattern Dialect, the action language of agents: `prose dialect
+    /// parse` reads agent output and prints its actions as JSON lines.
+    Dialect(crate::dialect::DialectArgs),
 }
 
 /// Options of `prose lsp`.

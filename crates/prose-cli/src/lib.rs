@@ -1,5 +1,5 @@
 //! The `prose` command line: `check`, `fmt`, `explain`, `dump-cst`,
-//! `dump-tokens`, `lsp`.
+//! `dump-tokens`, `lsp`, `dialect parse`.
 //!
 //! Everything lives in this library so the thin `prose` binary and the
 //! end-to-end test harness of the workspace root run the very same code
@@ -8,6 +8,7 @@
 pub mod args;
 pub mod check;
 pub mod diff;
+pub mod dialect;
 pub mod dump;
 pub mod explain;
 pub mod fix;
@@ -37,6 +38,7 @@ pub fn main() -> ExitCode {
         Command::DumpCst(args) => dump::cst(&args.file),
         Command::DumpTokens(args) => dump::tokens(&args.file),
         Command::Lsp(_) => prose_lsp::run_stdio(),
+        Command::Dialect(args) => dialect::run(&args),
     }
 }
 

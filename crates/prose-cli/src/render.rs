@@ -146,10 +146,21 @@ struct JsonDiagnostic<'a> {
     range: JsonRange,
 }
 
+/// `{"start":{"line","column"},"end":{..}}`, as in [`crate::line_index`];
+/// also used by `prose dialect parse`.
 #[derive(Serialize)]
-struct JsonRange {
+pub(crate) struct JsonRange {
     start: LineCol,
     end: LineCol,
+}
+
+impl JsonRange {
+    pub(crate) fn new(index: &LineIndex<'_>, start: usize, end: usize) -> Self {
+        JsonRange {
+            start: index.line_col(start),
+            end: index.line_col(end),
+        }
+    }
 }
 
 impl Serialize for LineCol {
@@ -178,10 +189,7 @@ pub fn json(out: &mut dyn Write, report: &Report) -> io::Result<()> {
             code: d.code.as_str(),
             severity: d.severity.as_str(),
             message: &d.message,
-            range: JsonRange {
-                start: index.line_col(d.range.start().into()),
-                end: index.line_col(d.range.end().into()),
-            },
+            range: JsonRange::new(&index, d.range.start().into(), d.range.end().into()),
         }));
     }
     let fixed = report.fixed.as_ref().map(|fixed| {
