@@ -7,8 +7,8 @@
 
 pub mod args;
 pub mod check;
-pub mod diff;
 pub mod dialect;
+pub mod diff;
 pub mod dump;
 pub mod explain;
 pub mod fix;
