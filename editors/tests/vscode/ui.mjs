@@ -1,0 +1,103 @@
+// Driving VS Code's UI the way a person does: Quick Open, the command palette,
+// Go to Line, keyboard shortcuts. Each wait has a generous timeout.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+export const TIMEOUT = 60_000;
+
+/** Screenshots go to editors/tests/artifacts/vscode/NN-name.png. */
+export class Shots {
+  constructor(dir) {
+    this.dir = dir;
+    this.n = 0;
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  async take(page, name) {
+    this.n += 1;
+    const file = path.join(this.dir, `${String(this.n).padStart(2, "0")}-${name}.png`);
+    await page.screenshot({ path: file });
+    return file;
+  }
+}
+
+/** The active editor's tab has this file name. */
+async function waitActiveTab(page, name) {
+  await page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: TIMEOUT });
+}
+
+export async function openFile(page, name) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: TIMEOUT });
+  await input.fill(name);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: TIMEOUT });
+  await page.keyboard.press("Enter");
+  await waitActiveTab(page, name);
+  await page.locator(".editor-instance .monaco-editor .view-lines").first().click({ position: { x: 5, y: 5 } });
+}
+
+/** Runs a command by its title from the command palette. */
+export async function command(page, title) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: TIMEOUT });
+  await input.fill(`>${title}`);
+  const row = page.locator(`.quick-input-list .monaco-list-row`, { hasText: title }).first();
+  await row.waitFor({ state: "visible", timeout: TIMEOUT });
+  await page.keyboard.press("Enter");
+}
+
+/** Moves the cursor to a 1-based line and column. */
+export async function goTo(page, line, column) {
+  await page.keyboard.press("Control+G");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: TIMEOUT });
+  await input.fill(`:${line}:${column}`);
+  await page.keyboard.press("Enter");
+  await page.waitForSelector(".quick-input-widget", { state: "hidden", timeout: TIMEOUT });
+}
+
+export async function save(page) {
+  await page.keyboard.press("Control+S");
+  await page.waitForSelector(".tab.active.dirty", { state: "detached", timeout: TIMEOUT });
+}
+
+/** Polls `fn` until it returns a truthy value. */
+export async function until(what, fn, ms = TIMEOUT) {
+  const deadline = Date.now() + ms;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) {
+        return last;
+      }
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what} (last: ${last})`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Waits until `file` holds `expected` (after a save). */
+export async function fileHas(file, expected) {
+  return until(`${path.basename(file)} to contain ${JSON.stringify(expected)}`, () =>
+    fs.readFileSync(file, "utf8").includes(expected),
+  );
+}
+
+/** The text of the bottom panel's visible output or list. */
+export async function panelText(page) {
+  return page.locator(".part.panel").innerText();
+}
+
+export function assert(condition, message) {
+  if (!condition) {
+    throw new Error(`assertion failed: ${message}`);
+  }
+}
