@@ -22,19 +22,26 @@ export class Shots {
   }
 }
 
-/** The active editor's tab has this file name. */
-async function waitActiveTab(page, name) {
-  await page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: TIMEOUT });
-}
-
 export async function openFile(page, name) {
-  await page.keyboard.press("Control+P");
-  const input = page.locator(".quick-input-widget input");
-  await input.waitFor({ state: "visible", timeout: TIMEOUT });
-  await input.fill(name);
-  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${name}"]`, { timeout: TIMEOUT });
-  await page.keyboard.press("Enter");
-  await waitActiveTab(page, name);
+  // Quick Open re-renders its list while it filters: retry when Enter met a
+  // list in flux.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.keyboard.press("Control+P");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ state: "visible", timeout: TIMEOUT });
+      await input.fill(name);
+      await page.waitForSelector(`.quick-input-list .monaco-list-row.focused[aria-label*="${name}"]`, { timeout: TIMEOUT });
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 15_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) {
+        throw error;
+      }
+      await page.keyboard.press("Escape");
+    }
+  }
   await page.locator(".editor-instance .monaco-editor .view-lines").first().click({ position: { x: 5, y: 5 } });
 }
 
