@@ -18,7 +18,7 @@ local TIMEOUT = 30000
 vim.opt.rtp:prepend(plugin)
 vim.cmd("filetype on")
 local prose = require("prose")
-prose.setup({ cmd = { binary }, settings = { profile = "default" } })
+prose.setup({ cmd = { binary }, settings = { profile = "default", runner = { backend = "mock" } } })
 
 local results = { passed = 0, failed = 0, skipped = 0 }
 local version = vim.version()
@@ -199,6 +199,29 @@ else
       end
       return false
     end)
+  end)
+  check("run program from its lens (mock backend)", function()
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    -- Two lenses on the line (Run program, Dry run): Neovim asks which.
+    local select = vim.ui.select
+    vim.ui.select = function(items, _, on_choice)
+      for i, item in ipairs(items) do
+        if vim.inspect(item):find("Run program", 1, true) then
+          return on_choice(item, i)
+        end
+      end
+      on_choice(nil, nil)
+    end
+    vim.lsp.codelens.run()
+    vim.ui.select = select
+    local runs = prose.runs_buffer()
+    wait("the run to finish", function()
+      return text(runs):find("Run succeeded", 1, true) ~= nil
+    end)
+    assert(text(runs):find("Started hello.prose with backend mock", 1, true), text(runs))
+    assert(text(runs):find("Binding greeting written", 1, true), text(runs))
+    local bindings = vim.fn.glob(ws .. "/.prose/runs/*/bindings/greeting.md", false, true)
+    assert(#bindings == 1, "bindings/greeting.md on disk: " .. vim.inspect(bindings))
   end)
 end
 

@@ -80,7 +80,11 @@ async function main() {
   });
   const { page } = await openBrowser(cs.url, ws);
   await page.waitForSelector(".explorer-folders-view", { timeout: TIMEOUT });
+  await steps(page, ws);
+  await missingServer(page);
+}
 
+async function steps(page, ws) {
   await step(page, "diagnostics", async () => {
     await openFile(page, "review.prose");
     await page.waitForSelector(".squiggly-error", { timeout: TIMEOUT });
@@ -114,10 +118,14 @@ async function main() {
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.type("session: ");
-    await page.keyboard.press("Control+Space");
+    // `:` opens the list by itself; an answer overtaken by the edit's
+    // re-analysis closes it, so ask again until it shows the agents.
     const widget = page.locator(".suggest-widget.visible");
-    await widget.waitFor({ timeout: TIMEOUT });
     await until("agent names in the completion list", async () => {
+      if (!(await widget.isVisible())) {
+        await page.keyboard.press("Control+Space");
+        await widget.waitFor({ timeout: 10_000 });
+      }
       const labels = await widget.locator(".monaco-list-row").allInnerTexts();
       return labels.some((l) => l.includes("researcher")) && labels.some((l) => l.includes("writer"));
     });
@@ -192,6 +200,18 @@ async function main() {
     await command(page, "View: Close All Editors");
   });
 
+  await step(page, "language configuration", async () => {
+    await openFile(page, "scratch.prose");
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("agent poet:");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type('prompt: """');
+    await shots.take(page, "language-configuration");
+    await save(page);
+    // Indented after the `:`, and `"""` closed as it was typed.
+    await fileHas(path.join(ws, "scratch.prose"), 'agent poet:\n  prompt: """"""');
+  });
+
   // Running programs needs the server's run API (docs/lsp.md, "Running
   // programs"): these steps run as soon as the server advertises prose.run.
   const commands = await serverCommands(serverBinary);
@@ -218,6 +238,36 @@ async function main() {
       await shots.take(page, "run-output");
     });
   }
+}
+
+/** A prose.server.path that does not exist, set in the Settings editor: an
+ * error with a button to the setting. */
+async function missingServer(page) {
+  await step(page, "missing server", async () => {
+    await command(page, "View: Close All Editors");
+    await command(page, "Preferences: Open User Settings");
+    await page.waitForSelector(".settings-editor", { timeout: TIMEOUT });
+    await page.keyboard.type("prose.server.path");
+    // A machine-overridable setting: in code-server it is on the Remote tab.
+    await page.locator(".settings-editor .settings-tabs-widget .action-label", { hasText: "Remote" }).first().click();
+    const item = page.locator(".settings-editor .setting-item-contents", { hasText: "Server: Path" });
+    await item.first().waitFor({ state: "visible", timeout: TIMEOUT });
+    const input = item.first().locator("input").first();
+    await input.fill("/nonexistent/prose-lsp");
+    await input.press("Tab");
+    const toast = page.locator(".notification-toast", { hasText: "prose.server.path points at /nonexistent/prose-lsp" });
+    await toast.first().waitFor({ timeout: TIMEOUT });
+    const status = page.locator('[id$="prose.status"]').first();
+    await until("the status bar item to show the server stopped", async () => (await status.locator(".codicon-error").count()) > 0);
+    assert((await page.locator(".notification-toast").allInnerTexts()).length === 1, "one notification: the missing server");
+    await shots.take(page, "missing-server");
+    // Close the Settings editor; the button opens it again on the setting.
+    await page.locator(".tabs-container .tab.active .tab-actions .action-label").first().click();
+    await page.waitForSelector(".settings-editor", { state: "detached", timeout: TIMEOUT });
+    await toast.locator(".monaco-button", { hasText: "Open Setting" }).first().click();
+    await page.waitForSelector(".settings-editor", { timeout: TIMEOUT });
+    await until("the search for the setting", async () => (await page.locator(".settings-editor .search-container").innerText()).includes("prose.server.path"));
+  });
 }
 
 try {

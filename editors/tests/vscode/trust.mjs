@@ -70,12 +70,17 @@ async function main() {
   assert(!fs.existsSync(marker), "the workspace's prose.server.path must not run in an untrusted workspace");
   const status = await page.locator('[id$="prose.status"]').first().innerText();
   assert(status.includes("restricted"), `the status bar says restricted: ${status}`);
-  const run = page.locator('.editor-actions .action-item a[aria-label*="Run Program"]');
+  // The editor title's Run button says why it is off, and clicking it explains.
+  const run = page.locator('.editor-actions .action-item a[aria-label*="Run Program (disabled: this workspace is not trusted)"]');
   await run.first().waitFor({ timeout: TIMEOUT });
-  const runClass = (await run.first().getAttribute("class")) ?? "";
-  assert(runClass.includes("disabled"), `Run Program is disabled while untrusted (class: ${runClass})`);
   await shots.take(page, "untrusted");
-  console.log("ok      untrusted: user server with trusted=false, no marker, Run disabled");
+  await run.first().click();
+  const toast = page.locator(".notification-toast", { hasText: "running programs is disabled because this workspace is not trusted" });
+  await toast.first().waitFor({ timeout: TIMEOUT });
+  assert((await toast.first().innerText()).includes("Manage Workspace Trust"), "the message offers Manage Workspace Trust");
+  await shots.take(page, "untrusted-run");
+  await page.keyboard.press("Escape");
+  console.log("ok      untrusted: user server with trusted=false, no marker, Run disabled with the reason");
   results.passed += 1;
 
   // Granting trust restarts the client with the workspace's settings.

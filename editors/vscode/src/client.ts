@@ -57,7 +57,6 @@ export function createClient(server: FoundServer, outputChannel: vscode.OutputCh
     documentSelector: documentSelector(),
     outputChannel,
     initializationOptions: serverSettings(),
-    synchronize: { configurationSection: "prose" },
     middleware: {
       workspace: {
         // The server pulls the `prose` section: answer with the same object as

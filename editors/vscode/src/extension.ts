@@ -2,10 +2,11 @@
 // or the workspace's trust change, and registers the extension's commands.
 
 import * as vscode from "vscode";
-import { LanguageClient, State } from "vscode-languageclient/node";
+import { DidChangeConfigurationNotification, LanguageClient, State } from "vscode-languageclient/node";
 import { createClient } from "./client";
 import { Runs } from "./runs";
 import { findServer, FoundServer, reportMissing } from "./server";
+import { serverSettings } from "./settings";
 import { Status } from "./status";
 import { EXPLAIN_SCHEME, ExplainProvider, SyntaxTreeProvider, TREE_SCHEME } from "./views";
 
@@ -66,6 +67,18 @@ class Extension implements vscode.Disposable {
     }
   }
 
+  /**
+   * Tells a running server that the settings changed (it pulls the `prose`
+   * section). Sent here rather than by vscode-languageclient's `synchronize`,
+   * which would also fire while a change of `prose.server.*` stops the client.
+   */
+  settingsChanged(): void {
+    const client = this.client;
+    if (client?.isRunning()) {
+      void client.sendNotification(DidChangeConfigurationNotification.type, { settings: { prose: serverSettings() } });
+    }
+  }
+
   private async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
@@ -103,6 +116,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, tree),
     vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, explain),
     vscode.commands.registerCommand("prose.client.run", (uri?: unknown) => ext.runs.run(uri)),
+    // The editor title's Run button in an untrusted workspace: says why.
+    vscode.commands.registerCommand("prose.client.runDisabled", () => ext.runs.trusted()),
     vscode.commands.registerCommand("prose.client.dryRun", (uri?: unknown) => ext.runs.dryRun(uri)),
     vscode.commands.registerCommand("prose.client.stopRun", (runId?: unknown) => ext.runs.stop(runId)),
     vscode.commands.registerCommand("prose.client.showOutput", () => ext.runs.output.show()),
@@ -114,6 +129,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("prose.server")) {
         void ext.restart();
+      } else if (e.affectsConfiguration("prose")) {
+        ext.settingsChanged();
       }
     }),
   );

@@ -100,7 +100,7 @@ export class Runs implements vscode.Disposable {
   }
 
   /** Says why running is off in an untrusted workspace; false when it is. */
-  private async trusted(): Promise<boolean> {
+  async trusted(): Promise<boolean> {
     if (vscode.workspace.isTrusted) {
       return true;
     }
