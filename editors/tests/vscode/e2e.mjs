@@ -10,15 +10,10 @@
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { cleanup, openBrowser, repo, scratch, startCodeServer, testsDir } from "./lib.mjs";
-import { assert, command, fileHas, goTo, openFile, save, Shots, TIMEOUT, until } from "./ui.mjs";
+import { openBrowser, runTest, scratch, serverBinary, startCodeServer, testsDir, vsixArgument } from "./lib.mjs";
+import { assert, command, fileHas, goTo, openFile, panelText, save, Shots, Steps, TIMEOUT, until } from "./ui.mjs";
 
-const vsix = path.resolve(process.argv[2] ?? "");
-if (!fs.existsSync(vsix)) {
-  console.error(`usage: node e2e.mjs VSIX (no file ${vsix})`);
-  process.exit(2);
-}
-const serverBinary = process.env.PROSE_LSP_BINARY ?? path.join(repo, "target", "debug", "prose-lsp");
+const vsix = vsixArgument("e2e.mjs");
 
 /** The commands the server advertises (`executeCommandProvider`), asked over stdio. */
 function serverCommands(binary) {
@@ -46,28 +41,11 @@ function serverCommands(binary) {
   });
 }
 
-const results = { passed: 0, failed: 0, skipped: 0 };
 const shots = new Shots(path.join(testsDir, "artifacts", "vscode"));
+const steps = new Steps(shots);
+const step = (page, name, fn) => steps.step(page, name, fn);
 
-async function step(page, name, fn) {
-  try {
-    await fn();
-    results.passed += 1;
-    console.log(`ok      ${name}`);
-  } catch (error) {
-    results.failed += 1;
-    console.log(`FAILED  ${name}: ${error.message}`);
-    await shots.take(page, `FAILED-${name}`).catch(() => {});
-    // Leave no popup behind for the next step.
-    await page.keyboard.press("Escape").catch(() => {});
-    await page.keyboard.press("Escape").catch(() => {});
-  }
-}
 
-function skip(name, why) {
-  results.skipped += 1;
-  console.log(`skipped ${name}: ${why}`);
-}
 
 async function main() {
   const ws = scratch("workspace");
@@ -80,11 +58,11 @@ async function main() {
   });
   const { page } = await openBrowser(cs.url, ws);
   await page.waitForSelector(".explorer-folders-view", { timeout: TIMEOUT });
-  await steps(page, ws);
+  await editorSteps(page, ws);
   await missingServer(page);
 }
 
-async function steps(page, ws) {
+async function editorSteps(page, ws) {
   await step(page, "diagnostics", async () => {
     await openFile(page, "review.prose");
     await page.waitForSelector(".squiggly-error", { timeout: TIMEOUT });
@@ -216,7 +194,7 @@ async function steps(page, ws) {
   // programs"): these steps run as soon as the server advertises prose.run.
   const commands = await serverCommands(serverBinary);
   if (!commands.includes("prose.run")) {
-    skip("run program (code lens)", `the server ${serverBinary} does not advertise prose.run yet (the runner is not merged)`);
+    steps.skip("run program (code lens)", `the server ${serverBinary} does not advertise prose.run yet (the runner is not merged)`);
   } else {
     await step(page, "run program (code lens)", async () => {
       await openFile(page, "hello.prose");
@@ -225,10 +203,10 @@ async function steps(page, ws) {
       await shots.take(page, "run-lens");
       await lens.first().click();
       await until("the run's events in the output channel", async () => {
-        const text = await page.locator(".part.panel").innerText();
+        const text = await panelText(page);
         return text.includes("Run succeeded") || text.includes("Run failed");
       }, 120_000);
-      const text = await page.locator(".part.panel").innerText();
+      const text = await panelText(page);
       assert(text.includes("Started hello.prose with backend mock"), `run_started in the output:\n${text}`);
       assert(text.includes("Binding greeting written"), `binding_written in the output:\n${text}`);
       assert(text.includes("Run succeeded"), `run_finished in the output:\n${text}`);
@@ -270,13 +248,4 @@ async function missingServer(page) {
   });
 }
 
-try {
-  await main();
-} catch (error) {
-  results.failed += 1;
-  console.log(`FAILED  setup: ${error.stack ?? error}`);
-} finally {
-  await cleanup();
-}
-console.log(`${results.passed} passed, ${results.failed} failed, ${results.skipped} skipped`);
-process.exit(results.failed > 0 ? 1 : 0);
+await runTest(steps, main);

@@ -216,3 +216,28 @@ export async function openBrowser(url, folder) {
   await page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
   return { browser, page };
 }
+
+/** The .vsix named on the command line (exits with a usage message if none). */
+export function vsixArgument(script) {
+  const vsix = path.resolve(process.argv[2] ?? "");
+  if (!fs.existsSync(vsix)) {
+    console.error(`usage: node ${script} VSIX (no file ${vsix})`);
+    process.exit(2);
+  }
+  return vsix;
+}
+
+/** The prose-lsp binary the tests use. */
+export const serverBinary = path.resolve(process.env.PROSE_LSP_BINARY ?? path.join(repo, "target", "debug", "prose-lsp"));
+
+/** Runs `main`, always cleans up, prints the summary and exits. */
+export async function runTest(steps, main) {
+  try {
+    await main();
+  } catch (error) {
+    steps.fail("setup", error);
+  } finally {
+    await cleanup();
+  }
+  process.exit(steps.summary());
+}

@@ -11,17 +11,12 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { cleanup, openBrowser, repo, scratch, startCodeServer, testsDir } from "./lib.mjs";
-import { assert, command, openFile, Shots, TIMEOUT, until } from "./ui.mjs";
+import { openBrowser, runTest, scratch, serverBinary, startCodeServer, testsDir, vsixArgument } from "./lib.mjs";
+import { assert, command, openFile, Shots, Steps, TIMEOUT, until } from "./ui.mjs";
 
-const vsix = path.resolve(process.argv[2] ?? "");
-if (!fs.existsSync(vsix)) {
-  console.error(`usage: node trust.mjs VSIX (no file ${vsix})`);
-  process.exit(2);
-}
-const serverBinary = path.resolve(process.env.PROSE_LSP_BINARY ?? path.join(repo, "target", "debug", "prose-lsp"));
+const vsix = vsixArgument("trust.mjs");
 const shots = new Shots(path.join(testsDir, "artifacts", "vscode-trust"));
-const results = { passed: 0, failed: 0 };
+const steps = new Steps(shots);
 
 /** A server wrapper that appends what the client sends to `log` (and, if given, creates `marker`). */
 function wrapper(file, log, marker) {
@@ -58,57 +53,44 @@ async function main() {
     },
   });
   const { page } = await openBrowser(cs.url, ws);
-  globalThis.page = page;
   await page.waitForSelector(".explorer-folders-view", { timeout: TIMEOUT });
 
   // Restricted mode: the user's server runs, the workspace's does not.
-  await openFile(page, "review.prose");
-  await page.waitForSelector(".squiggly-error", { timeout: TIMEOUT });
-  await until("the initialize request in the user server's log", () => fs.existsSync(userLog) && fs.readFileSync(userLog, "utf8").includes('"initialize"'));
-  const init = fs.readFileSync(userLog, "utf8");
-  assert(/"trusted"\s*:\s*false/.test(init), `initializationOptions.trusted is false while untrusted:\n${init.slice(0, 2000)}`);
-  assert(!fs.existsSync(marker), "the workspace's prose.server.path must not run in an untrusted workspace");
-  const status = await page.locator('[id$="prose.status"]').first().innerText();
-  assert(status.includes("restricted"), `the status bar says restricted: ${status}`);
-  // The editor title's Run button says why it is off, and clicking it explains.
-  const run = page.locator('.editor-actions .action-item a[aria-label*="Run Program (disabled: this workspace is not trusted)"]');
-  await run.first().waitFor({ timeout: TIMEOUT });
-  await shots.take(page, "untrusted");
-  await run.first().click();
-  const toast = page.locator(".notification-toast", { hasText: "running programs is disabled because this workspace is not trusted" });
-  await toast.first().waitFor({ timeout: TIMEOUT });
-  assert((await toast.first().innerText()).includes("Manage Workspace Trust"), "the message offers Manage Workspace Trust");
-  await shots.take(page, "untrusted-run");
-  await page.keyboard.press("Escape");
-  console.log("ok      untrusted: user server with trusted=false, no marker, Run disabled with the reason");
-  results.passed += 1;
+  await steps.step(page, "untrusted: the user's server with trusted=false, no marker, Run disabled with the reason", async () => {
+    await openFile(page, "review.prose");
+    await page.waitForSelector(".squiggly-error", { timeout: TIMEOUT });
+    await until("the initialize request in the user server's log", () => fs.existsSync(userLog) && fs.readFileSync(userLog, "utf8").includes('"initialize"'));
+    const init = fs.readFileSync(userLog, "utf8");
+    assert(/"trusted"\s*:\s*false/.test(init), `initializationOptions.trusted is false while untrusted:\n${init.slice(0, 2000)}`);
+    assert(!fs.existsSync(marker), "the workspace's prose.server.path must not run in an untrusted workspace");
+    const status = await page.locator('[id$="prose.status"]').first().innerText();
+    assert(status.includes("restricted"), `the status bar says restricted: ${status}`);
+    // The editor title's Run button says why it is off, and clicking it explains.
+    const run = page.locator('.editor-actions .action-item a[aria-label*="Run Program (disabled: this workspace is not trusted)"]');
+    await run.first().waitFor({ timeout: TIMEOUT });
+    await shots.take(page, "untrusted");
+    await run.first().click();
+    const toast = page.locator(".notification-toast", { hasText: "running programs is disabled because this workspace is not trusted" });
+    await toast.first().waitFor({ timeout: TIMEOUT });
+    assert((await toast.first().innerText()).includes("Manage Workspace Trust"), "the message offers Manage Workspace Trust");
+    await shots.take(page, "untrusted-run");
+    await page.keyboard.press("Escape");
+  });
 
   // Granting trust restarts the client with the workspace's settings.
-  await command(page, "Workspaces: Manage Workspace Trust");
-  const trustButton = page.locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ });
-  await trustButton.first().waitFor({ state: "visible", timeout: TIMEOUT });
-  await shots.take(page, "trust-editor");
-  await trustButton.first().click();
-  await until("the workspace's server to start (marker file)", () => fs.existsSync(marker));
-  await until("trusted: true in the workspace server's initialize", () => fs.existsSync(wsLog) && /"trusted"\s*:\s*true/.test(fs.readFileSync(wsLog, "utf8")));
-  await command(page, "View: Close All Editors");
-  await openFile(page, "review.prose");
-  await page.waitForSelector(".squiggly-error", { timeout: TIMEOUT });
-  await shots.take(page, "trusted");
-  console.log("ok      trusted: the workspace's server started with trusted=true");
-  results.passed += 1;
+  await steps.step(page, "trusted: the workspace's server started with trusted=true", async () => {
+    await command(page, "Workspaces: Manage Workspace Trust");
+    const trustButton = page.locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ });
+    await trustButton.first().waitFor({ state: "visible", timeout: TIMEOUT });
+    await shots.take(page, "trust-editor");
+    await trustButton.first().click();
+    await until("the workspace's server to start (marker file)", () => fs.existsSync(marker));
+    await until("trusted: true in the workspace server's initialize", () => fs.existsSync(wsLog) && /"trusted"\s*:\s*true/.test(fs.readFileSync(wsLog, "utf8")));
+    await command(page, "View: Close All Editors");
+    await openFile(page, "review.prose");
+    await page.waitForSelector(".squiggly-error", { timeout: TIMEOUT });
+    await shots.take(page, "trusted");
+  });
 }
 
-try {
-  await main();
-} catch (error) {
-  results.failed += 1;
-  console.log(`FAILED  trust: ${error.message}`);
-  if (globalThis.page) {
-    await shots.take(globalThis.page, "FAILED").catch(() => {});
-  }
-} finally {
-  await cleanup();
-}
-console.log(`${results.passed} passed, ${results.failed} failed`);
-process.exit(results.failed > 0 ? 1 : 0);
+await runTest(steps, main);

@@ -98,13 +98,55 @@ export async function fileHas(file, expected) {
   );
 }
 
-/** The text of the bottom panel's visible output or list. */
+/**
+ * The text of the bottom panel (Problems, Output), with every run of white
+ * space as one space: the Output view is an editor that renders spaces as
+ * no-break spaces and wraps long lines.
+ */
 export async function panelText(page) {
-  return page.locator(".part.panel").innerText();
+  return (await page.locator(".part.panel").innerText()).replace(/\s+/g, " ");
 }
 
 export function assert(condition, message) {
   if (!condition) {
     throw new Error(`assertion failed: ${message}`);
+  }
+}
+
+/**
+ * Named steps of a test: each passes or fails on its own (a failure saves a
+ * screenshot and closes popups), `summary()` prints the closing line.
+ */
+export class Steps {
+  constructor(shots) {
+    this.shots = shots;
+    this.passed = 0;
+    this.failed = 0;
+    this.skipped = 0;
+  }
+  async step(page, name, fn) {
+    try {
+      await fn();
+      this.passed += 1;
+      console.log(`ok      ${name}`);
+    } catch (error) {
+      this.fail(name, error);
+      await this.shots.take(page, `FAILED-${name}`).catch(() => {});
+      await page.keyboard.press("Escape").catch(() => {});
+      await page.keyboard.press("Escape").catch(() => {});
+    }
+  }
+  fail(name, error) {
+    this.failed += 1;
+    console.log(`FAILED  ${name}: ${error?.stack && name === "setup" ? error.stack : (error?.message ?? error)}`);
+  }
+  skip(name, why) {
+    this.skipped += 1;
+    console.log(`skipped ${name}: ${why}`);
+  }
+  /** Prints "N passed, N failed, N skipped"; the exit status for it. */
+  summary() {
+    console.log(`${this.passed} passed, ${this.failed} failed, ${this.skipped} skipped`);
+    return this.failed > 0 ? 1 : 0;
   }
 }

@@ -59,6 +59,11 @@ export class Runs implements vscode.Disposable {
   onEvent(e: RunEvent): void {
     this.output.appendLine(formatEvent(e));
     if (e.type === "run_started") {
+      // A run started from the code lens goes through the server's own
+      // command: show its events all the same.
+      if (!e.dry_run) {
+        this.output.show(true);
+      }
       this.active.set(e.run_id, {
         runId: e.run_id,
         program: programName(e),

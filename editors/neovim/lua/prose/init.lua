@@ -137,10 +137,19 @@ local function on_attach(client, bufnr)
   enable_codelens(client, bufnr)
 end
 
+--- `t`, or an empty dict when it is empty: an empty Lua table would be sent
+--- as the JSON array `[]`.
+local function object(t)
+  if next(t) == nil then
+    return vim.empty_dict()
+  end
+  return t
+end
+
 --- The client configuration, for vim.lsp.config (0.11+) and start_client.
 function M.config(opts)
   opts = vim.tbl_deep_extend("force", defaults, opts or {})
-  local settings = opts.settings
+  local settings = object(opts.settings)
   return {
     name = "prose",
     cmd = opts.cmd,
@@ -155,7 +164,7 @@ function M.config(opts)
     end,
     capabilities = capabilities(),
     handlers = handlers(),
-    init_options = vim.tbl_extend("force", settings, {}),
+    init_options = settings,
     settings = { prose = settings },
     on_attach = on_attach,
   }
