@@ -143,6 +143,24 @@ check("input requests are answered from the prompt", function()
   assert(cancelled == vim.NIL, vim.inspect(cancelled))
 end)
 
+check(":ProseSyntaxTree and :ProseExplain", function()
+  open("review.prose")
+  vim.cmd("ProseSyntaxTree")
+  wait("the syntax tree buffer", function()
+    local buf = vim.fn.bufnr("prose://syntax-tree")
+    return buf ~= -1 and (vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] or ""):find("^SOURCE_FILE@") ~= nil
+  end)
+  vim.cmd("only")
+  open("review.prose")
+  vim.api.nvim_win_set_cursor(0, { 8, 31 })
+  vim.cmd("ProseExplain")
+  wait("the explanation of E002", function()
+    local buf = vim.fn.bufnr("prose://explain/E002")
+    return buf ~= -1 and text(buf):find("escape", 1, true) ~= nil
+  end)
+  vim.cmd("only")
+end)
+
 -- Code lenses come with the server's run API (docs/lsp.md, "Running programs").
 local bufnr = open("hello.prose")
 local client = prose.client(bufnr)
