@@ -57,6 +57,8 @@ pub fn run_stdio() -> ExitCode {
         let (service, socket) =
             LspService::build(move |client| server::Server::new(client, flag.clone()))
                 .custom_method(transport::INVALID_MESSAGE, server::Server::invalid_message)
+                .custom_method(handlers::syntax_tree::METHOD, server::Server::syntax_tree)
+                .custom_method(handlers::explain::METHOD, server::Server::explain)
                 .finish();
         let exit_seen = Arc::new(tokio::sync::Notify::new());
         let stdin = transport::guard(tokio::io::stdin(), exit_seen.clone());

@@ -84,6 +84,29 @@ impl Server {
     pub async fn invalid_message(&self, params: serde_json::Value) -> Result<()> {
         crate::transport::invalid_message(params)
     }
+
+    /// `prose/syntaxTree` (the editors' "Show syntax tree").
+    pub async fn syntax_tree(
+        &self,
+        params: handlers::syntax_tree::SyntaxTreeParams,
+    ) -> Result<String> {
+        guard(
+            handlers::syntax_tree::METHOD,
+            handlers::syntax_tree::syntax_tree(&self.inner, params),
+        )
+        .await
+    }
+
+    /// `prose/explain` (the editors' "Explain diagnostic").
+    pub async fn explain(
+        &self,
+        params: handlers::explain::ExplainParams,
+    ) -> Result<Option<handlers::explain::Explanation>> {
+        guard(handlers::explain::METHOD, async {
+            handlers::explain::explain(params)
+        })
+        .await
+    }
 }
 
 /// The message of a panic payload.

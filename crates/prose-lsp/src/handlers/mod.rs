@@ -4,6 +4,7 @@
 pub mod code_actions;
 pub mod completion;
 pub mod diagnostics;
+pub mod explain;
 pub mod folding;
 pub mod formatting;
 pub mod hover;
@@ -17,5 +18,6 @@ pub mod semantic_tokens;
 pub mod signature_help;
 pub mod snapshot;
 pub mod symbols;
+pub mod syntax_tree;
 pub mod text_sync;
 pub mod workspace;

@@ -1,0 +1,132 @@
+// Read-only views the server fills: Show syntax tree (`prose/syntaxTree`) and
+// Explain diagnostic (`prose/explain`), as virtual documents.
+
+import * as vscode from "vscode";
+import { LanguageClient } from "vscode-languageclient/node";
+
+export const TREE_SCHEME = "prose-syntax-tree";
+export const EXPLAIN_SCHEME = "prose-explain";
+
+/** The syntax tree of a program, kept current while it is edited. */
+export class SyntaxTreeProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly shown = new Map<string, vscode.Uri>();
+  private readonly subscription: vscode.Disposable;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly client: () => LanguageClient | undefined) {
+    this.subscription = vscode.workspace.onDidChangeTextDocument((e) => {
+      const view = this.shown.get(e.document.uri.toString());
+      if (view) {
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.changed.fire(view), 200);
+      }
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+
+  /** The view's URI for a program. */
+  static viewOf(program: vscode.Uri): vscode.Uri {
+    const name = program.path.split("/").pop() ?? "program";
+    return vscode.Uri.from({ scheme: TREE_SCHEME, path: `/${name}.tree`, query: program.toString() });
+  }
+
+  async provideTextDocumentContent(view: vscode.Uri): Promise<string> {
+    const program = vscode.Uri.parse(view.query);
+    this.shown.set(program.toString(), view);
+    const client = this.client();
+    if (!client) {
+      return "The OpenProse language server is not running.";
+    }
+    try {
+      return await client.sendRequest<string>("prose/syntaxTree", {
+        textDocument: { uri: client.code2ProtocolConverter.asUri(program) },
+      });
+    } catch (error) {
+      return `No syntax tree: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  async show(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.languageId !== "prose") {
+      void vscode.window.showWarningMessage("OpenProse: open a .prose program to see its syntax tree.");
+      return;
+    }
+    const view = SyntaxTreeProvider.viewOf(editor.document.uri);
+    this.changed.fire(view);
+    const document = await vscode.workspace.openTextDocument(view);
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  }
+}
+
+/** A diagnostic code's documentation, as Markdown. */
+export class ExplainProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly client: () => LanguageClient | undefined) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const code = uri.path.replace(/^\//, "").replace(/\.md$/, "");
+    const client = this.client();
+    if (!client) {
+      return "The OpenProse language server is not running.";
+    }
+    const answer = await client.sendRequest<{ code: string; markdown: string } | null>("prose/explain", { code });
+    return answer ? answer.markdown : `# ${code}\n\nThere is no diagnostic with the code ${code}.`;
+  }
+
+  /** The `prose` diagnostics under the cursor of the active editor. */
+  private static atCursor(): vscode.Diagnostic[] {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      return [];
+    }
+    const position = editor.selection.active;
+    return vscode.languages
+      .getDiagnostics(editor.document.uri)
+      .filter((d) => d.source === "prose" && d.range.contains(position) && d.code !== undefined);
+  }
+
+  private static codeOf(d: vscode.Diagnostic): string {
+    const code = d.code;
+    if (typeof code === "object" && code !== null) {
+      return String(code.value);
+    }
+    return String(code);
+  }
+
+  /** Explains `code`, else the diagnostic under the cursor, else a code typed in. */
+  async explain(code?: unknown): Promise<void> {
+    let chosen = typeof code === "string" ? code : undefined;
+    if (!chosen) {
+      const here = ExplainProvider.atCursor();
+      if (here.length === 1) {
+        chosen = ExplainProvider.codeOf(here[0]);
+      } else if (here.length > 1) {
+        const pick = await vscode.window.showQuickPick(
+          here.map((d) => ({ label: ExplainProvider.codeOf(d), description: d.message })),
+          { title: "Explain which diagnostic?" },
+        );
+        chosen = pick?.label;
+      } else {
+        chosen = await vscode.window.showInputBox({
+          title: "Explain a diagnostic",
+          prompt: "A diagnostic code, such as E002 or W005",
+          validateInput: (v) => (/^[A-Za-z]+[0-9]+$/.test(v.trim()) ? undefined : "A code is letters then digits, such as E002"),
+        });
+      }
+    }
+    if (!chosen) {
+      return;
+    }
+    const uri = vscode.Uri.from({ scheme: EXPLAIN_SCHEME, path: `/${chosen.trim().toUpperCase()}.md` });
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(document, "markdown");
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  }
+}
