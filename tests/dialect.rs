@@ -244,7 +244,10 @@ fn explain_knows_the_dialect_codes() {
         "{}",
         run.stdout
     );
-    assert!(run.stdout.ends_with("Severity: error.\n"));
+    assert!(
+        run.stdout
+            .ends_with("Severity: error in the `default` profile, error in `strict`.\n")
+    );
     let list = sb.prose(&["explain"]);
     assert!(
         list.stdout.contains("D001  unknown-verb"),

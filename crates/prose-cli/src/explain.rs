@@ -11,9 +11,6 @@ pub fn run(code: Option<&str>) -> ExitCode {
         for r in prose_ide::all_rules() {
             text.push_str(&format!("{:<5} {:<32} {}\n", r.code, r.name, r.summary));
         }
-        for c in prose_dialect::diagnostics::all_codes() {
-            text.push_str(&format!("{:<5} {:<32} {}\n", c.code, c.name, c.summary));
-        }
         write_or_exit(out.write_all(text.as_bytes()).and_then(|()| out.flush()), 0);
         return ExitCode::SUCCESS;
     };
@@ -28,12 +25,6 @@ pub fn run(code: Option<&str>) -> ExitCode {
                 rule.docs(),
                 rule.strict.as_str()
             );
-            write_or_exit(out.write_all(text.as_bytes()).and_then(|()| out.flush()), 0);
-            ExitCode::SUCCESS
-        }
-        None if let Some(c) = prose_dialect::diagnostics::code(code) => {
-            // Pattern Dialect codes (docs/dialect-diagnostics.md).
-            let text = format!("{}\nSeverity: {}.\n", c.docs(), c.severity.as_str());
             write_or_exit(out.write_all(text.as_bytes()).and_then(|()| out.flush()), 0);
             ExitCode::SUCCESS
         }

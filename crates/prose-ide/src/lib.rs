@@ -12,6 +12,7 @@
 pub mod config;
 pub mod db;
 pub mod diagnostics;
+pub mod dialect;
 pub mod features;
 #[doc(hidden)]
 pub mod fixture;

@@ -94,6 +94,12 @@ pub struct Code {
 }
 
 impl Code {
+    /// The code's source file, whose leading `//!` comment is its
+    /// documentation (for tools that render docs pages themselves).
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
     /// The documentation page (markdown): the file's `//!` comment.
     pub fn docs(&self) -> String {
         let mut out = String::new();

@@ -103,6 +103,12 @@ pub enum Check {
     /// Reported by the host (CLI, server) about a file it could not
     /// check (`crate::host`); never configurable.
     Host,
+    /// Reported by the front end of another language (job entries, Pattern
+    /// Dialect, markdown: their crates hold each check and its docs in a
+    /// file of their own) under this rule's code, for files of this kind.
+    /// The language's folder in this crate turns the front end's findings
+    /// into [`Acc`]s with [`front_end_accs`].
+    FrontEnd(FileKind),
 }
 
 impl Check {
@@ -112,6 +118,7 @@ impl Check {
         match self {
             Check::OpenProse(_) => Some(FileKind::OpenProse),
             Check::Host => None,
+            Check::FrontEnd(kind) => Some(kind),
         }
     }
 }
@@ -142,12 +149,73 @@ impl Rule {
     }
 }
 
+/// A rule whose checks live in a language's front end: its metadata and
+/// docs come from the front end's own rule table (`source` is the front
+/// end's rule file, whose `//!` comment is the docs page). The front end
+/// gives each check one severity, used by both profiles unless
+/// `default` calibrates it.
+pub(crate) fn front_end_rule(
+    kind: FileKind,
+    code: &'static str,
+    name: &'static str,
+    summary: &'static str,
+    strict: Severity,
+    default: Level,
+    source: &'static str,
+) -> &'static Rule {
+    Box::leak(Box::new(Rule {
+        code,
+        name,
+        summary,
+        strict,
+        default,
+        source,
+        check: Check::FrontEnd(kind),
+    }))
+}
+
+/// One finding of a language front end, in the engine's terms.
+pub(crate) struct Finding {
+    pub code: &'static str,
+    pub range: TextRange,
+    pub message: String,
+    pub related: Vec<Related>,
+    pub tags: Vec<Tag>,
+}
+
+/// Groups a front end's findings into one [`Acc`] per rule of `rules`
+/// (skipping the rules `config` turns off); a finding whose code is not
+/// in `rules` is a bug of the registry and panics in debug builds.
+pub(crate) fn front_end_accs(
+    config: &Config,
+    rules: &[&'static Rule],
+    findings: impl IntoIterator<Item = Finding>,
+) -> Vec<Acc> {
+    let mut accs: Vec<Acc> = rules
+        .iter()
+        .filter(|r| !is_off(config, r))
+        .map(|r| Acc::new(r))
+        .collect();
+    for f in findings {
+        match accs.iter_mut().find(|a| a.rule.code == f.code) {
+            Some(acc) => acc.push(f.range, f.message, f.related, f.tags, None),
+            None => debug_assert!(
+                rules.iter().any(|r| r.code == f.code),
+                "a front end reported {}, which no rule of its registry has",
+                f.code
+            ),
+        }
+    }
+    accs
+}
+
 /// All rules of every language, ordered by code.
 pub fn all_rules() -> &'static [&'static Rule] {
     static RULES: std::sync::OnceLock<Vec<&'static Rule>> = std::sync::OnceLock::new();
     RULES.get_or_init(|| {
         let mut all: Vec<&'static Rule> = crate::openprose::rules::rules().to_vec();
         all.extend(crate::host::RULES);
+        all.extend(crate::dialect::rules());
         all.sort_by_key(|r| r.code);
         all
     })
@@ -266,9 +334,8 @@ pub fn file_diagnostics(
     let config = file_config(db, file, workspace);
     let reported = match file_kind(db, file, workspace) {
         FileKind::OpenProse => crate::openprose::rules::run(db, file, workspace, &config),
-        FileKind::JobEntry | FileKind::Dialect | FileKind::PromptFile | FileKind::Markdown => {
-            Vec::new()
-        }
+        FileKind::Dialect => crate::dialect::diagnostics(db, file, &config),
+        FileKind::JobEntry | FileKind::PromptFile | FileKind::Markdown => Vec::new(),
     };
     finish(&config, reported)
 }

@@ -51,6 +51,12 @@ fn every_rule_example_triggers_and_fix_does_not() {
         let Some(kind) = rule.check.kind() else {
             continue;
         };
+        // D012 (a block the caller's registry does not know) needs the
+        // registry of an agent framework, which a lone file does not have:
+        // prose-dialect's own tests run its example with one.
+        if rule.code == "D012" {
+            continue;
+        }
         let lang = kind.fence_language();
         let Some(example) = doc_block(&docs, "Example", lang) else {
             failures.push(format!(
