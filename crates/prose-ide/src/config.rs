@@ -9,15 +9,21 @@
 //!
 //! [imports]                  # where `use "@handle/slug"` programs live locally
 //! "@alice/research" = "vendor/research.prose"
+//!
+//! [runner]                   # how `prose run` runs programs (see [`runner`])
+//! backend = "mock"
 //! ```
 //!
 //! Parsing is pure: the host reads the file and passes its text.
+
+pub mod runner;
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
 use crate::Severity;
+pub use runner::RunnerTable;
 
 /// The name of the configuration file at a workspace root.
 pub const CONFIG_FILE: &str = "prose.toml";
@@ -77,6 +83,8 @@ pub struct Config {
     pub severity: BTreeMap<String, Level>,
     /// `"@handle/slug"` -> path of the program, relative to the workspace root.
     pub imports: BTreeMap<String, String>,
+    /// The `[runner]` table (used by `prose run`, not by the analysis).
+    pub runner: RunnerTable,
 }
 
 /// A problem in the configuration file.
@@ -93,15 +101,25 @@ struct RawConfig {
     severity: BTreeMap<String, String>,
     #[serde(default)]
     imports: BTreeMap<String, String>,
+    runner: Option<runner::RawRunner>,
 }
 
 impl Config {
     /// Parses `prose.toml` text. Unknown keys, profiles and levels are errors
     /// (a typo must not silently change what is checked).
     pub fn from_toml(text: &str) -> Result<Config, ConfigError> {
-        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
+        let value: toml::Table = toml::from_str(text).map_err(|e| ConfigError {
             message: e.to_string(),
         })?;
+        if let Some(runner) = value.get("runner") {
+            runner::refuse_secrets(runner, "runner")?;
+        }
+        let raw: RawConfig =
+            toml::Value::Table(value)
+                .try_into()
+                .map_err(|e: toml::de::Error| ConfigError {
+                    message: e.to_string(),
+                })?;
         let mut config = Config::default();
         if let Some(p) = raw.profile {
             config.profile = Profile::parse(&p).ok_or_else(|| ConfigError {
@@ -120,6 +138,9 @@ impl Config {
             config.severity.insert(code, parsed);
         }
         config.imports = raw.imports;
+        if let Some(runner) = raw.runner {
+            config.runner = runner.validate()?;
+        }
         Ok(config)
     }
 }
