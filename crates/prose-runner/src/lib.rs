@@ -22,3 +22,8 @@
 pub mod answer;
 pub mod backend;
 pub mod config;
+pub mod events;
+pub mod ir;
+pub mod lower;
+pub mod state;
+pub mod value;
