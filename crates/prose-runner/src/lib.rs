@@ -21,9 +21,15 @@
 
 pub mod answer;
 pub mod backend;
+pub mod check;
+pub mod clock;
 pub mod config;
 pub mod events;
+pub mod input;
+pub(crate) mod interp;
 pub mod ir;
 pub mod lower;
+pub mod plan;
+pub mod run;
 pub mod state;
 pub mod value;

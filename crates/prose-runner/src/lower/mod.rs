@@ -20,7 +20,7 @@ use crate::ir::{
     Template,
 };
 
-pub use template::dedent;
+pub use template::{braces, dedent};
 
 /// A lowered program and what lowering noticed.
 #[derive(Debug, Clone, Default)]

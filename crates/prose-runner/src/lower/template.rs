@@ -45,6 +45,52 @@ impl Cx {
     }
 }
 
+/// A template from plain text (a discretion's): `{name}` and `{name.field}`
+/// become interpolations, everything else is text.
+pub fn braces(text: &str) -> Template {
+    let mut pieces = Vec::new();
+    let mut rest = text;
+    let mut buf = String::new();
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let close = after.find('}');
+        let inner = close.map(|c| &after[..c]);
+        let is_path = inner.is_some_and(|i| {
+            !i.is_empty()
+                && i.split('.').all(|seg| {
+                    let mut ch = seg.chars();
+                    ch.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+                        && ch.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+                })
+        });
+        match (is_path, inner, close) {
+            (true, Some(inner), Some(close)) => {
+                buf.push_str(&rest[..open]);
+                if !buf.is_empty() {
+                    pieces.push(Piece::Text(std::mem::take(&mut buf)));
+                }
+                let mut segs = inner.split('.').map(str::to_string);
+                let name = segs.next().unwrap_or_default();
+                pieces.push(Piece::Var {
+                    name,
+                    fields: segs.collect(),
+                    raw: format!("{{{inner}}}"),
+                });
+                rest = &after[close + 1..];
+            }
+            _ => {
+                buf.push_str(&rest[..=open]);
+                rest = after;
+            }
+        }
+    }
+    buf.push_str(rest);
+    if !buf.is_empty() {
+        pieces.push(Piece::Text(buf));
+    }
+    Template { pieces }
+}
+
 fn decode_escape(text: &str) -> &str {
     match text {
         "\\n" => "\n",
@@ -127,6 +173,16 @@ pub fn dedent(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::dedent;
+
+    #[test]
+    fn braces_in_plain_text() {
+        let t = super::braces("Plan {plan.steps} ok? {not json: 1} {}");
+        assert_eq!(t.raw(), "Plan {plan.steps} ok? {not json: 1} {}");
+        assert!(
+            matches!(&t.pieces[1], crate::ir::Piece::Var { name, fields, .. } if name == "plan" && fields == &["steps"])
+        );
+        assert_eq!(t.pieces.len(), 3);
+    }
 
     #[test]
     fn dedents_like_the_author_meant() {

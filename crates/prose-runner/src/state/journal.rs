@@ -92,6 +92,12 @@ impl Journal {
         self.lock().get(key).cloned()
     }
 
+    /// The answer recorded for input `name`, if it was asked before.
+    pub fn get_input(&self, name: &str) -> Option<JournalEntry> {
+        let id = format!("input:{name}");
+        self.lock().values().find(|e| e.id == id).cloned()
+    }
+
     pub fn len(&self) -> usize {
         self.lock().len()
     }
