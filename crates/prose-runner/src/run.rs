@@ -367,13 +367,18 @@ pub struct RunOutcome {
     pub error: Option<String>,
 }
 
+/// The stack of a run's thread. Blocks nest up to 100 deep and every level
+/// of the program is a few nested futures; the reservation is virtual
+/// memory, only the pages used are committed.
+pub const RUN_STACK_SIZE: usize = 256 * 1024 * 1024;
+
 /// A running run.
 pub struct RunHandle {
     pub run_id: String,
     pub run_dir: PathBuf,
     cancel: CancellationToken,
     reason: Arc<Mutex<Option<String>>>,
-    task: tokio::task::JoinHandle<RunOutcome>,
+    done: tokio::sync::oneshot::Receiver<RunOutcome>,
 }
 
 impl RunHandle {
@@ -393,12 +398,26 @@ impl RunHandle {
     pub async fn wait(self) -> RunOutcome {
         let run_id = self.run_id.clone();
         let run_dir = self.run_dir.clone();
-        self.task.await.unwrap_or_else(|e| RunOutcome {
+        self.done.await.unwrap_or_else(|_| RunOutcome {
             run_id,
             run_dir,
             status: RunStatus::Failed,
             outputs: Vec::new(),
-            error: Some(format!("the runner stopped unexpectedly: {e}")),
+            error: Some("the runner stopped unexpectedly".into()),
+        })
+    }
+
+    /// Waits for the run to end, blocking the thread (for callers outside
+    /// an async runtime).
+    pub fn wait_blocking(self) -> RunOutcome {
+        let run_id = self.run_id.clone();
+        let run_dir = self.run_dir.clone();
+        self.done.blocking_recv().unwrap_or_else(|_| RunOutcome {
+            run_id,
+            run_dir,
+            status: RunStatus::Failed,
+            outputs: Vec::new(),
+            error: Some("the runner stopped unexpectedly".into()),
         })
     }
 }
@@ -418,7 +437,10 @@ impl Interp {
     }
 }
 
-/// Starts a prepared run on the current tokio runtime.
+/// Starts a prepared run in the background: on a thread of its own, with
+/// its own single-threaded tokio runtime (branches of a parallel block are
+/// concurrent futures on it; backend requests overlap). Needs no runtime
+/// from the caller.
 pub fn start(
     prepared: Prepared,
     sink: Arc<dyn EventSink>,
@@ -428,19 +450,28 @@ pub fn start(
     let reason: Arc<Mutex<Option<String>>> = Arc::default();
     let run_id = prepared.store.run_id.clone();
     let run_dir = prepared.store.dir.clone();
-    let task = tokio::spawn(execute(
-        prepared,
-        sink,
-        input_provider,
-        cancel.clone(),
-        reason.clone(),
-    ));
+    let (tx, done) = tokio::sync::oneshot::channel();
+    let (c, r) = (cancel.clone(), reason.clone());
+    // If no thread or runtime can be made, `wait` reports the run failed.
+    let _ = std::thread::Builder::new()
+        .name(format!("prose-run-{run_id}"))
+        .stack_size(RUN_STACK_SIZE)
+        .spawn(move || {
+            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                return;
+            };
+            let outcome = rt.block_on(execute(prepared, sink, input_provider, c, r));
+            let _ = tx.send(outcome);
+        });
     RunHandle {
         run_id,
         run_dir,
         cancel,
         reason,
-        task,
+        done,
     }
 }
 

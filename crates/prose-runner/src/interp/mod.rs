@@ -237,7 +237,7 @@ impl Interp {
                     let v = self.input(decl, cx).await?;
                     Ok(Flow::Next(v))
                 }
-                StmtKind::Expr(e) => Ok(Flow::Next(self.eval(e, cx).await?)),
+                StmtKind::Expr(e) => self.flow_expr(e, cx, None).await,
                 StmtKind::Try {
                     body,
                     catch,

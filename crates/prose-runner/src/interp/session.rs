@@ -188,6 +188,9 @@ impl Interp {
             }
             None => 0,
         };
+        // Bound by the caller (`let x = session ...`), else by the session
+        // itself: its name (`session review: agent`) or `anon_NNN`.
+        let binds_itself = binding.is_none();
         let binding = binding.or(s.name.as_deref()).map(str::to_string);
         let ask = Ask {
             kind: RequestKind::Session,
@@ -225,21 +228,20 @@ impl Interp {
         let answer = self.ask(ask, cx).await?;
         let label = answer.binding.clone().unwrap_or_default();
         cx.frame.remember_output(&label, &answer.text);
-        if binding.is_none()
-            && let Some(anon) = &answer.binding
-        {
-            let name = anon.split("__").next().unwrap_or(anon);
+        if binds_itself && let Some(own) = &answer.binding {
+            let name = own.split("__").next().unwrap_or(own);
+            let stmt = super::Stmt {
+                kind: crate::ir::StmtKind::Nop,
+                site: s.site,
+                text: s.text.clone(),
+            };
             self.declare(
                 cx,
                 name,
                 Value::text(answer.text.as_str()),
                 "let",
                 false,
-                &super::Stmt {
-                    kind: crate::ir::StmtKind::Nop,
-                    site: s.site,
-                    text: s.text.clone(),
-                },
+                &stmt,
             );
         }
         Ok(answer.text)

@@ -9,7 +9,10 @@ use std::{
 };
 
 use prose_runner::{
-    backend::{Backend, BackendRequest, mock::{MockBackend, MockScript}},
+    backend::{
+        Backend, BackendRequest,
+        mock::{MockBackend, MockScript},
+    },
     clock::FakeClock,
     events::Event,
     run::{RunOptions, RunOutcome, StartError, prepare, start},
@@ -33,9 +36,13 @@ impl Ran {
 
     /// The value in a binding file of the run (`research`, `anon_001`).
     pub fn binding(&self, name: &str) -> String {
-        let path = self.outcome.run_dir.join("bindings").join(format!("{name}.md"));
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let path = self
+            .outcome
+            .run_dir
+            .join("bindings")
+            .join(format!("{name}.md"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         value_of(&text)
     }
 
@@ -135,7 +142,9 @@ pub async fn run_with(src: &str, mock: MockBackend, inputs: &[(&str, &str)]) -> 
     for (k, v) in inputs {
         o.inputs.insert(k.to_string(), v.to_string());
     }
-    let (outcome, events) = run_options(o).await.unwrap_or_else(|e| panic!("{e}: {e:?}"));
+    let (outcome, events) = run_options(o)
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {e:?}"));
     Ran {
         outcome,
         calls: mock.calls(),
