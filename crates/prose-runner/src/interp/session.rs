@@ -689,21 +689,15 @@ impl Interp {
 
     /// Writes a session's memory segment and `memory.md` (idempotent).
     fn apply_memory(&self, m: &MemoryRecord, task: &str, output: &str, time: &str) {
-        let first = if m.fresh {
-            m.segment
-        } else {
-            memory::memory_start(&m.dir)
-        };
-        let _ = memory::record_segment(
-            &m.dir,
-            &m.agent,
-            m.segment,
-            first,
+        let seg = memory::Segment {
+            agent: &m.agent,
+            n: m.segment,
+            fresh: m.fresh,
             task,
-            output,
+            answer: output,
             time,
-            self.store.durable,
-        );
+        };
+        let _ = memory::record_segment(&m.dir, seg, self.store.durable);
         let scope = m.dir.display().to_string();
         self.state.update(|s| {
             s.agents

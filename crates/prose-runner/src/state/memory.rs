@@ -55,54 +55,72 @@ pub fn read_memory(dir: &Path) -> Option<String> {
     std::fs::read_to_string(dir.join("memory.md")).ok()
 }
 
-/// Writes segment `n` (unless it exists) and rewrites `memory.md` from the
-/// latest segments, starting at `first` (the segment of the last fresh
-/// `session:`).
-pub fn record_segment(
-    dir: &Path,
-    agent: &str,
-    n: u32,
-    first: u32,
-    task: &str,
-    answer: &str,
-    time: &str,
-    durable: bool,
-) -> io::Result<()> {
-    let seg = segment_file(dir, agent, n);
-    if !seg.exists() {
-        let text = format!(
-            "# Segment {n:03}\n\ntimestamp: {time}\nprompt: {:?}\n\n## Answer\n\n{answer}\n",
-            excerpt(task)
-        );
-        write_atomic(&seg, text.as_bytes(), durable)?;
-    }
-    let from = first.max(n.saturating_sub(MEMORY_SEGMENTS - 1)).max(1);
-    let mut memory = format!("# Agent Memory: {agent}\n");
-    for k in from..=n {
-        let Ok(text) = std::fs::read_to_string(segment_file(dir, agent, k)) else {
-            continue;
-        };
-        memory.push_str(&format!("\n## Segment {k:03}\n\n"));
-        let body = text.split_once("\n\n").map_or(text.as_str(), |(_, b)| b);
-        let body: String = body.chars().take(MEMORY_ANSWER_CHARS).collect();
-        memory.push_str(body.trim());
-        memory.push('\n');
-    }
-    write_atomic(&dir.join("memory.md"), memory.as_bytes(), durable)?;
-    // Where the current memory starts, so later segments know.
-    write_atomic(
-        &dir.join(".memory-start"),
-        first.to_string().as_bytes(),
-        durable,
-    )
+/// What a session did to an agent's memory.
+#[derive(Debug, Clone, Copy)]
+pub struct Segment<'a> {
+    pub agent: &'a str,
+    /// The segment number.
+    pub n: u32,
+    /// A `session:` (memory starts afresh) rather than a `resume:`.
+    pub fresh: bool,
+    pub task: &'a str,
+    pub answer: &'a str,
+    pub time: &'a str,
 }
 
-/// The first segment of the current memory (see [`record_segment`]).
-pub fn memory_start(dir: &Path) -> u32 {
-    std::fs::read_to_string(dir.join(".memory-start"))
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(1)
+/// Writes segment `n` (unless it exists) and updates `memory.md`: a fresh
+/// session restarts it with its own segment; a resumed one adds its
+/// segment, keeping whatever the file held before its segments (memory
+/// written by someone else) and the latest [`MEMORY_SEGMENTS`] segments.
+/// Doing it twice for the same segment changes nothing.
+pub fn record_segment(dir: &Path, seg: Segment<'_>, durable: bool) -> io::Result<()> {
+    let file = segment_file(dir, seg.agent, seg.n);
+    if !file.exists() {
+        let text = format!(
+            "# Segment {:03}\n\ntimestamp: {}\nprompt: {:?}\n\n## Answer\n\n{}\n",
+            seg.n,
+            seg.time,
+            excerpt(seg.task),
+            seg.answer
+        );
+        write_atomic(&file, text.as_bytes(), durable)?;
+    }
+    let old = if seg.fresh { None } else { read_memory(dir) };
+    let old = old.unwrap_or_default();
+    let heading = |n: u32| format!("\n## Segment {n:03}\n");
+    if !seg.fresh && old.contains(&heading(seg.n)) {
+        return Ok(());
+    }
+    let (preamble, rest) = match old.find("\n## Segment ") {
+        Some(i) => (&old[..i], &old[i..]),
+        None => (old.as_str(), ""),
+    };
+    let preamble = if preamble.trim().is_empty() {
+        format!("# Agent Memory: {}\n", seg.agent)
+    } else {
+        preamble.trim_end().to_string() + "\n"
+    };
+    let mut sections: Vec<&str> = rest
+        .split("\n## Segment ")
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    let answer: String = seg.answer.chars().take(MEMORY_ANSWER_CHARS).collect();
+    let own = format!(
+        "{:03}\n\ntimestamp: {}\nprompt: {:?}\n\n{}\n",
+        seg.n,
+        seg.time,
+        excerpt(seg.task),
+        answer.trim()
+    );
+    sections.push(&own);
+    let keep = sections.len().saturating_sub(MEMORY_SEGMENTS as usize);
+    let mut memory = preamble;
+    for s in &sections[keep..] {
+        memory.push_str("\n## Segment ");
+        memory.push_str(s.trim_end());
+        memory.push('\n');
+    }
+    write_atomic(&dir.join("memory.md"), memory.as_bytes(), durable)
 }
 
 #[cfg(test)]
@@ -113,38 +131,51 @@ mod tests {
     fn segments_number_on_and_memory_keeps_the_latest() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path().join("captain");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("memory.md"),
+            "# Agent Memory: captain\n\nWritten by someone else.\n",
+        )
+        .unwrap();
         assert_eq!(next_segment(&d, "captain"), 1);
-        for n in 1..=4 {
-            record_segment(
-                &d,
-                "captain",
-                n,
-                1,
-                &format!("task {n}"),
-                &format!("answer {n}"),
-                "T",
-                false,
-            )
-            .unwrap();
+        let seg = |n: u32, fresh: bool, answer: &'static str| Segment {
+            agent: "captain",
+            n,
+            fresh,
+            task: "task",
+            answer,
+            time: "T",
+        };
+        for (n, a) in [
+            (1, "answer 1"),
+            (2, "answer 2"),
+            (3, "answer 3"),
+            (4, "answer 4"),
+        ] {
+            record_segment(&d, seg(n, false, a), false).unwrap();
         }
         assert_eq!(next_segment(&d, "captain"), 5);
         let memory = read_memory(&d).unwrap();
-        assert!(!memory.contains("answer 1"), "{memory}");
         assert!(
-            memory.contains("## Segment 002") && memory.contains("answer 4"),
+            memory.starts_with(
+                "# Agent Memory: captain\n\nWritten by someone else.\n\n## Segment 002\n"
+            ),
             "{memory}"
         );
-        // A fresh `session:` restarts the memory at its segment.
-        record_segment(&d, "captain", 5, 5, "fresh", "anew", "T", false).unwrap();
-        let memory = read_memory(&d).unwrap();
         assert!(
-            memory.contains("anew") && !memory.contains("answer 4"),
+            !memory.contains("answer 1") && memory.contains("answer 4"),
             "{memory}"
         );
-        assert_eq!(memory_start(&d), 5);
         // Idempotent: redoing a segment changes nothing.
-        record_segment(&d, "captain", 5, 5, "other", "other", "T", false).unwrap();
-        assert!(read_memory(&d).unwrap().contains("anew"));
+        record_segment(&d, seg(4, false, "other"), false).unwrap();
+        assert_eq!(read_memory(&d).unwrap(), memory);
+        // A fresh `session:` restarts the memory with its segment.
+        record_segment(&d, seg(5, true, "anew"), false).unwrap();
+        let memory = read_memory(&d).unwrap();
+        assert_eq!(
+            memory,
+            "# Agent Memory: captain\n\n## Segment 005\n\ntimestamp: T\nprompt: \"task\"\n\nanew\n"
+        );
         assert!(segment_file(&d, "captain", 1000).ends_with("captain-1000.md"));
     }
 }
