@@ -1,4 +1,4 @@
-//! The `prose` command line: `check`, `fmt`, `explain`, `dump-cst`,
+//! The `prose` command line: `check`, `fmt`, `run`, `explain`, `dump-cst`,
 //! `dump-tokens`, `lsp`.
 //!
 //! Everything lives in this library so the thin `prose` binary and the
@@ -11,7 +11,9 @@ pub mod dump;
 pub mod explain;
 pub mod fmt;
 pub mod line_index;
+pub mod progress;
 pub mod render;
+pub mod run;
 pub mod source;
 pub mod workspace;
 
@@ -28,6 +30,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Fmt(args) => fmt::run(&args),
+        Command::Run(args) => run::run(&args),
         Command::Explain(args) => explain::run(args.code.as_deref()),
         Command::DumpCst(args) => dump::cst(&args.file),
         Command::DumpTokens(args) => dump::tokens(&args.file),

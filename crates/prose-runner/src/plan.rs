@@ -323,10 +323,10 @@ impl Planner<'_> {
                 }
             }
             Expr::Try(stmt) => self.stmt(stmt, depth),
-            other if !prefix.is_empty() => {
-                let _ = other;
-                self.line(line, depth, &format!("{prefix}(a value)"));
+            Expr::Name(_) | Expr::Field(..) if !prefix.is_empty() => {
+                self.line(line, depth, &format!("{prefix}{}", e.context_name()));
             }
+            _ if !prefix.is_empty() => self.line(line, depth, &format!("{prefix}(a value)")),
             _ => {}
         }
     }

@@ -389,9 +389,13 @@ impl RunHandle {
         cancel_with(&self.cancel, &self.reason, reason);
     }
 
-    /// A token that cancels the run when cancelled (for signal handlers).
-    pub fn cancel_token(&self) -> CancellationToken {
-        self.cancel.clone()
+    /// Something that cancels the run from elsewhere (a signal handler, a
+    /// server command), cheap to clone.
+    pub fn canceller(&self) -> Canceller {
+        Canceller {
+            token: self.cancel.clone(),
+            reason: self.reason.clone(),
+        }
     }
 
     /// Waits for the run to end.
@@ -419,6 +423,19 @@ impl RunHandle {
             outputs: Vec::new(),
             error: Some("the runner stopped unexpectedly".into()),
         })
+    }
+}
+
+/// Cancels a run (see [`RunHandle::cancel`]).
+#[derive(Clone)]
+pub struct Canceller {
+    token: CancellationToken,
+    reason: Arc<Mutex<Option<String>>>,
+}
+
+impl Canceller {
+    pub fn cancel(&self, reason: &str) {
+        cancel_with(&self.token, &self.reason, reason);
     }
 }
 
