@@ -20,7 +20,7 @@ impl Cx {
             match e {
                 NodeOrToken::Token(t) => match t.kind() {
                     SyntaxKind::STRING_TEXT => push_text(&mut pieces, t.text()),
-                    SyntaxKind::STRING_ESCAPE => push_text(&mut pieces, decode_escape(t.text())),
+                    SyntaxKind::STRING_ESCAPE => push_text(&mut pieces, ast::decode_escape(t.text())),
                     _ => {}
                 },
                 NodeOrToken::Node(n) => {
@@ -91,16 +91,6 @@ pub fn braces(text: &str) -> Template {
     Template { pieces }
 }
 
-fn decode_escape(text: &str) -> &str {
-    match text {
-        "\\n" => "\n",
-        "\\t" => "\t",
-        "\\\\" => "\\",
-        "\\\"" => "\"",
-        "\\{" => "{",
-        "\\}" => "}",
-        other => other,
-    }
 }
 
 /// Dedents a `"""` template: see [`dedent`].
