@@ -91,8 +91,6 @@ pub fn braces(text: &str) -> Template {
     Template { pieces }
 }
 
-}
-
 /// Dedents a `"""` template: see [`dedent`].
 fn dedent_template(t: Template) -> Template {
     let mut vars = Vec::new();
