@@ -46,7 +46,7 @@ pub enum Command {
     /// continues a run that was cancelled or crashed without repeating a
     /// finished session. Ctrl-C cancels cleanly.
     #[command(after_help = RUN_AFTER_HELP)]
-    Run(RunArgs),
+    Run(Box<RunArgs>),
 
     /// Explain a diagnostic code: what it means, an example, how to fix it.
     Explain(ExplainArgs),

@@ -318,8 +318,9 @@ pub struct JsonLinesSink<W: Write + Send>(pub Mutex<W>);
 
 impl<W: Write + Send> EventSink for JsonLinesSink<W> {
     fn emit(&self, event: &Event) {
+        let line = format!("{}\n", event.to_json());
         let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(w, "{}", event.to_json());
+        let _ = w.write_all(line.as_bytes());
         let _ = w.flush();
     }
 }
@@ -378,7 +379,9 @@ impl EventBus {
         };
         inner.next_seq += 1;
         if let Some(log) = &mut inner.log {
-            let _ = writeln!(log, "{}", event.to_json());
+            // One write per line: a crash tears at most the last line.
+            let line = format!("{}\n", event.to_json());
+            let _ = log.write_all(line.as_bytes());
         }
         // Delivered under the lock: sinks see events in `seq` order.
         self.sink.emit(&event);

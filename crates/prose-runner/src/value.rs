@@ -212,10 +212,10 @@ fn strip_list_marker(line: &str) -> &str {
 /// (or plain ```` ``` ````) fence in it.
 pub fn parse_json(text: &str) -> Option<Json> {
     let t = text.trim();
-    if t.starts_with('{') || t.starts_with('[') {
-        if let Ok(j) = serde_json::from_str(t) {
-            return Some(j);
-        }
+    if (t.starts_with('{') || t.starts_with('['))
+        && let Ok(j) = serde_json::from_str(t)
+    {
+        return Some(j);
     }
     let start = t.find("```")?;
     let after = &t[start + 3..];

@@ -20,7 +20,9 @@ impl Cx {
             match e {
                 NodeOrToken::Token(t) => match t.kind() {
                     SyntaxKind::STRING_TEXT => push_text(&mut pieces, t.text()),
-                    SyntaxKind::STRING_ESCAPE => push_text(&mut pieces, ast::decode_escape(t.text())),
+                    SyntaxKind::STRING_ESCAPE => {
+                        push_text(&mut pieces, ast::decode_escape(t.text()))
+                    }
                     _ => {}
                 },
                 NodeOrToken::Node(n) => {
@@ -139,7 +141,7 @@ pub fn dedent(s: &str) -> String {
     let indent = lines
         .iter()
         .enumerate()
-        .filter(|(i, l)| !(first_is_inline && *i == 0) && !l.trim().is_empty())
+        .filter(|(i, l)| !(l.trim().is_empty() || first_is_inline && *i == 0))
         .map(|(_, l)| l.len() - l.trim_start_matches([' ', '\t']).len())
         .min()
         .unwrap_or(0);

@@ -14,14 +14,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8], durable: bool) -> io::Result<()> 
     let dir = path
         .parent()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "a path without a parent"))?;
-    fs::create_dir_all(dir)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.tmp-{}", fastrand::u64(..)));
     let result = (|| {
-        let mut f = File::create(&tmp)?;
+        // The directory usually exists: create it only when it does not.
+        let mut f = match File::create(&tmp) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                fs::create_dir_all(dir)?;
+                File::create(&tmp)?
+            }
+            other => other?,
+        };
         f.write_all(bytes)?;
         if durable {
             f.sync_all()?;
