@@ -45,6 +45,17 @@ pub enum Command {
     #[command(after_help = FMT_AFTER_HELP)]
     Fmt(FmtArgs),
 
+    /// Run a program with an agent backend.
+    ///
+    /// A program with errors is not run: its diagnostics are printed as
+    /// `prose check` prints them. Progress goes to the terminal (a line per
+    /// session), the program's outputs to stdout at the end. State lives in
+    /// `.prose/runs/RUN_ID/` under the workspace root: `--resume RUN_ID`
+    /// continues a run that was cancelled or crashed without repeating a
+    /// finished session. Ctrl-C cancels cleanly.
+    #[command(after_help = RUN_AFTER_HELP)]
+    Run(Box<RunArgs>),
+
     /// Explain a diagnostic code: what it means, an example, how to fix it.
     Explain(ExplainArgs),
 
@@ -106,6 +117,27 @@ Examples:
   prose check --format github --select E,W005 .
   prose check --stdin-filename main.prose < main.prose";
 
+const RUN_AFTER_HELP: &str = "\
+Backends (--backend, or `backend = \"...\"` in the [runner] table of prose.toml):
+  claude     the Claude Code CLI (`claude -p`); the default when it is on PATH
+  codex      the Codex CLI (`codex exec`)
+  openai     an OpenAI-compatible HTTP API ([runner.openai] base_url, api_key_env)
+  anthropic  the Anthropic Messages API
+  command    any program, prompt on stdin (--command 'PROGRAM ARGS...')
+  mock       offline scripted answers (--mock-script FILE)
+
+Exit status:
+  0  the program finished
+  1  the program failed, was cancelled, or has errors and was not run
+  2  usage error: bad flags, a missing file or input, no backend available
+
+Examples:
+  prose run review.prose --input topic=\"quantum computing\"
+  prose run docs/examples/quickstart.prose --backend mock --mock-script docs/examples/quickstart.mock.toml
+  prose run flow.prose --backend command --command 'my-agent --quiet'
+  prose run --resume 20260115-143052-a7b3c9 flow.prose
+  prose run flow.prose --dry-run";
+
 const FMT_AFTER_HELP: &str = "\
 Exit status:
   0  every file is formatted (with --check or --diff: no file would change)
@@ -136,6 +168,78 @@ pub struct FmtArgs {
     /// Files and directories to format.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+/// Options of `prose run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The program to run.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// The agent backend: claude, codex, openai, anthropic, command or mock.
+    #[arg(long, value_name = "NAME", value_parser = ["claude", "codex", "openai", "anthropic", "command", "mock"])]
+    pub backend: Option<String>,
+
+    /// The command line of the `command` backend (split like a shell
+    /// would, never run through one).
+    #[arg(long, value_name = "CMD")]
+    pub command: Option<String>,
+
+    /// The mock backend's script (TOML).
+    #[arg(long, value_name = "FILE")]
+    pub mock_script: Option<PathBuf>,
+
+    /// A program input, `NAME=VALUE` (repeatable).
+    #[arg(long = "input", short = 'i', value_name = "NAME=VALUE")]
+    pub inputs: Vec<String>,
+
+    /// The model alias of sessions that name none (sonnet, opus, haiku).
+    #[arg(long, value_name = "ALIAS")]
+    pub model: Option<String>,
+
+    /// How long one backend request may take: 90s, 10m, 1h.
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+
+    /// At most this many backend requests at once.
+    #[arg(long, value_name = "N")]
+    pub max_parallel: Option<u64>,
+
+    /// An environment variable to pass to backend processes (repeatable).
+    #[arg(long = "env", value_name = "NAME")]
+    pub env: Vec<String>,
+
+    /// Continue the run RUN_ID (its own copy of the program is run).
+    #[arg(long, value_name = "RUN_ID")]
+    pub resume: Option<String>,
+
+    /// Print the execution plan; call no backend.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Write the run's events to stdout, one JSON object per line (and
+    /// nothing else); see docs/runner.md.
+    #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
+    pub events: Option<String>,
+
+    /// Also append the events, as JSON lines, to this file.
+    #[arg(long, value_name = "PATH")]
+    pub events_file: Option<PathBuf>,
+
+    /// Run even when the backend cannot enforce an agent's permissions
+    /// (the run's state records it).
+    #[arg(long)]
+    pub allow_unenforced_permissions: bool,
+
+    /// Never ask for inputs: a missing input is a usage error.
+    #[arg(long)]
+    pub no_input: bool,
+
+    /// The workspace root (where prose.toml and .prose/ live); found as for
+    /// `prose check` by default.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 /// Options of `prose check`.

@@ -1,4 +1,4 @@
-//! The `prose` command line: `check`, `fmt`, `explain`, `dump-cst`,
+//! The `prose` command line: `check`, `fmt`, `run`, `explain`, `dump-cst`,
 //! `dump-tokens`, `lsp`, `dialect parse`.
 //!
 //! Everything lives in this library so the thin `prose` binary and the
@@ -15,8 +15,10 @@ pub mod fix;
 pub mod fmt;
 pub mod formats;
 pub mod line_index;
+pub mod progress;
 pub mod render;
 pub mod report;
+pub mod run;
 pub mod source;
 pub mod statistics;
 pub mod workspace;
@@ -34,6 +36,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Fmt(args) => fmt::run(&args),
+        Command::Run(args) => run::run(&args),
         Command::Explain(args) => explain::run(args.code.as_deref()),
         Command::DumpCst(args) => dump::cst(&args.file),
         Command::DumpTokens(args) => dump::tokens(&args.file),

@@ -4,14 +4,9 @@
 //! The analysis itself does no IO; this module reads the disk and hands
 //! the results to the `AnalysisHost`.
 
-use std::{
-    collections::BTreeSet,
-    path::{Path, PathBuf},
-};
+use std::path::{Path, PathBuf};
 
 use prose_ide::{AnalysisHost, Config, FileId, config::CONFIG_FILE};
-
-use crate::check::uncancelled;
 
 /// The workspace root: `explicit`, else the nearest ancestor of the current
 /// directory holding `prose.toml` or a `.prose/` directory, else the current
@@ -85,24 +80,7 @@ pub fn configure(host: &mut AnalysisHost, root: &Path, config: Config) {
 
 /// Loads the memory files and imported programs that `files` depend on.
 /// Imported programs are added to the host (for their contracts) but are
-/// not reported on.
+/// not reported on. (The runner's error check loads them the same way.)
 pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId]) {
-    let analysis = host.analysis();
-    let mut memory = BTreeSet::new();
-    let mut imports = BTreeSet::new();
-    for &file in files {
-        let paths = uncancelled(analysis.external_paths(file));
-        memory.extend(paths.memory.into_iter().filter(|p| Path::new(p).is_file()));
-        imports.extend(paths.imports);
-    }
-    drop(analysis);
-    host.set_memory_files(memory);
-    for path in imports {
-        if host.file_id(&path).is_some() {
-            continue;
-        }
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            host.set_file_text(&path, text);
-        }
-    }
+    prose_runner::check::load_dependencies(host, files);
 }

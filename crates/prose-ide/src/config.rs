@@ -3,6 +3,10 @@
 //! ```toml
 //! profile = "default"        # or "strict": report compiler.md literally
 //!
+//! select = ["E", "W005"]     # report only these codes (codes, prefixes, rule names)
+//! ignore = ["P202"]          # never report these
+//! docs-url = "https://example.com/diagnostics/{code}.html"   # each code's page
+//!
 //! [severity]                 # per-code overrides
 //! W005 = "off"
 //! E019 = "warning"
@@ -10,19 +14,22 @@
 //! [imports]                  # where `use "@handle/slug"` programs live locally
 //! "@alice/research" = "vendor/research.prose"
 //!
-//! select = ["E", "W005"]     # report only these codes (codes, prefixes, rule names)
-//! ignore = ["P202"]          # never report these
-//! docs-url = "https://example.com/diagnostics/{code}.html"   # each code's page
-//!
 //! [files]                    # more files of each kind (globs relative to the root)
 //! jobs = ["ci/*.json"]
 //! prompts = ["prompts/**/*.md"]
 //! instructions = ["AGENTS.md"]
+//!
+//! [runner]                   # how `prose run` runs programs (see [`runner`])
+//! backend = "mock"
 //! ```
 //!
 //! Parsing is pure: the host reads the file and passes its text.
 
+pub mod runner;
+
 use std::collections::{BTreeMap, BTreeSet};
+
+pub use runner::RunnerTable;
 
 use serde::Deserialize;
 
@@ -94,6 +101,8 @@ pub struct Config {
     pub ignore: BTreeSet<String>,
     /// `docs-url`: where the page of each code is (see [`Config::docs_url_for`]).
     pub docs_url: Option<String>,
+    /// The `[runner]` table (used by `prose run`, not by the analysis).
+    pub runner: RunnerTable,
 }
 
 impl Config {
@@ -248,15 +257,25 @@ struct RawConfig {
     ignore: Vec<String>,
     #[serde(rename = "docs-url")]
     docs_url: Option<String>,
+    runner: Option<runner::RawRunner>,
 }
 
 impl Config {
     /// Parses `prose.toml` text. Unknown keys, profiles and levels are errors
     /// (a typo must not silently change what is checked).
     pub fn from_toml(text: &str) -> Result<Config, ConfigError> {
-        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError {
+        let value: toml::Table = toml::from_str(text).map_err(|e| ConfigError {
             message: e.to_string(),
         })?;
+        if let Some(runner) = value.get("runner") {
+            runner::refuse_secrets(runner, "runner")?;
+        }
+        let raw: RawConfig =
+            toml::Value::Table(value)
+                .try_into()
+                .map_err(|e: toml::de::Error| ConfigError {
+                    message: e.to_string(),
+                })?;
         let mut config = Config::default();
         if let Some(p) = raw.profile {
             config.profile = Profile::parse(&p).ok_or_else(|| ConfigError {
@@ -306,6 +325,9 @@ impl Config {
                 message: format!("docs-url: {e}"),
             })?;
             config.docs_url = Some(url);
+        }
+        if let Some(runner) = raw.runner {
+            config.runner = runner.validate()?;
         }
         Ok(config)
     }
