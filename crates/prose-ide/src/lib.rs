@@ -9,6 +9,7 @@
 //! return `Err(Cancelled)`; long queries notice at their next salsa query
 //! call or explicit check (`file_diagnostics` checks between rules).
 
+pub mod code_lens;
 pub mod config;
 pub mod db;
 pub mod diagnostics;

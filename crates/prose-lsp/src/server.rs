@@ -417,6 +417,17 @@ impl LanguageServer for Server {
         .await
     }
 
+    async fn code_lens(
+        &self,
+        params: ls_types::CodeLensParams,
+    ) -> Result<Option<Vec<ls_types::CodeLens>>> {
+        guard(
+            "textDocument/codeLens",
+            handlers::code_lens::code_lens(&self.inner, params),
+        )
+        .await
+    }
+
     async fn folding_range(
         &self,
         params: ls_types::FoldingRangeParams,

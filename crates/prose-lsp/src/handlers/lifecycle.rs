@@ -204,6 +204,8 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             .into(),
         ),
         folding_range_provider: Some(ls_types::FoldingRangeProviderCapability::Simple(true)),
+        // `codeLensProvider` is advertised once a language offers lenses
+        // (handlers/code_lens.rs answers already).
         selection_range_provider: Some(ls_types::SelectionRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         // Definition, references, highlight, rename, symbols, code actions.

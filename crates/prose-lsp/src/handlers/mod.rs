@@ -2,6 +2,7 @@
 //! the shared server state; `server.rs` only dispatches to them.
 
 pub mod code_actions;
+pub mod code_lens;
 pub mod completion;
 pub mod diagnostics;
 pub mod explain;
