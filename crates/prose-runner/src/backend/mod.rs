@@ -50,8 +50,12 @@
 
 pub mod anthropic;
 pub mod claude;
+pub mod cli;
 pub mod codex;
 pub mod command;
+pub mod env;
+pub mod handle;
+pub mod http;
 pub mod mock;
 pub mod openai;
 pub mod permissions;
