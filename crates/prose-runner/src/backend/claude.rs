@@ -410,7 +410,8 @@ impl Backend for ClaudeBackend {
             let mut ran = self.run(request, &session, cancel).await?;
             if matches!(session, SessionArg::Resume(_))
                 && !ran.output.success()
-                && ran.output.stdout.contains(NO_CONVERSATION)
+                && (ran.output.stdout.contains(NO_CONVERSATION)
+                    || ran.output.stderr.contains(NO_CONVERSATION))
             {
                 // The CLI lost the conversation: start another one.
                 ran = self

@@ -94,10 +94,10 @@ impl SandboxMode {
 /// | `network: allow` | `sandbox_workspace_write.network_access=true` |
 ///
 /// The sandbox holds every command Codex runs, so these are enforced (as
-/// far as the platform's sandbox works: Landlock and seccomp on Linux,
-/// Seatbelt on macOS). With no rule about writing or the network, the
-/// sandbox is Codex's own configuration (`codex exec` defaults to
-/// `read-only`).
+/// far as the platform's sandbox works; under `read-only` a command that
+/// writes fails with "Read-only file system"). With no rule about writing
+/// or the network, the sandbox is Codex's own configuration (`codex exec`
+/// defaults to `read-only`).
 ///
 /// Not enforced: `bash`, `read` and `execute` restrictions (Codex always
 /// has its shell, and the sandbox lets it read everything), `filesystem:
