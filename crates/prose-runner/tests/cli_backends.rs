@@ -9,13 +9,14 @@
 //! API becomes a failed session with the CLI's message, subject to retry;
 //! a missing key too; persistent agents resume the CLI's own conversation;
 //! a cancelled run leaves no CLI process behind; no key appears under
-//! `.prose/runs/`.
+//! `.prose/`.
 //!
 //! A test whose CLI is not on PATH says so and passes, except under
 //! `CI=true`, where it fails.
 
 #![cfg(unix)]
 
+mod backend_run;
 mod common;
 mod fake_api;
 
@@ -25,6 +26,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use backend_run::{binding, errors, files_containing};
 use fake_api::{FakeServer, Recorded, Reply};
 use prose_runner::{
     backend::{
@@ -35,34 +37,46 @@ use prose_runner::{
         process::find_executable,
     },
     config::{Origin, RunnerConfig, Sourced},
-    events::{Event, EventKind, RunStatus},
+    events::{Event, RunStatus},
     run::{RunOutcome, prepare, start},
 };
 use serde_json::{Value, json};
 
 const KEY: &str = "sk-test-CLI-SECRET-51d2e8";
 
-/// The CLI's path, or `None` (and a note) when it is not installed.
-fn installed(name: &str) -> Option<PathBuf> {
-    if let Some(p) = find_executable(name) {
-        return Some(p);
-    }
-    let hint = format!(
-        "`{name}` is not on PATH: install the pinned CLIs as .ci/run does (npm install --prefix DIR @anthropic-ai/claude-code@2.1.332 @openai/codex@0.169.0) and put DIR/node_modules/.bin on PATH"
+/// The variable of the fake Codex provider's key.
+const CODEX_KEY_VAR: &str = "PROSE_TEST_CODEX_KEY";
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Cli {
+    Claude,
+    Codex,
+}
+
+/// The CLIs that are installed (see [`Cli::installed`]).
+fn installed() -> Vec<Cli> {
+    [Cli::Claude, Cli::Codex]
+        .into_iter()
+        .filter(|c| c.installed().is_some())
+        .collect()
+}
+
+/// Asserts that a run succeeded, with its error and failures otherwise.
+fn assert_succeeded(cli: Cli, outcome: &RunOutcome, events: &[Event]) {
+    assert_eq!(
+        outcome.status,
+        RunStatus::Succeeded,
+        "{cli:?}: {:?} {:?}",
+        outcome.error,
+        errors(events)
     );
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{hint}");
-    }
-    eprintln!("skipped: {hint}");
-    None
 }
 
 /// A scratch workspace and a home for the CLI.
 struct Scratch {
     root: tempfile::TempDir,
     home: tempfile::TempDir,
-    /// A value no other process has in its environment, to find the
-    /// CLI's processes.
+    /// A value in the CLI's environment and in no other process's.
     marker: String,
 }
 
@@ -78,113 +92,198 @@ impl Scratch {
     fn root(&self) -> &Path {
         self.root.path()
     }
+
+    /// Runs `src` with `backend` to the end.
+    async fn run(&self, src: &str, backend: Arc<dyn Backend>) -> (RunOutcome, Vec<Event>) {
+        backend_run::run_in(src, backend, config(), self.root()).await
+    }
+
+    /// No file under the workspace's `.prose/` holds the key.
+    fn assert_no_key(&self) {
+        assert_eq!(
+            files_containing(&self.root().join(".prose"), KEY),
+            Vec::<String>::new()
+        );
+    }
 }
 
-fn settings(kind: BackendKind, prefixes: &'static [&'static str], exe: &Path) -> CliSettings {
-    let mut cli = CliSettings::from_config(&RunnerConfig::default(), kind, prefixes);
-    cli.executable = exe.display().to_string();
-    cli
+fn config() -> RunnerConfig {
+    RunnerConfig {
+        timeout: Sourced::new(Duration::from_secs(120), Origin::Default),
+        ..RunnerConfig::default()
+    }
 }
 
-// ---- claude ----------------------------------------------------------------
+impl Cli {
+    fn name(self) -> &'static str {
+        match self {
+            Cli::Claude => "claude",
+            Cli::Codex => "codex",
+        }
+    }
 
-/// Requests of the conversation (the CLI's side requests declare no tools).
-fn claude_main(r: &Recorded) -> bool {
-    r.method == "POST" && !r.tool_names().is_empty()
-}
+    /// The CLI's path, or `None` (and a note) when it is not installed.
+    fn installed(self) -> Option<PathBuf> {
+        let name = self.name();
+        if let Some(p) = find_executable(name) {
+            return Some(p);
+        }
+        let hint = format!(
+            "`{name}` is not on PATH: install the pinned CLIs as .ci/run does (npm install --prefix DIR @anthropic-ai/claude-code@2.1.332 @openai/codex@0.169.0) and put DIR/node_modules/.bin on PATH"
+        );
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("{hint}");
+        }
+        eprintln!("skipped: {hint}");
+        None
+    }
 
-async fn claude_server(replies: Vec<Reply>) -> FakeServer {
-    FakeServer::scripted(
-        replies,
-        claude_main,
-        fake_api::anthropic_stream_text("side answer"),
-    )
-    .await
-}
+    /// Whether a request is part of the conversation (the Claude CLI also
+    /// makes side requests, which declare no tools).
+    fn is_main(self, r: &Recorded) -> bool {
+        match self {
+            Cli::Claude => r.method == "POST" && !r.tool_names().is_empty(),
+            Cli::Codex => r.method == "POST" && r.path.ends_with("/responses"),
+        }
+    }
 
-fn claude(exe: &Path, srv: &FakeServer, s: &Scratch, key: Option<&str>) -> Arc<dyn Backend> {
-    let vars = [
-        ("HOME", s.home.path().display().to_string()),
-        ("ANTHROPIC_BASE_URL", srv.url.clone()),
-        ("ANTHROPIC_API_KEY", key.unwrap_or_default().to_string()),
-        ("ANTHROPIC_AUTH_TOKEN", String::new()),
-        ("CLAUDE_CODE_MAX_RETRIES", "0".into()),
-        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
-        ("DISABLE_AUTOUPDATER", "1".into()),
-        ("PROSE_CLI_TEST_MARKER", s.marker.clone()),
-    ];
-    Arc::new(
-        ClaudeBackend::new(settings(BackendKind::Claude, claude::ENV_PREFIXES, exe))
-            .with_env(vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
-    )
-}
+    /// A server that gives `replies` in order to the conversation.
+    async fn server(self, replies: Vec<Reply>) -> FakeServer {
+        let other = match self {
+            Cli::Claude => fake_api::anthropic_stream_text("side answer"),
+            Cli::Codex => Reply::Json(200, json!({"data": [], "models": []})),
+        };
+        let main = move |r: &Recorded| self.is_main(r);
+        FakeServer::scripted(replies, main, other).await
+    }
 
-/// The text of every message of a Messages request, `role: text` a line
-/// per block (tool results as `tool_result: ...`).
-fn transcript(r: &Recorded) -> String {
-    let mut out = String::new();
-    for m in r.body["messages"].as_array().into_iter().flatten() {
-        let role = m["role"].as_str().unwrap_or("?");
-        match &m["content"] {
-            Value::String(s) => out.push_str(&format!("{role}: {s}\n")),
-            Value::Array(blocks) => {
-                for b in blocks {
-                    match b["type"].as_str() {
-                        Some("text") => {
-                            out.push_str(&format!("{role}: {}\n", b["text"].as_str().unwrap()))
+    fn text(self, text: &str) -> Reply {
+        match self {
+            Cli::Claude => fake_api::anthropic_stream_text(text),
+            Cli::Codex => fake_api::responses_stream_text(text),
+        }
+    }
+
+    /// The model asks to run `touch PATH`.
+    fn touch(self, path: &Path) -> Reply {
+        let cmd = format!("touch {}", path.display());
+        match self {
+            Cli::Claude => fake_api::anthropic_stream_tool_use(
+                "toolu_1",
+                "Bash",
+                json!({"command": cmd, "description": "touch a file"}),
+            ),
+            Cli::Codex => {
+                fake_api::responses_stream_call("call_1", "exec_command", json!({"cmd": cmd}))
+            }
+        }
+    }
+
+    /// The backend, with the CLI pointed at `srv` (with the key, or none).
+    fn backend(self, srv: &FakeServer, s: &Scratch, key: Option<&str>) -> Arc<dyn Backend> {
+        let home = s.home.path();
+        let mut vars = vec![
+            ("HOME", home.display().to_string()),
+            ("PROSE_CLI_TEST_MARKER", s.marker.clone()),
+        ];
+        let exe = self.installed().unwrap().display().to_string();
+        match self {
+            Cli::Claude => {
+                vars.extend([
+                    ("ANTHROPIC_BASE_URL", srv.url.clone()),
+                    ("ANTHROPIC_API_KEY", key.unwrap_or_default().to_string()),
+                    ("ANTHROPIC_AUTH_TOKEN", String::new()),
+                    ("CLAUDE_CODE_MAX_RETRIES", "0".into()),
+                    ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
+                    ("DISABLE_AUTOUPDATER", "1".into()),
+                ]);
+                let vars = vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+                let mut cli = CliSettings::from_config(
+                    &RunnerConfig::default(),
+                    BackendKind::Claude,
+                    claude::ENV_PREFIXES,
+                );
+                cli.executable = exe;
+                Arc::new(ClaudeBackend::new(cli).with_env(vars))
+            }
+            Cli::Codex => {
+                // A provider of its own, answering at once when it fails.
+                let codex_home = home.join("codex");
+                std::fs::create_dir_all(&codex_home).unwrap();
+                std::fs::write(
+                    codex_home.join("config.toml"),
+                    format!(
+                        "model_provider = \"fake\"\nmodel = \"gpt-test\"\n\n[model_providers.fake]\nname = \"fake\"\nbase_url = \"{}/v1\"\nwire_api = \"responses\"\nenv_key = \"{CODEX_KEY_VAR}\"\nrequest_max_retries = 0\nstream_max_retries = 0\n",
+                        srv.url
+                    ),
+                )
+                .unwrap();
+                vars.extend([
+                    ("CODEX_HOME", codex_home.display().to_string()),
+                    (CODEX_KEY_VAR, key.unwrap_or_default().to_string()),
+                ]);
+                let vars = vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+                let mut cli = CliSettings::from_config(
+                    &RunnerConfig::default(),
+                    BackendKind::Codex,
+                    codex::ENV_PREFIXES,
+                );
+                cli.executable = exe;
+                Arc::new(CodexBackend::new(cli).with_env(vars))
+            }
+        }
+    }
+
+    /// The key as the server received it.
+    fn key_sent(self, r: &Recorded) -> Option<String> {
+        match self {
+            Cli::Claude => r.header("x-api-key").map(str::to_string),
+            Cli::Codex => r
+                .header("authorization")
+                .and_then(|a| a.strip_prefix("Bearer "))
+                .map(str::to_string),
+        }
+    }
+
+    /// The conversation of a request, `role: text` a line (tool results as
+    /// `tool_result: ...`), without the CLI's own instructions.
+    fn transcript(self, r: &Recorded) -> String {
+        let (list, content) = match self {
+            Cli::Claude => ("messages", "content"),
+            Cli::Codex => ("input", "content"),
+        };
+        let mut out = String::new();
+        for m in r.body[list].as_array().into_iter().flatten() {
+            let role = m["role"].as_str().or(m["type"].as_str()).unwrap_or("?");
+            if role == "developer" {
+                continue;
+            }
+            match &m[content] {
+                Value::String(s) => out.push_str(&format!("{role}: {s}\n")),
+                Value::Array(blocks) => {
+                    for b in blocks {
+                        if let Some(t) = b["text"].as_str() {
+                            out.push_str(&format!("{role}: {t}\n"));
+                        } else if b["type"] == "tool_result" {
+                            out.push_str(&format!("tool_result: {}\n", b["content"]));
                         }
-                        Some("tool_result") => {
-                            out.push_str(&format!("tool_result: {}\n", b["content"]))
-                        }
-                        Some(other) => out.push_str(&format!("{role}: [{other}]\n")),
-                        None => {}
+                    }
+                }
+                _ => {
+                    if let Some(o) = m["output"].as_str() {
+                        out.push_str(&format!("tool_result: {o}\n"));
                     }
                 }
             }
-            _ => {}
         }
+        out
     }
-    out
-}
 
-async fn run(src: &str, backend: Arc<dyn Backend>, root: &Path) -> (RunOutcome, Vec<Event>) {
-    let mut o = common::options(src, root, backend);
-    o.config.timeout = Sourced::new(Duration::from_secs(120), Origin::Default);
-    common::run_options(o)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn binding(outcome: &RunOutcome, name: &str) -> String {
-    let p = outcome.run_dir.join("bindings").join(format!("{name}.md"));
-    common::value_of(
-        &std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
-    )
-}
-
-fn failures(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::SessionFailed { error, .. } => Some(error.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// No file under the workspace's `.prose/` holds the key.
-fn assert_no_key(root: &Path) {
-    let mut stack = vec![root.join(".prose")];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let text = std::fs::read_to_string(&p).unwrap_or_default();
-                assert!(!text.contains(KEY), "the key is in {}", p.display());
-            }
-        }
+    fn main_requests(self, srv: &FakeServer) -> Vec<Recorded> {
+        srv.requests()
+            .into_iter()
+            .filter(|r| self.is_main(r))
+            .collect()
     }
 }
 
@@ -192,7 +291,7 @@ const SCOUT: &str = r#"agent scout:
   model: haiku
   prompt: "You scout ahead."
   permissions:
-    bash: deny
+    network: deny
 
 let notes = session "Collect notes about tides"
 let report = session: scout
@@ -201,158 +300,142 @@ let report = session: scout
 "#;
 
 #[tokio::test]
-async fn claude_answers_through_the_real_cli() {
-    let Some(exe) = installed("claude") else {
-        return;
-    };
-    let s = Scratch::new();
-    let srv = claude_server(vec![
-        fake_api::anthropic_stream_text("Notes: the moon pulls."),
-        fake_api::anthropic_stream_text("Report: tides follow the moon."),
-    ])
-    .await;
-    let (outcome, events) = run(SCOUT, claude(&exe, &srv, &s, Some(KEY)), s.root()).await;
-    assert_eq!(
-        outcome.status,
-        RunStatus::Succeeded,
-        "{:?} {:?}",
-        outcome.error,
-        failures(&events)
-    );
-    assert_eq!(binding(&outcome, "notes"), "Notes: the moon pulls.");
-    assert_eq!(
-        binding(&outcome, "report"),
-        "Report: tides follow the moon."
-    );
+async fn the_real_clis_answer_with_the_prompt_and_context_the_runner_gave() {
+    for cli in installed() {
+        let s = Scratch::new();
+        let srv = cli
+            .server(vec![
+                cli.text("Notes: the moon pulls."),
+                cli.text("Report: tides follow the moon."),
+            ])
+            .await;
+        let (outcome, events) = s.run(SCOUT, cli.backend(&srv, &s, Some(KEY))).await;
+        assert_succeeded(cli, &outcome, &events);
+        assert_eq!(binding(&outcome, "notes"), "Notes: the moon pulls.");
+        assert_eq!(
+            binding(&outcome, "report"),
+            "Report: tides follow the moon."
+        );
 
-    let main: Vec<Recorded> = srv.requests().into_iter().filter(claude_main).collect();
-    assert_eq!(main.len(), 2, "{main:#?}");
-    for r in &main {
-        assert_eq!(r.header("x-api-key"), Some(KEY));
-        assert!(r.path.starts_with("/v1/messages"), "{}", r.path);
+        let main = cli.main_requests(&srv);
+        assert_eq!(main.len(), 2, "{cli:?}: {main:#?}");
+        for r in &main {
+            assert_eq!(cli.key_sent(r).as_deref(), Some(KEY), "{cli:?}");
+        }
+        assert!(
+            cli.transcript(&main[0])
+                .contains("user: Collect notes about tides")
+        );
+        let second = cli.transcript(&main[1]);
+        assert!(
+            second.contains("Report on the notes\n\n## System\n\nYou scout ahead.\n\n## Context: notes\n\nNotes: the moon pulls."),
+            "{cli:?}: {second}"
+        );
+        let model = main[1].body["model"].as_str().unwrap().to_string();
+        match cli {
+            // `haiku` reached the CLI, which chose its haiku model.
+            Cli::Claude => assert!(model.contains("haiku"), "{model}"),
+            // `haiku` means nothing to Codex: its configured model answers.
+            Cli::Codex => assert_eq!(model, "gpt-test"),
+        }
+        // `network: deny`: no web tools in that session only.
+        let web = |r: &Recorded| {
+            r.tool_names()
+                .iter()
+                .any(|t| t.starts_with("Web") || t == "web_search" || t == "Bash")
+                || r.raw.contains("\"type\":\"web_search\"")
+        };
+        assert!(web(&main[0]), "{cli:?}: {:?}", main[0].tool_names());
+        assert!(!web(&main[1]), "{cli:?}: {:?}", main[1].tool_names());
+        s.assert_no_key();
     }
-    let first = transcript(&main[0]);
-    assert!(first.contains("user: Collect notes about tides"), "{first}");
-    let second = transcript(&main[1]);
-    assert!(
-        second.contains("Report on the notes\n\n## System\n\nYou scout ahead.\n\n## Context: notes\n\nNotes: the moon pulls."),
-        "{second}"
-    );
-    // `model: haiku` reached the CLI, which chose its haiku model.
-    assert!(
-        main[1].body["model"].as_str().unwrap().contains("haiku"),
-        "{}",
-        main[1].body["model"]
-    );
-    // `bash: deny`: the CLI offers the model no shell in that session only.
-    assert!(
-        main[0].tool_names().contains(&"Bash".to_string()),
-        "{:?}",
-        main[0].tool_names()
-    );
-    assert!(
-        !main[1].tool_names().contains(&"Bash".to_string()),
-        "{:?}",
-        main[1].tool_names()
-    );
-    assert_no_key(s.root());
 }
 
 #[tokio::test]
-async fn claude_enforces_bash_deny_and_runs_what_bash_allow_allows() {
-    let Some(exe) = installed("claude") else {
-        return;
-    };
-    let s = Scratch::new();
-    let denied = s.root().join("denied-marker");
-    let allowed = s.root().join("allowed-marker");
-    let touch = |p: &Path| {
-        fake_api::anthropic_stream_tool_use(
-            "toolu_1",
-            "Bash",
-            json!({"command": format!("touch {}", p.display()), "description": "touch a file"}),
-        )
-    };
-    let srv = claude_server(vec![
-        touch(&denied),
-        fake_api::anthropic_stream_text("tried"),
-        touch(&allowed),
-        fake_api::anthropic_stream_text("done"),
-    ])
-    .await;
-    let src = r#"agent careful:
-  permissions:
-    bash: deny
-agent trusted:
-  permissions:
-    bash: allow
-
-session: careful
-  prompt: "Touch the first file"
-session: trusted
-  prompt: "Touch the second file"
-"#;
-    let (outcome, events) = run(src, claude(&exe, &srv, &s, Some(KEY)), s.root()).await;
-    assert_eq!(
-        outcome.status,
-        RunStatus::Succeeded,
-        "{:?} {:?}",
-        outcome.error,
-        failures(&events)
-    );
-    assert!(
-        !denied.exists(),
-        "the CLI ran a command that `bash: deny` forbids"
-    );
-    assert!(
-        allowed.exists(),
-        "`bash: allow` did not let the command run"
-    );
-    let main: Vec<Recorded> = srv.requests().into_iter().filter(claude_main).collect();
-    let refused = transcript(&main[1]);
-    assert!(
-        refused.contains("No such tool available: Bash"),
-        "{refused}"
-    );
+async fn the_clis_enforce_what_the_rules_forbid_and_do_what_they_allow() {
+    for cli in installed() {
+        let s = Scratch::new();
+        let denied = s.root().join("denied-marker");
+        let allowed = s.root().join("allowed-marker");
+        let srv = cli
+            .server(vec![
+                cli.touch(&denied),
+                cli.text("tried"),
+                cli.touch(&allowed),
+                cli.text("done"),
+            ])
+            .await;
+        // The rule each CLI enforces: Claude's tool rules take the shell
+        // away; Codex's sandbox makes the workspace read-only.
+        let rule = match cli {
+            Cli::Claude => "bash",
+            Cli::Codex => "write",
+        };
+        let src = format!(
+            "agent careful:\n  permissions:\n    {rule}: deny\nagent trusted:\n  permissions:\n    {rule}: allow\n\nsession: careful\n  prompt: \"Touch the first file\"\nsession: trusted\n  prompt: \"Touch the second file\"\n"
+        );
+        let (outcome, events) = s.run(&src, cli.backend(&srv, &s, Some(KEY))).await;
+        assert_succeeded(cli, &outcome, &events);
+        assert!(
+            !denied.exists(),
+            "{cli:?} ran a command that `{rule}: deny` forbids"
+        );
+        assert!(
+            allowed.exists(),
+            "{cli:?}: `{rule}: allow` did not let the command run"
+        );
+        let refused = cli.transcript(&cli.main_requests(&srv)[1]);
+        let why = match cli {
+            Cli::Claude => "No such tool available: Bash",
+            Cli::Codex => "Read-only file system",
+        };
+        assert!(refused.contains(why), "{cli:?}: {refused}");
+    }
 }
 
 #[tokio::test]
-async fn claude_api_failures_and_a_missing_key_fail_the_session_with_the_clis_message() {
-    let Some(exe) = installed("claude") else {
-        return;
-    };
-    let s = Scratch::new();
-    let srv = claude_server(vec![
-        fake_api::error(500, "model exploded"),
-        fake_api::anthropic_stream_text("recovered"),
-    ])
-    .await;
-    let (outcome, events) = run(
-        "let x = session \"Flaky\"\n  retry: 1\n",
-        claude(&exe, &srv, &s, Some(KEY)),
-        s.root(),
-    )
-    .await;
-    assert_eq!(outcome.status, RunStatus::Succeeded, "{:?}", outcome.error);
-    assert_eq!(binding(&outcome, "x"), "recovered");
-    let f = failures(&events);
-    assert_eq!(f.len(), 1, "{f:?}");
-    assert!(
-        f[0].starts_with("`") && f[0].contains("reported an error: API Error: 500 model exploded"),
-        "{f:?}"
-    );
+async fn api_failures_and_missing_keys_fail_the_session_with_the_clis_message() {
+    for cli in installed() {
+        let s = Scratch::new();
+        let srv = cli
+            .server(vec![
+                fake_api::error(500, "model exploded"),
+                cli.text("recovered"),
+            ])
+            .await;
+        let (outcome, events) = s
+            .run(
+                "let x = session \"Flaky\"\n  retry: 1\n",
+                cli.backend(&srv, &s, Some(KEY)),
+            )
+            .await;
+        assert_eq!(
+            outcome.status,
+            RunStatus::Succeeded,
+            "{cli:?}: {:?}",
+            outcome.error
+        );
+        assert_eq!(binding(&outcome, "x"), "recovered");
+        let f = errors(&events);
+        assert_eq!(f.len(), 1, "{cli:?}: {f:?}");
+        assert!(f[0].contains("reported an error: "), "{f:?}");
+        if cli == Cli::Claude {
+            assert!(f[0].contains("API Error: 500 model exploded"), "{f:?}");
+        }
+    }
 
     // No key, no login: the CLI's own message, and the run fails.
-    let s = Scratch::new();
-    let (outcome, events) = run(
-        "session \"Hello\"\n",
-        claude(&exe, &srv, &s, None),
-        s.root(),
-    )
-    .await;
-    assert_eq!(outcome.status, RunStatus::Failed);
-    let f = failures(&events);
-    assert!(f[0].contains("Not logged in"), "{f:?}");
+    let cli = Cli::Claude;
+    if cli.installed().is_some() {
+        let s = Scratch::new();
+        let srv = cli.server(vec![cli.text("never")]).await;
+        let (outcome, events) = s
+            .run("session \"Hello\"\n", cli.backend(&srv, &s, None))
+            .await;
+        assert_eq!(outcome.status, RunStatus::Failed);
+        let f = errors(&events);
+        assert!(f[0].contains("Not logged in"), "{f:?}");
+    }
 }
 
 const CAPTAIN: &str = r#"agent captain:
@@ -366,316 +449,43 @@ resume: captain
 "#;
 
 #[tokio::test]
-async fn claude_persistent_agents_resume_the_clis_conversation() {
-    let Some(exe) = installed("claude") else {
-        return;
-    };
-    let s = Scratch::new();
-    let srv = claude_server(vec![
-        fake_api::anthropic_stream_text("Plan: sail north."),
-        fake_api::anthropic_stream_text("Progress: halfway."),
-        fake_api::anthropic_stream_text("Where we are: north."),
-    ])
-    .await;
-    let backend = claude(&exe, &srv, &s, Some(KEY));
-    let (outcome, events) = run(CAPTAIN, backend.clone(), s.root()).await;
-    assert_eq!(
-        outcome.status,
-        RunStatus::Succeeded,
-        "{:?} {:?}",
-        outcome.error,
-        failures(&events)
-    );
-    let main: Vec<Recorded> = srv.requests().into_iter().filter(claude_main).collect();
-    let second = transcript(&main[1]);
-    let plan = second.find("Plan the voyage").expect(&second);
-    let answer = second.find("assistant: Plan: sail north.").expect(&second);
-    let report = second.find("Report progress").expect(&second);
-    assert!(plan < answer && answer < report, "{second}");
-    let handle_file = s.root().join(".prose/agents/captain/session-handle");
-    let handle = std::fs::read_to_string(&handle_file).unwrap();
-    assert!(handle.starts_with("claude:"), "{handle}");
+async fn persistent_agents_resume_the_clis_own_conversation() {
+    for cli in installed() {
+        let s = Scratch::new();
+        let srv = cli
+            .server(vec![
+                cli.text("Plan: sail north."),
+                cli.text("Progress: halfway."),
+                cli.text("Where we are: north."),
+            ])
+            .await;
+        let backend = cli.backend(&srv, &s, Some(KEY));
+        let (outcome, events) = s.run(CAPTAIN, backend.clone()).await;
+        assert_succeeded(cli, &outcome, &events);
+        let second = cli.transcript(&cli.main_requests(&srv)[1]);
+        let plan = second.find("Plan the voyage").expect(&second);
+        let answer = second.find("assistant: Plan: sail north.").expect(&second);
+        let report = second.find("Report progress").expect(&second);
+        assert!(plan < answer && answer < report, "{cli:?}: {second}");
+        let handle_file = s.root().join(".prose/agents/captain/session-handle");
+        let handle = std::fs::read_to_string(&handle_file).unwrap();
+        assert!(handle.starts_with(&format!("{}:", cli.name())), "{handle}");
 
-    // A conversation the CLI does not have: a new one starts.
-    std::fs::write(&handle_file, "claude:0f0e0d0c-0b0a-4909-8807-060504030201").unwrap();
-    let (outcome, events) = run(
-        "agent captain:\n  persist: project\n\nresume: captain\n  prompt: \"Where are we?\"\n",
-        backend,
-        s.root(),
-    )
-    .await;
-    assert_eq!(
-        outcome.status,
-        RunStatus::Succeeded,
-        "{:?} {:?}",
-        outcome.error,
-        failures(&events)
-    );
-    let now = std::fs::read_to_string(&handle_file).unwrap();
-    assert!(
-        now.starts_with("claude:") && !now.contains("0f0e0d0c"),
-        "{now}"
-    );
-    assert_no_key(s.root());
-}
-
-// ---- codex -----------------------------------------------------------------
-
-fn codex_main(r: &Recorded) -> bool {
-    r.method == "POST" && r.path.ends_with("/responses")
-}
-
-async fn codex_server(replies: Vec<Reply>) -> FakeServer {
-    FakeServer::scripted(
-        replies,
-        codex_main,
-        Reply::Json(200, json!({"data": [], "models": []})),
-    )
-    .await
-}
-
-const CODEX_KEY_VAR: &str = "PROSE_TEST_CODEX_KEY";
-
-fn codex(exe: &Path, srv: &FakeServer, s: &Scratch) -> Arc<dyn Backend> {
-    let codex_home = s.home.path().join("codex");
-    std::fs::create_dir_all(&codex_home).unwrap();
-    std::fs::write(
-        codex_home.join("config.toml"),
-        format!(
-            r#"model_provider = "fake"
-model = "gpt-test"
-
-[model_providers.fake]
-name = "fake"
-base_url = "{}/v1"
-wire_api = "responses"
-env_key = "{CODEX_KEY_VAR}"
-request_max_retries = 0
-stream_max_retries = 0
-"#,
-            srv.url
-        ),
-    )
-    .unwrap();
-    let vars = [
-        ("HOME", s.home.path().display().to_string()),
-        ("CODEX_HOME", codex_home.display().to_string()),
-        (CODEX_KEY_VAR, KEY.to_string()),
-        ("PROSE_CLI_TEST_MARKER", s.marker.clone()),
-    ];
-    Arc::new(
-        CodexBackend::new(settings(BackendKind::Codex, codex::ENV_PREFIXES, exe))
-            .with_env(vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
-    )
-}
-
-/// The text of every message of a Responses request, `role: text` a line.
-fn codex_transcript(r: &Recorded) -> String {
-    let mut out = String::new();
-    for item in r.body["input"].as_array().into_iter().flatten() {
-        let role = item["role"]
-            .as_str()
-            .unwrap_or_else(|| item["type"].as_str().unwrap_or("?"));
-        if role == "developer" {
-            continue;
-        }
-        match &item["content"] {
-            Value::Array(parts) => {
-                for p in parts {
-                    if let Some(t) = p["text"].as_str() {
-                        out.push_str(&format!("{role}: {t}\n"));
-                    }
-                }
-            }
-            _ => {
-                if let Some(o) = item["output"].as_str() {
-                    out.push_str(&format!("{role}: {o}\n"));
-                }
-            }
-        }
-    }
-    out
-}
-
-#[tokio::test]
-async fn codex_answers_through_the_real_cli() {
-    let Some(exe) = installed("codex") else {
-        return;
-    };
-    let s = Scratch::new();
-    let srv = codex_server(vec![
-        fake_api::responses_stream_text("Notes: the moon pulls."),
-        fake_api::responses_stream_text("Report: tides follow the moon."),
-    ])
-    .await;
-    let src = SCOUT.replace("    bash: deny\n", "    write: deny\n");
-    let (outcome, events) = run(&src, codex(&exe, &srv, &s), s.root()).await;
-    assert_eq!(
-        outcome.status,
-        RunStatus::Succeeded,
-        "{:?} {:?}",
-        outcome.error,
-        failures(&events)
-    );
-    assert_eq!(binding(&outcome, "notes"), "Notes: the moon pulls.");
-    assert_eq!(
-        binding(&outcome, "report"),
-        "Report: tides follow the moon."
-    );
-    let main: Vec<Recorded> = srv.requests().into_iter().filter(codex_main).collect();
-    assert_eq!(main.len(), 2);
-    for r in &main {
-        assert_eq!(
-            r.header("authorization"),
-            Some(format!("Bearer {KEY}").as_str())
+        // A conversation the CLI does not have: a new one starts.
+        let lost = format!("{}:0f0e0d0c-0b0a-4909-8807-060504030201", cli.name());
+        std::fs::write(&handle_file, &lost).unwrap();
+        let (outcome, events) = s
+            .run("agent captain:\n  persist: project\n\nresume: captain\n  prompt: \"Where are we?\"\n", backend)
+            .await;
+        assert_succeeded(cli, &outcome, &events);
+        let now = std::fs::read_to_string(&handle_file).unwrap();
+        assert!(
+            now.starts_with(&format!("{}:", cli.name())) && now != lost,
+            "{now}"
         );
-        // `haiku` means nothing to Codex: its configured model answers.
-        assert_eq!(r.body["model"], "gpt-test");
+        s.assert_no_key();
     }
-    assert!(codex_transcript(&main[0]).contains("user: Collect notes about tides"));
-    let second = codex_transcript(&main[1]);
-    assert!(
-        second.contains("Report on the notes\n\n## System\n\nYou scout ahead.\n\n## Context: notes\n\nNotes: the moon pulls."),
-        "{second}"
-    );
-    assert_no_key(s.root());
 }
-
-#[tokio::test]
-async fn codex_enforces_write_deny_with_its_sandbox() {
-    let Some(exe) = installed("codex") else {
-        return;
-    };
-    let s = Scratch::new();
-    let denied = s.root().join("denied-marker");
-    let allowed = s.root().join("allowed-marker");
-    let touch = |p: &Path| {
-        fake_api::responses_stream_call(
-            "call_1",
-            "exec_command",
-            json!({"cmd": format!("touch {}", p.display())}),
-        )
-    };
-    let srv = codex_server(vec![
-        touch(&denied),
-        fake_api::responses_stream_text("tried"),
-        touch(&allowed),
-        fake_api::responses_stream_text("done"),
-    ])
-    .await;
-    let src = r#"agent reader:
-  permissions:
-    write: deny
-agent writer:
-  permissions:
-    write: allow
-
-session: reader
-  prompt: "Touch the first file"
-session: writer
-  prompt: "Touch the second file"
-"#;
-    let (outcome, events) = run(src, codex(&exe, &srv, &s), s.root()).await;
-    assert_eq!(
-        outcome.status,
-        RunStatus::Succeeded,
-        "{:?} {:?}",
-        outcome.error,
-        failures(&events)
-    );
-    assert!(!denied.exists(), "a `write: deny` agent wrote a file");
-    assert!(
-        allowed.exists(),
-        "`write: allow` did not let the agent write"
-    );
-    let main: Vec<Recorded> = srv.requests().into_iter().filter(codex_main).collect();
-    let refused = codex_transcript(&main[1]);
-    assert!(refused.contains("Read-only file system"), "{refused}");
-}
-
-#[tokio::test]
-async fn codex_api_failures_fail_the_session_with_codexs_message() {
-    let Some(exe) = installed("codex") else {
-        return;
-    };
-    let s = Scratch::new();
-    let srv = codex_server(vec![
-        fake_api::error(500, "model exploded"),
-        fake_api::responses_stream_text("recovered"),
-    ])
-    .await;
-    let (outcome, events) = run(
-        "let x = session \"Flaky\"\n  retry: 1\n",
-        codex(&exe, &srv, &s),
-        s.root(),
-    )
-    .await;
-    assert_eq!(
-        outcome.status,
-        RunStatus::Succeeded,
-        "{:?} {:?}",
-        outcome.error,
-        failures(&events)
-    );
-    assert_eq!(binding(&outcome, "x"), "recovered");
-    let f = failures(&events);
-    assert_eq!(f.len(), 1, "{f:?}");
-    assert!(f[0].contains("reported an error"), "{f:?}");
-}
-
-#[tokio::test]
-async fn codex_persistent_agents_resume_the_thread() {
-    let Some(exe) = installed("codex") else {
-        return;
-    };
-    let s = Scratch::new();
-    let srv = codex_server(vec![
-        fake_api::responses_stream_text("Plan: sail north."),
-        fake_api::responses_stream_text("Progress: halfway."),
-    ])
-    .await;
-    let (outcome, events) = run(CAPTAIN, codex(&exe, &srv, &s), s.root()).await;
-    assert_eq!(
-        outcome.status,
-        RunStatus::Succeeded,
-        "{:?} {:?}",
-        outcome.error,
-        failures(&events)
-    );
-    let main: Vec<Recorded> = srv.requests().into_iter().filter(codex_main).collect();
-    let second = codex_transcript(&main[1]);
-    let plan = second.find("Plan the voyage").expect(&second);
-    let answer = second.find("assistant: Plan: sail north.").expect(&second);
-    let report = second.find("Report progress").expect(&second);
-    assert!(plan < answer && answer < report, "{second}");
-    let handle_file = s.root().join(".prose/agents/captain/session-handle");
-    let handle = std::fs::read_to_string(&handle_file).unwrap();
-    assert!(handle.starts_with("codex:"), "{handle}");
-
-    // A thread Codex does not have: a new one starts.
-    std::fs::write(&handle_file, "codex:01a21337-0000-7000-8000-000000000000").unwrap();
-    let (outcome, events) = run(
-        "agent captain:\n  persist: project\n\nresume: captain\n  prompt: \"Where are we?\"\n",
-        codex(&exe, &srv, &s),
-        s.root(),
-    )
-    .await;
-    assert_eq!(
-        outcome.status,
-        RunStatus::Succeeded,
-        "{:?} {:?}",
-        outcome.error,
-        failures(&events)
-    );
-    let now = std::fs::read_to_string(&handle_file).unwrap();
-    assert!(
-        now.starts_with("codex:") && !now.contains("01a21337-0000"),
-        "{now}"
-    );
-    assert_no_key(s.root());
-}
-
-// ---- cancel ----------------------------------------------------------------
 
 /// The processes whose environment holds `marker`.
 #[cfg(target_os = "linux")]
@@ -696,72 +506,52 @@ fn processes_with(marker: &str) -> Vec<String> {
         .collect()
 }
 
-/// Starts `src`, waits until the CLI has asked the server (which never
-/// answers), cancels, and checks that the run ends cancelled with no CLI
-/// process left.
+/// A run whose CLI waits for a server that never answers is cancelled: it
+/// ends cancelled, and no CLI process is left.
 #[cfg(target_os = "linux")]
-async fn cancel_leaves_no_process(
-    backend: Arc<dyn Backend>,
-    srv: &FakeServer,
-    s: &Scratch,
-    is_main: fn(&Recorded) -> bool,
-) {
-    let mut o = common::options("session \"Think forever\"\n", s.root(), backend);
-    o.config.timeout = Sourced::new(Duration::from_secs(300), Origin::Default);
-    let events: Arc<Mutex<Vec<Event>>> = Arc::default();
-    let sink = events.clone();
-    let handle = start(
-        prepare(o).unwrap(),
-        Arc::new(move |e: &Event| sink.lock().unwrap().push(e.clone())),
-        None,
-    );
-    let waited = Instant::now();
-    while !srv.requests().iter().any(is_main) {
-        assert!(
-            waited.elapsed() < Duration::from_secs(120),
-            "the CLI never asked the server"
+#[tokio::test]
+async fn cancelling_a_run_kills_the_cli() {
+    for cli in installed() {
+        let s = Scratch::new();
+        let srv = cli.server(vec![Reply::Hang]).await;
+        let mut o = common::options(
+            "session \"Think forever\"\n",
+            s.root(),
+            cli.backend(&srv, &s, Some(KEY)),
         );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(
-        !processes_with(&s.marker).is_empty(),
-        "the CLI is not running"
-    );
-    handle.cancel("test");
-    let outcome = handle.wait().await;
-    assert_eq!(outcome.status, RunStatus::Cancelled);
-    let waited = Instant::now();
-    loop {
-        let left = processes_with(&s.marker);
-        if left.is_empty() {
-            break;
+        o.config = config();
+        let events: Arc<Mutex<Vec<Event>>> = Arc::default();
+        let sink = events.clone();
+        let handle = start(
+            prepare(o).unwrap(),
+            Arc::new(move |e: &Event| sink.lock().unwrap().push(e.clone())),
+            None,
+        );
+        let waited = Instant::now();
+        while cli.main_requests(&srv).is_empty() {
+            assert!(
+                waited.elapsed() < Duration::from_secs(120),
+                "{cli:?} never asked the server"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
         assert!(
-            waited.elapsed() < Duration::from_secs(30),
-            "left running: {left:?}"
+            !processes_with(&s.marker).is_empty(),
+            "{cli:?} is not running"
         );
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        handle.cancel("test");
+        assert_eq!(handle.wait().await.status, RunStatus::Cancelled);
+        let waited = Instant::now();
+        loop {
+            let left = processes_with(&s.marker);
+            if left.is_empty() {
+                break;
+            }
+            assert!(
+                waited.elapsed() < Duration::from_secs(30),
+                "{cli:?} left running: {left:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
-}
-
-#[cfg(target_os = "linux")]
-#[tokio::test]
-async fn cancelling_a_run_kills_the_claude_cli() {
-    let Some(exe) = installed("claude") else {
-        return;
-    };
-    let s = Scratch::new();
-    let srv = claude_server(vec![Reply::Hang]).await;
-    cancel_leaves_no_process(claude(&exe, &srv, &s, Some(KEY)), &srv, &s, claude_main).await;
-}
-
-#[cfg(target_os = "linux")]
-#[tokio::test]
-async fn cancelling_a_run_kills_the_codex_cli() {
-    let Some(exe) = installed("codex") else {
-        return;
-    };
-    let s = Scratch::new();
-    let srv = codex_server(vec![Reply::Hang]).await;
-    cancel_leaves_no_process(codex(&exe, &srv, &s), &srv, &s, codex_main).await;
 }

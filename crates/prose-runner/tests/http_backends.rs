@@ -6,6 +6,7 @@
 //! key, no answer in time, a cancelled run). No key ever reaches the run's
 //! directory.
 
+mod backend_run;
 mod common;
 mod fake_api;
 
@@ -15,6 +16,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+use backend_run::{binding, failures, files_containing, run_in};
 use fake_api::{FakeServer, Recorded, Reply};
 use prose_runner::{
     backend::{
@@ -24,7 +26,7 @@ use prose_runner::{
         openai::{self, OpenAiBackend},
     },
     config::{BackendSettings, Origin, RunnerConfig, Sourced},
-    events::{Event, EventKind, RunStatus},
+    events::{Event, RunStatus},
     run::{RunOutcome, StartError},
 };
 use serde_json::{Value, json};
@@ -160,60 +162,6 @@ async fn run(
     let root = tempfile::tempdir().unwrap();
     let (outcome, events) = run_in(src, backend, config, root.path()).await;
     (outcome, events, root)
-}
-
-async fn run_in(
-    src: &str,
-    backend: Arc<dyn Backend>,
-    config: RunnerConfig,
-    root: &Path,
-) -> (RunOutcome, Vec<Event>) {
-    let mut o = common::options(src, root, backend);
-    o.config = config;
-    common::run_options(o)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn binding(outcome: &RunOutcome, name: &str) -> String {
-    let text = std::fs::read_to_string(outcome.run_dir.join("bindings").join(format!("{name}.md")))
-        .unwrap();
-    common::value_of(&text)
-}
-
-/// Files under `dir` that contain `needle`.
-fn files_containing(dir: &Path, needle: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if std::fs::read_to_string(&p)
-                .unwrap_or_default()
-                .contains(needle)
-            {
-                found.push(p.display().to_string());
-            }
-        }
-    }
-    found
-}
-
-fn failures(events: &[Event]) -> Vec<(String, u32, bool)> {
-    events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::SessionFailed {
-                error,
-                attempt,
-                will_retry,
-                ..
-            } => Some((error.clone(), *attempt, *will_retry)),
-            _ => None,
-        })
-        .collect()
 }
 
 const WRITER: &str = r#"agent writer:
