@@ -422,6 +422,26 @@ async fn api_failures_and_missing_keys_fail_the_session_with_the_clis_message() 
         if cli == Cli::Claude {
             assert!(f[0].contains("API Error: 500 model exploded"), "{f:?}");
         }
+
+        // An answer cut off in the middle of its stream.
+        let s = Scratch::new();
+        let srv = cli
+            .server(vec![
+                fake_api::cut_after(&cli.text("never whole"), 2),
+                cli.text("recovered"),
+            ])
+            .await;
+        let (outcome, events) = s
+            .run(
+                "let x = session \"Cut\"\n  retry: 1\n",
+                cli.backend(&srv, &s, Some(KEY)),
+            )
+            .await;
+        assert_succeeded(cli, &outcome, &events);
+        assert_eq!(binding(&outcome, "x"), "recovered");
+        let f = errors(&events);
+        assert_eq!(f.len(), 1, "{cli:?}: {f:?}");
+        assert!(f[0].contains("reported an error: "), "{cli:?}: {f:?}");
     }
 
     // No key, no login: the CLI's own message, and the run fails.

@@ -167,15 +167,21 @@ async fn answer(req: Request, log: &Mutex<Vec<Recorded>>, handler: &Handler) -> 
         }
         Reply::Cut(partial) => {
             // The headers and the first part go out; then the stream fails.
+            let partial_is_sse = partial.starts_with("event: ");
             use futures::StreamExt;
             let first = futures::stream::iter([Ok::<_, std::io::Error>(Bytes::from(partial))]);
             let cut = futures::stream::once(async {
                 tokio::time::sleep(std::time::Duration::from_millis(100)).await;
                 Err(std::io::Error::other("the fake server cuts the answer"))
             });
+            let kind = if partial_is_sse {
+                "text/event-stream"
+            } else {
+                "application/json"
+            };
             let mut r = Response::new(Body::from_stream(first.chain(cut)));
             r.headers_mut()
-                .insert("content-type", HeaderValue::from_static("application/json"));
+                .insert("content-type", HeaderValue::from_static(kind));
             r
         }
         Reply::Hang => std::future::pending().await,
@@ -192,6 +198,20 @@ fn json_response(status: u16, v: &Value, headers: &[(&'static str, String)]) -> 
             .insert(*k, HeaderValue::from_str(v).unwrap());
     }
     r
+}
+
+/// The first `events` events of an event stream, then the connection
+/// breaks.
+pub fn cut_after(reply: &Reply, events: usize) -> Reply {
+    let Reply::Sse(all) = reply else {
+        panic!("not an event stream: {reply:?}");
+    };
+    Reply::Cut(
+        all.iter()
+            .take(events)
+            .map(|(e, d)| format!("event: {e}\ndata: {d}\n\n"))
+            .collect(),
+    )
 }
 
 /// An error body as both APIs spell it.
