@@ -575,3 +575,61 @@ async fn cancelling_a_run_kills_the_cli() {
         }
     }
 }
+
+/// Rules a CLI cannot enforce stop the run before it starts, naming the
+/// agent, the rule and the backend (no CLI needs to be installed).
+#[tokio::test]
+async fn rules_a_cli_cannot_enforce_stop_the_run() {
+    let src = r#"agent secure:
+  permissions:
+    read: ["*.md", "*.txt"]
+    write: deny
+    bash: deny
+    network: allow
+
+session: secure
+  prompt: "Summarise the notes"
+"#;
+    for (kind, expected) in [
+        (
+            BackendKind::Claude,
+            vec![
+                "agent `secure` has `read: [\"*.md\", \"*.txt\"]`, which the `claude` backend cannot enforce",
+            ],
+        ),
+        (
+            BackendKind::Codex,
+            vec![
+                "agent `secure` has `read: [\"*.md\", \"*.txt\"]`, which the `codex` backend cannot enforce",
+                "agent `secure` has `bash: deny`, which the `codex` backend cannot enforce",
+            ],
+        ),
+    ] {
+        let mut cli = CliSettings::from_config(&RunnerConfig::default(), kind, &[]);
+        cli.executable = "/bin/sh".into();
+        let backend: Arc<dyn Backend> = match kind {
+            BackendKind::Claude => Arc::new(ClaudeBackend::new(cli)),
+            _ => Arc::new(CodexBackend::new(cli)),
+        };
+        let root = tempfile::tempdir().unwrap();
+        let o = common::options(src, root.path(), backend.clone());
+        let Err(prose_runner::run::StartError::Usage(message)) = prepare(o) else {
+            panic!("{kind:?}: the run started");
+        };
+        let lines: Vec<&str> = message.lines().map(str::trim).collect();
+        for e in &expected {
+            assert!(lines.contains(e), "{kind:?}: {message}");
+        }
+        assert_eq!(lines.len(), expected.len() + 2, "{message}");
+
+        // Run anyway: the run's state records it.
+        let mut o = common::options(src, root.path(), backend);
+        o.allow_unenforced_permissions = true;
+        let prepared = prepare(o).unwrap();
+        let meta = std::fs::read_to_string(prepared.run_dir().join("run.json")).unwrap();
+        assert!(
+            meta.contains("\"allow_unenforced_permissions\": true"),
+            "{meta}"
+        );
+    }
+}

@@ -200,7 +200,15 @@ impl Post<'_> {
                     } else {
                         "the connection broke off while asking"
                     };
-                    BackendError::failed(format!("{what} {}: {}", self.api, error_chain(&e)))
+                    BackendError::failed(redact(
+                        &format!(
+                            "{what} {} ({}): {}",
+                            self.api,
+                            shown_url(&self.url),
+                            error_chain(&e.without_url())
+                        ),
+                        self.secrets,
+                    ))
                 })?;
                 let status = resp.status().as_u16();
                 let retry_after = resp
@@ -213,7 +221,7 @@ impl Post<'_> {
                     BackendError::failed(format!(
                         "{} answered HTTP {status}, then the answer broke off: {}",
                         self.api,
-                        error_chain(&e)
+                        error_chain(&e.without_url())
                     ))
                 })?;
                 Ok::<_, BackendError>((status, retry_after, text))
@@ -257,6 +265,18 @@ impl HttpFailure {
             "{api} answered HTTP {}: {}",
             self.status, self.message
         ))
+    }
+}
+
+/// `url` without a user name or password in it.
+fn shown_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut u) => {
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
+            u.to_string()
+        }
+        Err(_) => url.to_string(),
     }
 }
 
@@ -594,6 +614,43 @@ mod tests {
         assert!(s.preflight().unwrap_err().message.contains("http://"));
         s.base_url = "not a url".into();
         assert!(s.preflight().is_err());
+    }
+
+    #[test]
+    fn urls_in_messages_lose_their_credentials() {
+        assert_eq!(
+            shown_url("https://me:pw@proxy.example/v1/messages"),
+            "https://proxy.example/v1/messages"
+        );
+        assert_eq!(shown_url("not a url"), "not a url");
+    }
+
+    #[tokio::test]
+    async fn nothing_listening_is_a_failure_that_names_the_url() {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/v1/chat/completions", free.local_addr().unwrap());
+        drop(free);
+        let client = client(&url).unwrap();
+        let post = Post {
+            client: &client,
+            url: url.clone(),
+            headers: vec![],
+            api: "the test API",
+            secrets: &[],
+        };
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let Err(Err(e)) = post
+            .send(&json!({}), deadline, &CancellationToken::new())
+            .await
+        else {
+            panic!("an answer from nowhere");
+        };
+        assert_eq!(e.kind, super::super::BackendErrorKind::Failed);
+        assert!(
+            e.message
+                .starts_with(&format!("cannot connect to the test API ({url}): ")),
+            "{e}"
+        );
     }
 
     #[test]
