@@ -559,6 +559,7 @@ async fn execute(
         home: options.home.clone(),
         prose_config: options.prose_config.clone(),
         retry_base: options.retry_base,
+        allow_unenforced: options.allow_unenforced_permissions,
         memory_locks: Mutex::default(),
     };
 

@@ -224,3 +224,26 @@ async fn a_missing_program_refuses_the_run() {
         "the `command` backend cannot run: the command `/nonexistent/agent` was not found (give a path, or put it on PATH)"
     );
 }
+
+#[tokio::test]
+async fn an_invoked_programs_permissions_are_checked_too() {
+    let root = tempfile::tempdir().unwrap();
+    let script = agent_script(root.path());
+    let lib = root.path().join(".prose/imports/team--locked");
+    std::fs::create_dir_all(&lib).unwrap();
+    std::fs::write(
+        lib.join("program.prose"),
+        "agent guard:\n  prompt: \"x\"\n  permissions:\n    bash: deny\n\noutput out = session: guard\n",
+    )
+    .unwrap();
+    let src = "use \"@team/locked\" as locked\nlet r = locked()\n";
+    let (outcome, _) = run_command(src, &script.display().to_string(), root.path()).await;
+    assert_eq!(outcome.status, RunStatus::Failed);
+    assert_eq!(
+        outcome.error.as_deref(),
+        Some(
+            "line 2: program `@team/locked` would not be held to its permissions: agent `guard` has `bash: deny`, which the `command` backend cannot enforce; pass --allow-unenforced-permissions to run it anyway"
+        )
+    );
+    assert!(!root.path().join("calls/s1@6.stdin").exists());
+}

@@ -3,12 +3,9 @@
 
 mod common;
 
-use std::{
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicUsize, Ordering},
-    },
-    time::{Duration, Instant},
+use std::sync::{
+    Arc, Mutex,
+    atomic::{AtomicUsize, Ordering},
 };
 
 use common::{mock, run, run_with};
@@ -84,15 +81,11 @@ const SLOW: &str = "[[rule]]\nprompt = \"Slow\"\ndelay = \"600ms\"\n";
 #[tokio::test]
 async fn branches_run_at_the_same_time() {
     let src = "parallel:\n  a = session \"Slow A\"\n  b = session \"Slow B\"\n  c = session \"Slow C\"\n  d = session \"Slow D\"\nsession \"After\"\n";
-    let started = Instant::now();
     let (ran, c) = run_counting(src, SLOW).await;
-    let wall = started.elapsed();
     assert_eq!(ran.outcome.status, RunStatus::Succeeded);
     // All four were in flight together, and the next statement waited.
     assert_eq!(c.max.load(Ordering::SeqCst), 4);
     assert_eq!(c.finished.lock().unwrap().last().unwrap(), "After");
-    // Generous: the sum would be 2.4 s.
-    assert!(wall < Duration::from_millis(2300), "{wall:?}");
     assert_eq!(ran.binding("a"), "Slow A");
     assert_eq!(ran.binding("d"), "Slow D");
     let branches: Vec<String> = ran

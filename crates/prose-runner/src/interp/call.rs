@@ -133,6 +133,30 @@ impl Interp {
             return Err(self.raise(cx, e));
         };
         let lowered = crate::lower::lower(&source);
+        // The invoked program's agents are held to the same permission check
+        // as the program's own (they were not known before the run).
+        let unenforced =
+            crate::run::unenforced_permissions(&lowered.program, self.backend.as_ref());
+        if !unenforced.is_empty() {
+            let list: Vec<String> = unenforced.iter().map(|u| u.to_string()).collect();
+            if !self.allow_unenforced {
+                let e = RunError::new(
+                    format!(
+                        "program `{}` would not be held to its permissions: {}; pass --allow-unenforced-permissions to run it anyway",
+                        import.path,
+                        list.join("; ")
+                    ),
+                    site,
+                );
+                return Err(self.raise(cx, e));
+            }
+            for u in list {
+                self.warn(
+                    cx,
+                    &format!("{u}; running anyway (--allow-unenforced-permissions)"),
+                );
+            }
+        }
         let slug = match prose_ide::imports::registry_form(&import.path) {
             Some(r) => r.trim_start_matches('@').replace('/', "--"),
             None => {

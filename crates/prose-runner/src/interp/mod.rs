@@ -133,6 +133,8 @@ pub(crate) struct Interp {
     pub prose_config: prose_ide::Config,
     /// The first backoff delay.
     pub retry_base: Duration,
+    /// `--allow-unenforced-permissions` was given.
+    pub allow_unenforced: bool,
     /// One lock per persistent agent memory directory.
     pub memory_locks: Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>,
 }
