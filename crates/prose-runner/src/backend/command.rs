@@ -83,7 +83,7 @@ impl CommandBackend {
 }
 
 /// The end of `stderr`, trimmed, at most [`STDERR_IN_MESSAGE`] bytes.
-fn stderr_tail(stderr: &str) -> &str {
+pub(crate) fn stderr_tail(stderr: &str) -> &str {
     let t = stderr.trim();
     let mut start = t.len().saturating_sub(STDERR_IN_MESSAGE);
     while !t.is_char_boundary(start) {

@@ -13,6 +13,12 @@
 //! | `openai` | `openai.rs` | an OpenAI-compatible HTTP endpoint (llama.cpp, vLLM, Ollama, ...) |
 //! | `anthropic` | `anthropic.rs` | the Anthropic Messages API |
 //!
+//! What several backends share: [`cli`] (running an agent CLI, its
+//! environment), [`http`] (keys, requests, tool-call rounds and
+//! conversations of the HTTP APIs), [`env`] (the environment they read,
+//! and keeping secrets out of what they return), [`handle`] (session
+//! handles).
+//!
 //! [`registry`] turns a [`BackendKind`] and the [`crate::config::RunnerConfig`]
 //! into an `Arc<dyn Backend>`, and picks the backend when none is configured.
 //!
@@ -41,7 +47,8 @@
 //! - Persistent agents: the runner keeps their memory and puts it into the
 //!   prompt, so a backend needs no session support. One with native
 //!   sessions can use [`SessionIdentity`] and return a
-//!   [`BackendResponse::session_handle`].
+//!   [`BackendResponse::session_handle`], prefixed with its name
+//!   ([`handle`]) so that another backend never takes it for its own.
 //! - Tool calls: job tasks (a later issue) will pass
 //!   [`BackendRequest::tools`]; a backend that supports tools declares them
 //!   to the model and returns the calls in
@@ -50,8 +57,12 @@
 
 pub mod anthropic;
 pub mod claude;
+pub mod cli;
 pub mod codex;
 pub mod command;
+pub mod env;
+pub mod handle;
+pub mod http;
 pub mod mock;
 pub mod openai;
 pub mod permissions;

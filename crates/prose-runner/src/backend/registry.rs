@@ -131,42 +131,6 @@ pub fn create_backend(
     built.map_err(|e| SelectError { message: e.message })
 }
 
-/// A backend that is not written yet: every request fails with a clear
-/// message, and `preflight` refuses the run before it starts.
-pub(crate) struct NotImplemented(pub BackendKind);
-
-impl NotImplemented {
-    fn error(&self) -> BackendError {
-        BackendError::unavailable(format!(
-            "the `{}` backend is not implemented yet; use another one\n{}",
-            self.0,
-            backend_list()
-        ))
-    }
-}
-
-impl Backend for NotImplemented {
-    fn name(&self) -> &str {
-        self.0.as_str()
-    }
-
-    fn call<'a>(
-        &'a self,
-        _request: &'a super::BackendRequest,
-        _cancel: &'a super::CancellationToken,
-    ) -> futures::future::BoxFuture<'a, super::BackendResult> {
-        Box::pin(async move { Err(self.error()) })
-    }
-
-    fn enforces(&self, _rule: &super::PermissionRule) -> bool {
-        false
-    }
-
-    fn preflight(&self) -> Result<(), BackendError> {
-        Err(self.error())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
