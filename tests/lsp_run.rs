@@ -200,6 +200,8 @@ fn a_program_runs_from_its_lens_with_events_and_progress() {
         assert_eq!(e["seq"], json!(i));
     }
     assert_eq!(events[0]["backend"], "mock");
+    // Named as `prose run` from the root names it.
+    assert_eq!(events[0]["program"], "hello.prose");
     assert_eq!(events[0]["run_dir"], json!(run_dir.display().to_string()));
     assert_eq!(events[2]["output_excerpt"], "Say hello");
     assert_eq!(events[3]["name"], "greeting");

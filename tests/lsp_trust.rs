@@ -299,3 +299,42 @@ fn no_feature_but_running_executes_anything() {
     assert!(!sb.path().join(".prose/runs").exists());
     assert!(!Path::new(&sb.path().join("home/.prose/consent.toml")).exists());
 }
+
+#[test]
+fn lenses_follow_the_trust_the_settings_report() {
+    let sb = repository("lsp-trust-change");
+    let uri = file_uri(&sb.path().join("p.prose"));
+    let mut c =
+        LspClient::spawn_with_home(prose_bin(), &["lsp"], sb.path(), &sb.path().join("home"));
+    c.settings = json!({ "trusted": true });
+    c.initialize(
+        sb.path(),
+        json!({ "workspace": { "configuration": true, "codeLens": { "refreshSupport": true } } }),
+        json!({ "trusted": true }),
+    );
+    c.server_request("workspace/configuration");
+    c.open(&uri, 1, PROGRAM);
+    let lens_titles = |c: &mut LspClient| -> Vec<String> {
+        let lenses = c.call(
+            "textDocument/codeLens",
+            json!({ "textDocument": { "uri": uri } }),
+        );
+        lenses
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["command"]["title"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(lens_titles(&mut c), ["▶ Run program", "Dry run"]);
+
+    // The client no longer trusts the workspace: it asks for the lenses again.
+    c.settings = json!({ "trusted": false });
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": null }),
+    );
+    c.server_request("workspace/codeLens/refresh");
+    assert_eq!(lens_titles(&mut c), ["Run disabled: workspace not trusted"]);
+    assert!(c.shutdown_and_exit().success());
+}

@@ -26,6 +26,9 @@ pub struct RunCaps {
     pub input_request: bool,
     /// `window.showDocument.support`: `prose.revealErrors` shows the error.
     pub show_document: bool,
+    /// `workspace.codeLens.refreshSupport`: lenses are refreshed when the
+    /// workspace's trust changes.
+    pub lens_refresh: bool,
 }
 
 struct Active {

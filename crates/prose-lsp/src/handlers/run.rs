@@ -71,6 +71,12 @@ pub fn client_caps(caps: &ls_types::ClientCapabilities) -> RunCaps {
         show_document: window
             .and_then(|w| w.show_document.as_ref())
             .is_some_and(|s| s.support),
+        lens_refresh: caps
+            .workspace
+            .as_ref()
+            .and_then(|w| w.code_lens.as_ref())
+            .and_then(|c| c.refresh_support)
+            .unwrap_or(false),
     }
 }
 
@@ -269,7 +275,13 @@ async fn run(inner: &Arc<Inner>, args: RunArgs) -> Result<Value> {
         consent(inner, request, home.clone()).await?;
     }
 
+    // Named as `prose run` from the root would name it.
+    let label = program.path.strip_prefix(&program.root).map_or_else(
+        |_| program.path.display().to_string(),
+        |p| p.display().to_string(),
+    );
     let mut options = RunOptions::new(program.path.clone(), program.text, program.root);
+    options.program_label = Some(label);
     options.home = home;
     options.prose_config = program.config;
     options.config = config;
@@ -462,6 +474,7 @@ mod tests {
     fn capabilities_for_runs() {
         let caps: ls_types::ClientCapabilities = serde_json::from_value(json!({
             "window": { "workDoneProgress": true, "showDocument": { "support": true } },
+            "workspace": { "codeLens": { "refreshSupport": true } },
             "experimental": { "proseInputRequest": true }
         }))
         .unwrap();
@@ -470,7 +483,8 @@ mod tests {
             RunCaps {
                 progress: true,
                 input_request: true,
-                show_document: true
+                show_document: true,
+                lens_refresh: true,
             }
         );
         assert_eq!(
