@@ -5,9 +5,10 @@
 //!
 //! The server runs with `PROSE_HOME` inside the test's directory, so it
 //! never looks at the real home. The client answers the server's requests
-//! itself (`workspace/configuration` with [`LspClient::settings`],
-//! everything else with `null`) and keeps every notification it has not
-//! been asked for yet, in order.
+//! itself (`workspace/configuration` with [`LspClient::settings`], the
+//! methods of [`LspClient::answers`] with their answer, everything else
+//! with `null`) and keeps every notification it has not been asked for
+//! yet, in order.
 
 #![allow(dead_code)]
 
@@ -43,6 +44,9 @@ pub struct LspClient {
     pub settings: Value,
     /// Server requests left unanswered, by method (a client that hangs).
     pub unanswered: Vec<&'static str>,
+    /// Answers to server requests by method (`window/showMessageRequest`,
+    /// `prose/inputRequest`, ...); others get `null`.
+    pub answers: Vec<(&'static str, Value)>,
 }
 
 /// Reads one framed message; `None` at the end of the stream.
@@ -123,6 +127,7 @@ impl LspClient {
             server_requests: Vec::new(),
             settings: Value::Null,
             unanswered: Vec::new(),
+            answers: Vec::new(),
         }
     }
 
@@ -198,7 +203,12 @@ impl LspClient {
                 let n = request["params"]["items"].as_array().map_or(1, Vec::len);
                 Value::Array(vec![self.settings.clone(); n])
             }
-            _ => Value::Null,
+            Some(method) => self
+                .answers
+                .iter()
+                .find(|(m, _)| *m == method)
+                .map_or(Value::Null, |(_, answer)| answer.clone()),
+            None => Value::Null,
         };
         let id = request["id"].clone();
         self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": result }));
@@ -234,9 +244,19 @@ impl LspClient {
     /// Waits until the server has sent a request `method` (answered by
     /// the client); returns the first one.
     pub fn server_request(&mut self, method: &str) -> Value {
+        self.server_request_where(method, |_| true)
+    }
+
+    /// Waits until the server has sent a request `method` whose params
+    /// satisfy `pred`; returns the first one.
+    pub fn server_request_where(&mut self, method: &str, pred: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + TIMEOUT;
         loop {
-            if let Some(r) = self.server_requests.iter().find(|r| r["method"] == method) {
+            if let Some(r) = self
+                .server_requests
+                .iter()
+                .find(|r| r["method"] == method && pred(&r["params"]))
+            {
                 return r.clone();
             }
             let Some(message) = self.next_any(deadline) else {
@@ -305,6 +325,54 @@ impl LspClient {
                 self.queue.push_back(message);
             }
         }
+    }
+
+    /// Collects the notifications of `methods` (whole messages, in the
+    /// order they came) until one satisfies `last`; other messages stay
+    /// queued for later waits.
+    pub fn collect_notifications(
+        &mut self,
+        methods: &[&str],
+        last: impl Fn(&Value) -> bool,
+    ) -> Vec<Value> {
+        let deadline = Instant::now() + TIMEOUT;
+        let wanted = |m: &Value| methods.contains(&m["method"].as_str().unwrap_or_default());
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.queue.len() {
+            if wanted(&self.queue[i]) {
+                let message = self.queue.remove(i).unwrap();
+                let done = last(&message);
+                out.push(message);
+                if done {
+                    return out;
+                }
+            } else {
+                i += 1;
+            }
+        }
+        loop {
+            let Some(message) = self.next_message(deadline) else {
+                panic!(
+                    "no end of {methods:?} within {TIMEOUT:?}; got {out:?}; stderr:\n{}",
+                    self.stderr()
+                );
+            };
+            if wanted(&message) {
+                let done = last(&message);
+                out.push(message);
+                if done {
+                    return out;
+                }
+            } else {
+                self.queue.push_back(message);
+            }
+        }
+    }
+
+    /// Closes the server's stdin (the editor went away without `shutdown`).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
     }
 
     /// Waits for the diagnostics of `uri` at `version` (`None`: any).

@@ -110,9 +110,12 @@ impl Analysis {
 
     /// The code lenses of a file ([`crate::code_lens`]), in document order.
     pub fn code_lenses(&self, file: FileId) -> Cancellable<Vec<CodeLens>> {
-        // No language offers lenses yet; the runner adds the OpenProse
-        // arm ("Run program", "Dry run"), job tasks "Run task".
-        self.by_kind(file, |_db, _f, _kind| Vec::new())
+        let ws = self.workspace;
+        self.by_kind(file, move |db, f, kind| match kind {
+            // Run program, Dry run (or the errors that block the run).
+            FileKind::OpenProse => op::code_lens::code_lenses(db, ws, f),
+            _ => Vec::new(),
+        })
     }
 
     /// The outline of a file.

@@ -341,6 +341,14 @@ impl Analysis {
         self.with_db(move |db| diagnostics::file_config(db, f, Some(ws)))
     }
 
+    /// The directory a file's project state is under (its root, or its own
+    /// directory outside every root): where a run of it keeps `.prose/`.
+    pub fn file_root_dir(&self, file: FileId) -> Cancellable<String> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| db::file_root(db, f, ws).dir.clone())
+    }
+
     /// All diagnostics of a file, sorted by position.
     pub fn diagnostics(&self, file: FileId) -> Cancellable<Vec<Diagnostic>> {
         let f = self.files[file.0 as usize];

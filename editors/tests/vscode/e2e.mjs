@@ -72,7 +72,7 @@ async function editorSteps(page, ws) {
     const row = page.locator(".markers-panel .monaco-list-row", { hasText: "Unknown escape sequence" });
     await row.first().waitFor({ timeout: TIMEOUT });
     const text = await page.locator(".markers-panel").innerText();
-    assert(text.includes("Unknown escape sequence `\\q`") && text.includes("valid escapes are"), `Problems panel: ${text}`);
+    assert(text.includes("Unknown escape sequence `\\q`: write `\\\\q` to keep the backslash; valid escapes are"), `Problems panel: ${text}`);
     assert(text.includes("E002"), `the code in the Problems panel: ${text}`);
     await shots.take(page, "diagnostics");
     await page.keyboard.press("Control+Shift+M");

@@ -85,6 +85,7 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
             .and_then(|i| i.snippet_support)
             .unwrap_or(false),
     };
+    inner.runs.set_caps(crate::handlers::run::client_caps(caps));
     let (init_settings, problems) = params
         .initialization_options
         .as_ref()
@@ -159,7 +160,7 @@ fn roots(params: &InitializeParams) -> Vec<PathBuf> {
         .collect()
 }
 
-/// What the server offers. Code lenses ("Run program") come later.
+/// What the server offers.
 pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(encoding.kind()),
@@ -204,8 +205,17 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             .into(),
         ),
         folding_range_provider: Some(ls_types::FoldingRangeProviderCapability::Simple(true)),
-        // `codeLensProvider` is advertised once a language offers lenses
-        // (handlers/code_lens.rs answers already).
+        // Code lenses (Run program) and the run commands.
+        code_lens_provider: Some(ls_types::CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ls_types::ExecuteCommandOptions {
+            commands: crate::handlers::run::COMMANDS
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
+            work_done_progress_options: Default::default(),
+        }),
         selection_range_provider: Some(ls_types::SelectionRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         // Definition, references, highlight, rename, symbols, code actions.

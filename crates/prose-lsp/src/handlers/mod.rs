@@ -14,6 +14,8 @@ pub mod lifecycle;
 pub mod navigation;
 pub mod references;
 pub mod rename;
+pub mod run;
+pub mod run_events;
 pub mod selection;
 pub mod semantic_tokens;
 pub mod signature_help;

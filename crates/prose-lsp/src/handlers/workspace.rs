@@ -127,14 +127,22 @@ pub async fn pull_configuration(inner: &Arc<Inner>) {
 
 async fn apply_settings(inner: &Arc<Inner>, value: &serde_json::Value) {
     let (settings, problems) = ClientSettings::from_json(value);
-    let changed = {
+    let (changed, trust_changed) = {
         let mut st = inner.state();
+        let trusted = crate::handlers::run::trusted(&st);
         st.client_settings = settings;
-        st.apply_config()
+        (
+            st.apply_config(),
+            trusted != crate::handlers::run::trusted(&st),
+        )
     };
     warn(inner, problems).await;
     if changed {
         refresh(inner).await;
+    }
+    if trust_changed && inner.runs.caps().lens_refresh {
+        // The run lenses follow the workspace's trust.
+        let _ = inner.client.code_lens_refresh().await;
     }
 }
 
