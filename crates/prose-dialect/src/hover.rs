@@ -65,7 +65,9 @@ pub fn hover(doc: &Document, offset: usize) -> Option<Hover> {
     let markdown = if head.is_empty() {
         resolves
     } else {
-        format!("{head}\n---\n{resolves}")
+        // A blank line before the rule: right after a paragraph, `---`
+        // would make that paragraph a heading.
+        format!("{}\n\n---\n\n{resolves}", head.trim_end())
     };
     Some(Hover { span, markdown })
 }
@@ -233,7 +235,10 @@ fn describe_args(a: &ParsedAction) -> String {
         },
         Arguments::Halt(h) => format!("stops everything: {}", content(&h.reason)),
         Arguments::Uncertain(u) => format!("signals uncertainty: {}", content(&u.note)),
-        Arguments::Batch(b) => format!("runs {} actions in parallel", b.actions.len()),
+        Arguments::Batch(b) => match b.actions.len() {
+            1 => "runs 1 action".to_string(),
+            n => format!("runs {n} actions in parallel"),
+        },
     }
 }
 
@@ -309,6 +314,7 @@ mod tests {
                 Intent is inferred from the shape of the arguments. `store`, `save`, `archive` and `remember` store what follows (insert, or append with `block + content`); `forget` deletes and is never guessed from a misspelling.
 
                 ---
+
                 Resolves to: /recall reads the block `notes` [?: might need checking]
             "#]],
         );
@@ -321,7 +327,9 @@ mod tests {
             expect![[r#"
                 [?ask]
                 Permission marker `?ask`: please confirm with the partner.
+
                 ---
+
                 Resolves to: /tell sends to @entropy on agent: “hi” [?ask: please confirm with the partner]
             "#]],
         );
@@ -330,7 +338,9 @@ mod tests {
             expect![[r#"
                 [@last.output]
                 Reference: the output of the last action.
+
                 ---
+
                 Resolves to: /recall reads the block `notes`, then /tell sends to @entropy on agent: the output of the last action
             "#]],
         );
@@ -362,7 +372,8 @@ mod tests {
                 `get` means /fetch when its argument is a URL, and /recall read otherwise.
 
                 ---
-                Resolves to: /batch runs 1 actions in parallel
+
+                Resolves to: /batch runs 1 action
             "#]],
         );
     }

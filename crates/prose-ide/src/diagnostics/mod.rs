@@ -334,7 +334,7 @@ pub fn file_diagnostics(
     let config = file_config(db, file, workspace);
     let reported = match file_kind(db, file, workspace) {
         FileKind::OpenProse => crate::openprose::rules::run(db, file, workspace, &config),
-        FileKind::Dialect => crate::dialect::diagnostics(db, file, &config),
+        FileKind::Dialect => crate::dialect::diagnostics(db, file, workspace, &config),
         FileKind::JobEntry | FileKind::PromptFile | FileKind::Markdown => Vec::new(),
     };
     finish(&config, reported)

@@ -55,6 +55,9 @@ fn kind(kind: CompletionKind) -> CompletionItemKind {
         CompletionKind::Program => CompletionItemKind::MODULE,
         CompletionKind::Input => CompletionItemKind::FIELD,
         CompletionKind::Snippet => CompletionItemKind::SNIPPET,
+        CompletionKind::Verb => CompletionItemKind::FUNCTION,
+        CompletionKind::Reference => CompletionItemKind::REFERENCE,
+        CompletionKind::Marker => CompletionItemKind::OPERATOR,
     }
 }
 
