@@ -196,6 +196,32 @@ mod tests {
     }
 
     #[test]
+    fn the_nearest_block_of_the_registry() {
+        let text = "#- /ws/prose.toml\n[dialect]\nregistry = \"blocks.txt\"\n#- /ws/blocks.txt\npersona\n#- /ws/a.dialect\n/recall read persnoa\n";
+        let (host, file) = Fixture::parse_as(text, FileKind::Dialect).host(None);
+        let whole = TextRange::up_to(20.into());
+        let actions = host
+            .analysis()
+            .code_actions(crate::FileRange { file, range: whole })
+            .unwrap();
+        let a = &actions[0];
+        assert_eq!(
+            (
+                a.title.as_str(),
+                a.diagnostic_code,
+                a.is_preferred,
+                a.is_safe
+            ),
+            ("Use persona", Some("D012"), true, false)
+        );
+        let (_, edits) = &a.edit.edits[0];
+        assert_eq!(
+            (edits[0].range, edits[0].new_text.as_str()),
+            (TextRange::new(13.into(), 20.into()), "persona")
+        );
+    }
+
+    #[test]
     fn only_the_diagnostics_in_the_range_and_not_those_turned_off() {
         let text = "#- /ws/prose.toml\n[severity]\nD002 = \"off\"\n#- /ws/a.dialect\n/recal notes\n/tell entropy hi\n";
         let f = Fixture::parse_as(text, FileKind::Dialect);

@@ -176,6 +176,25 @@ mod tests {
     }
 
     #[test]
+    fn the_registry_of_the_files_root_checks_block_names() {
+        let registry = "#- /ws/prose.toml\n[dialect]\nregistry = \"agents/blocks.txt\"\n#- /ws/agents/blocks.txt\nproject_notes\nmeeting_notes\n[context]\npersona\n";
+        check(
+            &format!(
+                "{registry}#- /ws/out.dialect\n/recall read notes\n/recall project_notes\n/context persnoa + \"x\"\n"
+            ),
+            expect![[r#"
+                D012 1:14-1:19 error: 'recall' found multiple blocks matching 'notes' - did you mean project_notes or meeting_notes?
+                D012 3:10-3:17 error: 'context' found no block named 'persnoa' - did you mean persona?
+            "#]],
+        );
+        // A root without one checks nothing.
+        check(
+            "#- /other/prose.toml\n#- /other/out.dialect\n/recall read notes\n",
+            expect![""],
+        );
+    }
+
+    #[test]
     fn a_clean_file_has_none() {
         check("/recall notes\n/halt \"disk full\"\n", expect![""]);
     }
