@@ -155,6 +155,7 @@ pub(crate) fn at_cursor(fixture: &str) -> (crate::Analysis, crate::FilePosition,
 #[cfg(test)]
 mod tests {
     use expect_test::expect;
+    use prose_syntax::{TextRange, TextSize};
 
     use crate::{config::Profile, kind::FileKind, openprose::rule_tests};
 
@@ -192,6 +193,42 @@ mod tests {
             "#- /other/prose.toml\n#- /other/out.dialect\n/recall read notes\n",
             expect![""],
         );
+    }
+
+    /// Every feature at every byte offset (char boundaries or not) of odd
+    /// texts: an answer, never a panic.
+    #[test]
+    fn features_never_panic_at_any_offset() {
+        let texts = [
+            "",
+            "/",
+            "/é\n/rec😀 ?\n",
+            "/reply \"\"\"\nno end",
+            "/batch {\n/batch {\n  /x ->\n} !!\n",
+            "  /send @ @[ ?? -> -> /\r\n> q\n/post “curly ?public",
+            "/recall ```diff\n- a\n~~~\n",
+        ];
+        for text in texts {
+            let (host, file) =
+                crate::fixture::Fixture::parse_as(text, FileKind::Dialect).host(None);
+            let a = host.analysis();
+            let all = TextRange::up_to(TextSize::of(text));
+            a.document_symbols(file).unwrap();
+            a.folding_ranges(file).unwrap();
+            a.semantic_tokens(file, None).unwrap();
+            a.code_actions(crate::FileRange { file, range: all })
+                .unwrap();
+            let offsets: Vec<TextSize> = (0..=text.len() as u32).map(TextSize::from).collect();
+            a.selection_ranges(file, offsets.clone()).unwrap();
+            for &offset in &offsets {
+                let pos = crate::FilePosition { file, offset };
+                a.hover(pos).unwrap();
+                a.completions(pos).unwrap();
+                let range = TextRange::empty(offset);
+                a.semantic_tokens(file, Some(range)).unwrap();
+                a.code_actions(crate::FileRange { file, range }).unwrap();
+            }
+        }
     }
 
     #[test]

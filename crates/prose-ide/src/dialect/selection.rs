@@ -28,7 +28,8 @@ pub fn selection_chain(text: &str, doc: &Document, offset: TextSize) -> Vec<Text
         spans.extend(enclosing.into_iter().rev());
         spans.push(item.span);
     } else {
-        let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+        let before = text.get(..at).unwrap_or(text);
+        let start = before.rfind('\n').map_or(0, |i| i + 1);
         let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
         spans.push(Span::new(start, end));
     }
