@@ -4,9 +4,9 @@
 //! document and what is wrong with it, each code in a file of its own
 //! (`crates/prose-dialect/src/diagnostics/`, whose `//!` comments are the
 //! docs pages). This folder turns that into the engine's terms: the rule
-//! registry of the `D` codes ([`rules`]), the parsed document of a file
+//! registry of the `D` codes (`rules`), the parsed document of a file
 //! with the block registry of its root ([`document`], [`registry`]), its
-//! diagnostics ([`diagnostics`]), and one file per IDE feature: [`hover`],
+//! diagnostics (`diagnostics`), and one file per IDE feature: [`hover`],
 //! [`completion`], [`semantic_tokens`], [`code_actions`],
 //! [`document_symbols`], [`folding`], [`selection`].
 //!
