@@ -138,12 +138,14 @@ fn completion_of_verbs_aliases_domains_and_markers() {
             .starts_with("**/recall**")
     );
     let remember: Vec<&Value> = items.iter().filter(|i| i["label"] == "/remember").collect();
-    assert_eq!(remember.len(), 2, "an alias of /recall and of /context");
+    assert_eq!(remember.len(), 1, "one item for an alias of two verbs");
     assert!(
         remember[0]["detail"]
             .as_str()
             .unwrap()
-            .starts_with("alias of /")
+            .starts_with("alias of /recall: store what follows; alias of /context"),
+        "{}",
+        remember[0]
     );
     // A /send domain after the `@` trigger.
     let mut params = at(&uri, 1, 7);

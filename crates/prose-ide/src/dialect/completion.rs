@@ -34,11 +34,28 @@ pub fn completions(
     registry: Option<&BlockRegistry>,
     offset: TextSize,
 ) -> Vec<CompletionItem> {
-    prose_dialect::completion::complete(text, usize::from(offset), registry)
+    let mut out: Vec<CompletionItem> = Vec::new();
+    for (i, c) in prose_dialect::completion::complete(text, usize::from(offset), registry)
         .into_iter()
         .enumerate()
-        .map(|(i, c)| item(text, c, i))
-        .collect()
+    {
+        let new = item(text, c, i);
+        // A word that is an alias of two verbs (`remember`, `get`) is one
+        // item that names both.
+        match out
+            .iter_mut()
+            .find(|o| o.kind == CompletionKind::Verb && o.label == new.label)
+        {
+            Some(first) => {
+                if let (Some(a), Some(b)) = (first.detail.as_mut(), new.detail) {
+                    a.push_str("; ");
+                    a.push_str(&b);
+                }
+            }
+            None => out.push(new),
+        }
+    }
+    out
 }
 
 pub(crate) fn file_completions(
@@ -83,15 +100,20 @@ fn item(text: &str, c: Completion, index: usize) -> CompletionItem {
     }
 }
 
-/// The documentation of the verb a `/word` item names (an alias: the verb
-/// it stands for, the first when the word names two).
+/// The documentation of the verb a `/word` item names; for an alias, of
+/// every verb it stands for.
 fn verb_docs(label: &str, kind: DialectKind) -> Option<String> {
     let word = label.strip_prefix('/').unwrap_or(label);
-    let verb = match kind {
-        DialectKind::Verb => verbs::Verb::from_name(word)?,
-        _ => aliases::lookup(word).next()?.verb,
+    let mut verbs: Vec<verbs::Verb> = match kind {
+        DialectKind::Verb => vec![verbs::Verb::from_name(word)?],
+        _ => aliases::lookup(word).map(|a| a.verb).collect(),
     };
-    Some(verb.spec().markdown())
+    verbs.dedup();
+    let docs: Vec<String> = verbs
+        .iter()
+        .map(|v| v.spec().markdown().trim_end().to_string())
+        .collect();
+    (!docs.is_empty()).then(|| docs.join("\n\n---\n\n"))
 }
 
 #[cfg(test)]
@@ -152,6 +174,16 @@ mod tests {
                 .iter()
                 .all(|i| !i.detail.as_deref().unwrap().starts_with("alias"))
         );
+        let remember: Vec<_> = items.iter().filter(|i| i.label == "/remember").collect();
+        assert_eq!(remember.len(), 1, "one item for an alias of two verbs");
+        assert_eq!(
+            remember[0].detail.as_deref(),
+            Some(
+                "alias of /recall: store what follows; alias of /context: for replace, load, swap and archive, and working-memory blocks"
+            )
+        );
+        let docs = remember[0].documentation.as_deref().unwrap();
+        assert!(docs.starts_with("**/recall**") && docs.contains("\n\n---\n\n**/context**"));
         let forget = items.iter().find(|i| i.label == "/forget").unwrap();
         assert_eq!(forget.detail.as_deref(), Some("alias of /recall: delete"));
         assert!(
