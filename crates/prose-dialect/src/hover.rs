@@ -24,8 +24,18 @@ pub struct Hover {
 /// in an action, what it resolves to.
 pub fn hover(doc: &Document, offset: usize) -> Option<Hover> {
     let item = doc.action_at(offset)?;
-    let action = item.action.as_ref()?;
-    let link = innermost(action, offset);
+    let top = item.action.as_ref()?;
+    // Inside a batch: the batch's action there, not the whole batch.
+    let action = enclosing(top, offset);
+    let whole = if std::ptr::eq(action, top) {
+        item.span
+    } else {
+        action.chain_span()
+    };
+    let link = action
+        .links()
+        .find(|l| l.span.touches(offset))
+        .unwrap_or(action);
     let resolves = format!("Resolves to: {}", describe(action));
     // Tokens are ordered by position: the last one starting at or before
     // `offset`.
@@ -60,7 +70,7 @@ pub fn hover(doc: &Document, offset: usize) -> Option<Hover> {
                 None => (t.span, String::new()),
             }
         }
-        _ => (item.span, String::new()),
+        _ => (whole, String::new()),
     };
     let markdown = if head.is_empty() {
         resolves
@@ -72,16 +82,14 @@ pub fn hover(doc: &Document, offset: usize) -> Option<Hover> {
     Some(Hover { span, markdown })
 }
 
-/// The link of a chain (or action of a batch) whose span holds `offset`.
-fn innermost(action: &ParsedAction, offset: usize) -> &ParsedAction {
+/// The action of a batch (at any depth, its chain included) whose text
+/// holds `offset`; `action` itself when none does.
+fn enclosing(action: &ParsedAction, offset: usize) -> &ParsedAction {
     for link in action.links() {
         if let Arguments::Batch(b) = &link.arguments
-            && let Some(inner) = b.actions.iter().find(|a| a.span.touches(offset))
+            && let Some(inner) = b.actions.iter().find(|a| a.chain_span().touches(offset))
         {
-            return innermost(inner, offset);
-        }
-        if link.span.touches(offset) {
-            return link;
+            return enclosing(inner, offset);
         }
     }
     action
@@ -373,7 +381,18 @@ mod tests {
 
                 ---
 
-                Resolves to: /batch runs 1 action
+                Resolves to: /fetch fetches https://x.com as html
+            "#]],
+        );
+    }
+
+    #[test]
+    fn inside_a_batch_the_action_there() {
+        check(
+            "/batch {\n  /recall notes -> /tell @ent$0ropy\n} !",
+            expect![[r#"
+                [/recall notes -> /tell @entropy]
+                Resolves to: /recall reads the block `notes`, then /tell sends to @entropy on agent: the output of the last action
             "#]],
         );
     }

@@ -44,10 +44,7 @@ fn symbol(text: &str, action: &ParsedAction, span: Span) -> DocumentSymbol {
         s.children = b
             .actions
             .iter()
-            .map(|a| {
-                let whole = a.links().fold(a.span, |acc, l| acc.cover(l.span));
-                symbol(text, a, whole)
-            })
+            .map(|a| symbol(text, a, a.chain_span()))
             .collect();
     }
     s

@@ -36,11 +36,7 @@ fn batch_folds(text: &str, action: &ParsedAction, out: &mut Vec<Fold>) {
         return;
     };
     for a in &b.actions {
-        push(
-            text,
-            a.links().fold(a.span, |acc, l| acc.cover(l.span)),
-            out,
-        );
+        push(text, a.chain_span(), out);
         batch_folds(text, a, out);
     }
 }

@@ -65,26 +65,21 @@ pub(crate) fn file_selection_ranges(
 /// The spans holding `at` inside `action`, outermost first: its chain
 /// from this link on, the link, then inside a batch the same for its action.
 fn enclosing_links(action: &ParsedAction, at: usize, out: &mut Vec<Span>) {
-    let mut links: Vec<&ParsedAction> = action.links().collect();
-    while let Some(link) = links.first() {
-        let rest = links.iter().fold(link.span, |acc, l| acc.cover(l.span));
-        if rest.touches(at) {
-            out.push(rest);
+    for link in action.links() {
+        let rest = link.chain_span();
+        if !rest.touches(at) {
+            continue;
         }
+        out.push(rest);
         if link.span.touches(at) {
             out.push(link.span);
             if let Arguments::Batch(b) = &link.arguments
-                && let Some(inner) = b.actions.iter().find(|a| {
-                    a.links()
-                        .fold(a.span, |acc, l| acc.cover(l.span))
-                        .touches(at)
-                })
+                && let Some(inner) = b.actions.iter().find(|a| a.chain_span().touches(at))
             {
                 enclosing_links(inner, at, out);
             }
             return;
         }
-        links.remove(0);
     }
 }
 
