@@ -282,6 +282,24 @@ impl LspClient {
         response["result"].clone()
     }
 
+    /// Like [`LspClient::call`], asking again when the answer is
+    /// `ContentModified` (a workspace load may cancel a snapshot).
+    pub fn call_retrying(&mut self, method: &str, params: Value) -> Value {
+        for _ in 0..20 {
+            let id = self.request(method, params.clone());
+            let response = self.response(id);
+            if response["error"]["code"] == -32801 {
+                continue;
+            }
+            assert!(
+                response.get("error").is_none(),
+                "{method} failed: {response}"
+            );
+            return response["result"].clone();
+        }
+        panic!("{method}: content modified 20 times");
+    }
+
     /// Waits for a notification `method` whose params satisfy `pred`;
     /// earlier notifications that do not match are dropped.
     pub fn wait_notification(&mut self, method: &str, pred: impl Fn(&Value) -> bool) -> Value {
@@ -400,9 +418,15 @@ impl LspClient {
     }
 
     pub fn open(&mut self, uri: &str, version: i64, text: &str) {
+        self.open_as(uri, "prose", version, text);
+    }
+
+    /// `didOpen` with the editor's language id (`prose-dialect`, `json`,
+    /// `markdown`, ...).
+    pub fn open_as(&mut self, uri: &str, language_id: &str, version: i64, text: &str) {
         self.notify(
             "textDocument/didOpen",
-            json!({ "textDocument": { "uri": uri, "languageId": "prose", "version": version, "text": text } }),
+            json!({ "textDocument": { "uri": uri, "languageId": language_id, "version": version, "text": text } }),
         );
     }
 
@@ -486,5 +510,50 @@ pub fn with_code<'a>(items: &'a Value, code: &str) -> Vec<&'a Value> {
         .expect("an array of diagnostics")
         .iter()
         .filter(|d| d["code"] == code)
+        .collect()
+}
+
+/// The params of a request at a position of `uri`.
+pub fn at(uri: &str, line: u32, character: u32) -> Value {
+    json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } })
+}
+
+/// An LSP range.
+pub fn range(l1: u32, c1: u32, l2: u32, c2: u32) -> Value {
+    json!({ "start": { "line": l1, "character": c1 }, "end": { "line": l2, "character": c2 } })
+}
+
+/// The absolute `(line, column, length, type name)` of the delta-encoded
+/// semantic tokens of `result`, named by `legend`.
+pub fn decode_tokens(result: &Value, legend: &Value) -> Vec<(u32, u32, u32, String)> {
+    let data: Vec<u32> = result["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .map(|n| n.as_u64().unwrap() as u32)
+        .collect();
+    assert_eq!(data.len() % 5, 0);
+    let (mut line, mut col) = (0, 0);
+    data.chunks(5)
+        .map(|t| {
+            if t[0] > 0 {
+                line += t[0];
+                col = t[1];
+            } else {
+                col += t[1];
+            }
+            let kind = legend["tokenTypes"][t[3] as usize].as_str().unwrap();
+            (line, col, t[2], kind.to_string())
+        })
+        .collect()
+}
+
+/// The `key` string of each item of the array `items` (labels, names).
+pub fn strings<'a>(items: &'a Value, key: &str) -> Vec<&'a str> {
+    items
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|i| i[key].as_str().expect("a string"))
         .collect()
 }

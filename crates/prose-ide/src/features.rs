@@ -1,8 +1,8 @@
 //! Every IDE feature of the [`Analysis`] API, dispatched by file kind.
 //!
 //! Each method asks the file's kind ([`crate::db::file_kind`]) and calls
-//! that language's implementation: OpenProse in `openprose/features/`, one
-//! file per feature. A kind without the feature answers nothing (an empty
+//! that language's implementation: OpenProse in `openprose/features/`,
+//! Pattern Dialect in `dialect/`, one file per feature. A kind without the feature answers nothing (an empty
 //! list, `None`). To give a language a feature, add its arm here; the
 //! server and the CLI need no change.
 //!
@@ -20,6 +20,7 @@ use prose_syntax::{TextRange, TextSize};
 use crate::{
     Analysis, Cancellable, FileId, FilePosition, FileRange,
     db::{Db, SourceFile, file_kind, parse},
+    dialect,
     kind::FileKind,
     openprose::{features as op, semantics::file_semantics},
 };
@@ -75,6 +76,7 @@ impl Analysis {
         let ws = self.workspace;
         self.by_kind(pos.file, move |db, f, kind| match kind {
             FileKind::OpenProse => op::hover::hover(db, ws, f, pos.offset),
+            FileKind::Dialect => dialect::hover::file_hover(db, ws, f, pos.offset),
             _ => None,
         })
     }
@@ -84,6 +86,7 @@ impl Analysis {
         let ws = self.workspace;
         self.by_kind(pos.file, move |db, f, kind| match kind {
             FileKind::OpenProse => op::completion::completions(db, ws, f, pos.offset),
+            FileKind::Dialect => dialect::completion::file_completions(db, ws, f, pos.offset),
             _ => Vec::new(),
         })
     }
@@ -104,6 +107,9 @@ impl Analysis {
             FileKind::OpenProse => {
                 op::code_actions::code_actions(db, frange.file, f, ws, frange.range)
             }
+            FileKind::Dialect => {
+                dialect::code_actions::file_code_actions(db, ws, frange.file, f, frange.range)
+            }
             _ => Vec::new(),
         })
     }
@@ -120,16 +126,20 @@ impl Analysis {
 
     /// The outline of a file.
     pub fn document_symbols(&self, file: FileId) -> Cancellable<Vec<DocumentSymbol>> {
-        self.by_kind(file, |db, f, kind| match kind {
+        let ws = self.workspace;
+        self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => op::document_symbols::document_symbols(db, f),
+            FileKind::Dialect => dialect::document_symbols::file_document_symbols(db, ws, f),
             _ => Vec::new(),
         })
     }
 
     /// The folding ranges of a file, sorted by start.
     pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {
-        self.by_kind(file, |db, f, kind| match kind {
+        let ws = self.workspace;
+        self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => op::folding::folding_ranges(&parse(db, f).syntax_node()),
+            FileKind::Dialect => dialect::folding::file_folding_ranges(db, ws, f),
             _ => Vec::new(),
         })
     }
@@ -162,6 +172,7 @@ impl Analysis {
         file: FileId,
         offsets: Vec<TextSize>,
     ) -> Cancellable<Vec<Vec<TextRange>>> {
+        let ws = self.workspace;
         self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => {
                 let root = parse(db, f).syntax_node();
@@ -170,6 +181,7 @@ impl Analysis {
                     .map(|&o| op::selection::selection_chain(&root, o))
                     .collect()
             }
+            FileKind::Dialect => dialect::selection::file_selection_ranges(db, ws, f, &offsets),
             _ => {
                 // The whole text, for every offset: a chain that contains
                 // the cursor is better than none.
@@ -186,11 +198,13 @@ impl Analysis {
         file: FileId,
         range: Option<TextRange>,
     ) -> Cancellable<Vec<SemanticToken>> {
+        let ws = self.workspace;
         self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => {
                 let root = parse(db, f).syntax_node();
                 op::semantic_tokens::semantic_tokens(&root, file_semantics(db, f), range)
             }
+            FileKind::Dialect => dialect::semantic_tokens::file_semantic_tokens(db, ws, f, range),
             _ => Vec::new(),
         })
     }

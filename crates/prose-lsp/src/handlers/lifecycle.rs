@@ -267,28 +267,42 @@ pub async fn initialized(inner: &Arc<Inner>, _: InitializedParams) {
             .await;
     }
     if caps.watch_files {
-        let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: watchers(home.as_deref(), caps.relative_patterns),
-        };
-        let registration = Registration {
-            id: WATCH_REGISTRATION.to_string(),
-            method: "workspace/didChangeWatchedFiles".to_string(),
-            register_options: serde_json::to_value(options).ok(),
-        };
-        if let Err(e) = inner.client.register_capability(vec![registration]).await {
-            inner
-                .client
-                .log_message(
-                    MessageType::WARNING,
-                    format!("prose: cannot watch files: {}", e.message),
-                )
-                .await;
-        }
+        let watchers = watchers(home.as_deref(), caps.relative_patterns);
+        register_watchers(inner, WATCH_REGISTRATION, watchers, "files").await;
     }
+    crate::handlers::registry_watch::update(inner).await;
     if caps.configuration {
         pull_configuration(inner).await;
     }
 }
+
+/// Registers `workspace/didChangeWatchedFiles` for `watchers` under `id`;
+/// a refusal is logged (`what` says what goes unwatched).
+pub async fn register_watchers(
+    inner: &Arc<Inner>,
+    id: &str,
+    watchers: Vec<FileSystemWatcher>,
+    what: &str,
+) {
+    let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+    let registration = Registration {
+        id: id.to_string(),
+        method: WATCH_METHOD.to_string(),
+        register_options: serde_json::to_value(options).ok(),
+    };
+    if let Err(e) = inner.client.register_capability(vec![registration]).await {
+        inner
+            .client
+            .log_message(
+                MessageType::WARNING,
+                format!("prose: cannot watch {what}: {}", e.message),
+            )
+            .await;
+    }
+}
+
+/// The method file watchers are registered for.
+pub const WATCH_METHOD: &str = "workspace/didChangeWatchedFiles";
 
 /// The file watchers: the workspace globs, and `~/.prose/**` (relative to
 /// the home `.prose` folder when the client supports `RelativePattern`s,

@@ -13,6 +13,7 @@ pub mod inlay_hints;
 pub mod lifecycle;
 pub mod navigation;
 pub mod references;
+pub mod registry_watch;
 pub mod rename;
 pub mod run;
 pub mod run_events;

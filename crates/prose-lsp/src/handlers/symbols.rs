@@ -37,6 +37,7 @@ pub fn kind(kind: navigation::SymbolKind) -> ls_types::SymbolKind {
         K::Session => L::OBJECT,
         K::Control => L::NAMESPACE,
         K::ChoiceOption => L::ENUM_MEMBER,
+        K::Action => L::FUNCTION,
     }
 }
 

@@ -58,6 +58,12 @@ pub enum CompletionKind {
     Input,
     /// A template of several constructs.
     Snippet,
+    /// A Pattern Dialect verb or alias (`/recall`, `/remember`).
+    Verb,
+    /// A reference to something in context (`@last.output`, `@thread`).
+    Reference,
+    /// A permission marker (`?`, `?ask`, `!`).
+    Marker,
 }
 
 /// One completion.

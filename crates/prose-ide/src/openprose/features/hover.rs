@@ -25,6 +25,7 @@ use prose_syntax::{
 };
 
 use crate::{
+    config::Config,
     contract::{Persist, agent_persist, program_contract},
     db::{Db, SourceFile, Workspace, parse},
     diagnostics::{Diagnostic, file_config, file_diagnostics, rule},
@@ -78,6 +79,18 @@ pub(crate) fn hover(
         (None, None) => return None,
     };
     let config = file_config(db, file, Some(ws));
+    append_diagnostics(&mut markdown, &diags, &config);
+    Some(HoverResult { range, markdown })
+}
+
+/// More diagnostics than this at one spot are left to the problems list.
+const MAX_DIAGNOSTICS: usize = 3;
+
+/// Appends the explanation of each diagnostic of `diags` (the first
+/// [`MAX_DIAGNOSTICS`]) to a hover's `markdown`, after a rule: its code,
+/// message, the first paragraph of its page and where the page is. The
+/// same for every language.
+pub(crate) fn append_diagnostics(markdown: &mut String, diags: &[&Diagnostic], config: &Config) {
     for d in diags.iter().take(MAX_DIAGNOSTICS) {
         if !markdown.is_empty() {
             markdown.push_str("\n\n---\n\n");
@@ -85,11 +98,7 @@ pub(crate) fn hover(
         let page = config.docs_url_for(d.code.as_str());
         markdown.push_str(&explain_diagnostic(d, page.as_deref()));
     }
-    Some(HoverResult { range, markdown })
 }
-
-/// More diagnostics than this at one spot are left to the problems list.
-const MAX_DIAGNOSTICS: usize = 3;
 
 /// What the hover needs to know about the file.
 struct Cx<'a> {

@@ -78,6 +78,8 @@ pub enum SymbolKind {
     Control,
     /// An `option "label":` of a `choice`.
     ChoiceOption,
+    /// A Pattern Dialect action (`/recall notes`); a batch holds its actions.
+    Action,
 }
 
 impl SymbolKind {
