@@ -34,22 +34,9 @@ fn open(name: &str, capabilities: Value, text: &str) -> (Sandbox, LspClient, Str
     (sb, c, uri)
 }
 
-/// Sends a request and returns its result; asks again when the answer is
-/// `ContentModified` (a workspace load may cancel a snapshot).
+/// A request's result; asks again when the answer is `ContentModified`.
 fn call(c: &mut LspClient, method: &str, params: Value) -> Value {
-    for _ in 0..20 {
-        let id = c.request(method, params.clone());
-        let response = c.response(id);
-        if response["error"]["code"] == -32801 {
-            continue;
-        }
-        assert!(
-            response.get("error").is_none(),
-            "{method} failed: {response}"
-        );
-        return response["result"].clone();
-    }
-    panic!("{method}: content modified 20 times");
+    c.call_current(method, params)
 }
 
 fn at(uri: &str, line: u32, character: u32) -> Value {
@@ -69,7 +56,7 @@ fn initialize_advertises_the_editing_features() {
     assert_eq!(caps["hoverProvider"], true, "{r}");
     assert_eq!(
         caps["completionProvider"]["triggerCharacters"],
-        json!([":", "{", "(", "|", "\""])
+        json!([":", "{", "(", "|", "\"", "$"])
     );
     assert_eq!(
         caps["signatureHelpProvider"]["triggerCharacters"],

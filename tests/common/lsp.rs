@@ -262,6 +262,25 @@ impl LspClient {
         response["result"].clone()
     }
 
+    /// Like [`LspClient::call`], asking again while the answer is
+    /// `ContentModified` (a workspace load or an edit may cancel the
+    /// request's snapshot).
+    pub fn call_current(&mut self, method: &str, params: Value) -> Value {
+        for _ in 0..20 {
+            let id = self.request(method, params.clone());
+            let response = self.response(id);
+            if response["error"]["code"] == -32801 {
+                continue;
+            }
+            assert!(
+                response.get("error").is_none(),
+                "{method} failed: {response}"
+            );
+            return response["result"].clone();
+        }
+        panic!("{method}: content modified 20 times");
+    }
+
     /// Waits for a notification `method` whose params satisfy `pred`;
     /// earlier notifications that do not match are dropped.
     pub fn wait_notification(&mut self, method: &str, pred: impl Fn(&Value) -> bool) -> Value {
@@ -332,9 +351,14 @@ impl LspClient {
     }
 
     pub fn open(&mut self, uri: &str, version: i64, text: &str) {
+        self.open_as(uri, "prose", version, text);
+    }
+
+    /// `didOpen` with the client's language id (`json` for a job entry).
+    pub fn open_as(&mut self, uri: &str, language_id: &str, version: i64, text: &str) {
         self.notify(
             "textDocument/didOpen",
-            json!({ "textDocument": { "uri": uri, "languageId": "prose", "version": version, "text": text } }),
+            json!({ "textDocument": { "uri": uri, "languageId": language_id, "version": version, "text": text } }),
         );
     }
 

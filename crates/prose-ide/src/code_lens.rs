@@ -28,4 +28,8 @@ pub enum LensCommand {
     RevealErrors,
     /// Nothing: a lens that only informs (e.g. why running is disabled).
     None,
+    // Job entries (docs/jobs.md).
+    /// Show the fully expanded prompt of the task `task` of the document
+    /// (`prose.showTaskPrompt`; the text: `Analysis::expanded_prompt`).
+    ShowTaskPrompt { task: String },
 }

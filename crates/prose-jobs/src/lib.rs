@@ -47,7 +47,7 @@ pub use expand::{
     expand_prompt_static, task_prompt, variable_text,
 };
 pub use nearest::{is_obvious, nearest};
-pub use path::CodePath;
+pub use path::{CodePath, quote};
 pub use rules::{rule, rules};
 pub use validate::validate;
 pub use variables::{

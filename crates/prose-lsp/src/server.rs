@@ -428,6 +428,17 @@ impl LanguageServer for Server {
         .await
     }
 
+    async fn execute_command(
+        &self,
+        params: ls_types::ExecuteCommandParams,
+    ) -> Result<Option<serde_json::Value>> {
+        guard(
+            "workspace/executeCommand",
+            handlers::commands::execute(&self.inner, params),
+        )
+        .await
+    }
+
     async fn folding_range(
         &self,
         params: ls_types::FoldingRangeParams,

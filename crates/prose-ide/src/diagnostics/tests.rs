@@ -11,14 +11,15 @@ use crate::{
     openprose::rule_tests::{diagnostics_as, render},
 };
 
-/// The folder of a rule's language under `crates/prose-ide/src/`.
+/// Where a rule's file is: its language's folder (the front end's own
+/// crate for job entries).
 fn rule_folder(rule: &Rule) -> &'static str {
     match rule.check.kind() {
-        Some(FileKind::OpenProse) => "openprose",
-        Some(FileKind::JobEntry) => "jobs",
-        Some(FileKind::Dialect) => "dialect",
-        Some(FileKind::PromptFile | FileKind::Markdown) => "markdown",
-        None => "host",
+        Some(FileKind::OpenProse) => "crates/prose-ide/src/openprose/rules",
+        Some(FileKind::JobEntry) => "crates/prose-jobs/src/rules",
+        Some(FileKind::Dialect) => "crates/prose-ide/src/dialect/rules",
+        Some(FileKind::PromptFile | FileKind::Markdown) => "crates/prose-ide/src/markdown/rules",
+        None => "crates/prose-ide/src/host/rules",
     }
 }
 
@@ -140,7 +141,7 @@ fn docs_are_fresh() {
             r.strict.as_str()
         ));
         let page = format!(
-            "<!-- Generated from crates/prose-ide/src/{}/rules; do not edit. -->\n\n{}\n**Severity:** {} in the `default` profile, {} in `strict`.\n",
+            "<!-- Generated from {}; do not edit. -->\n\n{}\n**Severity:** {} in the `default` profile, {} in `strict`.\n",
             rule_folder(r),
             r.docs(),
             default,

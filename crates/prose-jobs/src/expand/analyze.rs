@@ -173,7 +173,9 @@ impl<'e> Analyzer<'e> {
             // Without `promptVariables` (reported as missing) every name
             // would be unknown: one error says it.
             if self.entry.has_prompt_variables {
-                let names = self.vars.keys().copied();
+                // In file order, so that a tie suggests the same name
+                // every time.
+                let names = self.entry.prompt_variables.iter().map(|v| v.name.as_str());
                 self.diagnostics
                     .push(unknown_prompt_variable::diagnostic(path, u, names));
             }

@@ -125,6 +125,23 @@ mod tests {
     }
 
     #[test]
+    fn a_tie_suggests_the_first_in_file_order() {
+        let vars: Vec<String> = ["ab", "ac", "ad", "ae", "af", "ag", "ah", "ai"]
+            .iter()
+            .map(|v| format!(r#""{v}": ["x"]"#))
+            .collect();
+        let uses = r#""t": {"prompt": ["$ab $ac $ad $ae $af $ag $ah $ai $az"], "requireUserInput": false}"#;
+        check(
+            "J015",
+            &entry(&vars.join(", "), uses),
+            expect![[r#"
+                J015 5:61-5:64 error: entry.tasks["t"].prompt: Cannot find prompt variable: $az.
+                  fix: Change to $ab: 5:61-5:64 "$ab"
+            "#]],
+        );
+    }
+
+    #[test]
     fn escaped_strings_keep_exact_ranges() {
         check(
             "J015",

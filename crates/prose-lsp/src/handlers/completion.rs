@@ -20,8 +20,9 @@ use crate::{
 
 /// The characters after which the client asks for completions on its own:
 /// `session:` / `model:` (`:`), an interpolation (`{`), call arguments
-/// (`(`), a pipeline operator (`|`), a string value (`"`).
-pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\""];
+/// (`(`), a pipeline operator (`|`), a string value (`"`), a job entry's
+/// `$variable` (`$`).
+pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\"", "$"];
 
 pub async fn completion(
     inner: &Arc<Inner>,
@@ -55,6 +56,8 @@ fn kind(kind: CompletionKind) -> CompletionItemKind {
         CompletionKind::Program => CompletionItemKind::MODULE,
         CompletionKind::Input => CompletionItemKind::FIELD,
         CompletionKind::Snippet => CompletionItemKind::SNIPPET,
+        CompletionKind::Task => CompletionItemKind::FUNCTION,
+        CompletionKind::Tool => CompletionItemKind::METHOD,
     }
 }
 

@@ -159,7 +159,7 @@ fn roots(params: &InitializeParams) -> Vec<PathBuf> {
         .collect()
 }
 
-/// What the server offers. Code lenses ("Run program") come later.
+/// What the server offers.
 pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(encoding.kind()),
@@ -204,8 +204,17 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             .into(),
         ),
         folding_range_provider: Some(ls_types::FoldingRangeProviderCapability::Simple(true)),
-        // `codeLensProvider` is advertised once a language offers lenses
-        // (handlers/code_lens.rs answers already).
+        // Job tasks' "Show expanded prompt" (handlers/code_lens.rs).
+        code_lens_provider: Some(ls_types::CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ls_types::ExecuteCommandOptions {
+            commands: crate::handlers::commands::COMMANDS
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
+            work_done_progress_options: Default::default(),
+        }),
         selection_range_provider: Some(ls_types::SelectionRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         // Definition, references, highlight, rename, symbols, code actions.
