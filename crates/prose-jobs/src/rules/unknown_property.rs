@@ -1,4 +1,4 @@
-//! # J004 `unknown-property`
+//! # J004 `unknown-entry-property`
 //!
 //! **Unknown property.** An object has a property the entry format does not
 //! define, usually a misspelled one (`promt`, `requireUserInputs`,
@@ -45,7 +45,7 @@ use crate::{
 
 pub(crate) const RULE: Rule = Rule {
     code: "J004",
-    name: "unknown-property",
+    name: "unknown-entry-property",
     summary: "Unknown property",
     severity: Severity::Error,
     source: include_str!("unknown_property.rs"),
