@@ -1,6 +1,7 @@
 // The VS Code extension in a real VS Code (code-server in headless Chromium):
 // diagnostics, hover, completion, rename, formatting, a quick fix, the
-// extension's own views, and running a program with the mock backend.
+// extension's own views, a job task's expanded prompt (its code lens), and
+// running a program with the mock backend.
 //
 //   node editors/tests/vscode/e2e.mjs VSIX
 //
@@ -188,6 +189,20 @@ async function editorSteps(page, ws) {
     await save(page);
     // Indented after the `:`, and `"""` closed as it was typed.
     await fileHas(path.join(ws, "scratch.prose"), 'agent poet:\n  prompt: """"""');
+  });
+
+  await step(page, "job task lens (expanded prompt)", async () => {
+    await openFile(page, "team.jobs.json");
+    const lens = page.locator(".codelens-decoration a", { hasText: "Show expanded prompt" });
+    await lens.first().waitFor({ state: "visible", timeout: TIMEOUT });
+    await lens.first().click();
+    await page.waitForSelector('.tab[aria-label*="plan-task (expanded prompt)"]', { timeout: TIMEOUT });
+    await until("the expanded prompt's text", async () => {
+      const text = await page.locator(".editor-group-container").last().innerText();
+      return text.includes("Read AGENTS.md first.") && text.includes("Write the plan.") && !text.includes("$rules");
+    });
+    await shots.take(page, "task-prompt");
+    await command(page, "View: Close All Editors");
   });
 
   // Running programs needs the server's run API (docs/lsp.md, "Running
