@@ -73,7 +73,7 @@ async function editorSteps(page, ws) {
     const row = page.locator(".markers-panel .monaco-list-row", { hasText: "Unknown escape sequence" });
     await row.first().waitFor({ timeout: TIMEOUT });
     const text = await page.locator(".markers-panel").innerText();
-    assert(text.includes("Unknown escape sequence `\\q`; valid escapes are"), `Problems panel: ${text}`);
+    assert(text.includes("Unknown escape sequence `\\q`: write `\\\\q` to keep the backslash"), `Problems panel: ${text}`);
     assert(text.includes("E002"), `the code in the Problems panel: ${text}`);
     await shots.take(page, "diagnostics");
     await page.keyboard.press("Control+Shift+M");
@@ -197,9 +197,12 @@ async function editorSteps(page, ws) {
     await lens.first().waitFor({ state: "visible", timeout: TIMEOUT });
     await lens.first().click();
     await page.waitForSelector('.tab[aria-label*="plan-task (expanded prompt)"]', { timeout: TIMEOUT });
+    // The view's own editor group: the text expanded, no JSON.
+    const view = page.locator(".editor-group-container", { has: page.locator('.tab.active[aria-label*="plan-task (expanded prompt)"]') });
     await until("the expanded prompt's text", async () => {
-      const text = await page.locator(".editor-group-container").last().innerText();
-      return text.includes("Read AGENTS.md first.") && text.includes("Write the plan.") && !text.includes("$rules");
+      // Monaco renders spaces as no-break spaces.
+      const text = (await view.locator(".view-lines").first().innerText()).replace(/\u00a0/g, " ");
+      return ["Read AGENTS.md first.", "Be brief.", "Write the plan."].every((l) => text.includes(l)) && !text.includes("$rules");
     });
     await shots.take(page, "task-prompt");
     await command(page, "View: Close All Editors");

@@ -153,6 +153,36 @@ fn every_code_is_reported_through_the_engine() {
 }
 
 #[test]
+fn many_errors_in_one_file_are_all_reported_in_order() {
+    // 300 tasks, each with the same three mistakes.
+    let tasks: Vec<String> = (0..300)
+        .map(|i| {
+            format!(r#""t{i}": {{"model": "planing", "prompt": ["$nope"], "requireUserInput": 1}}"#)
+        })
+        .collect();
+    let text = format!(
+        "{{\"models\": {{\"driving\": \"d\", \"planning\": \"p\", \"coding\": \"c\", \"reviewers\": []}},\n\"promptVariables\": {{}}, \"grid\": [],\n\"tasks\": {{\n{}\n}}}}\n",
+        tasks.join(",\n")
+    );
+    let (_, diags) = diagnostics(&text, Profile::Default);
+    let count = |code: &str| diags.iter().filter(|d| d.code.as_str() == code).count();
+    assert_eq!(
+        (count("J010"), count("J015"), count("J002")),
+        (300, 300, 300)
+    );
+    assert_eq!(diags.len(), 900);
+    assert!(
+        diags
+            .windows(2)
+            .all(|w| w[0].range.start() <= w[1].range.start())
+    );
+    assert_eq!(
+        diags[899].message,
+        "entry.tasks[\"t299\"].requireUserInput: Expected a boolean, found a number."
+    );
+}
+
+#[test]
 fn configuration_applies_to_job_codes() {
     let entry = r#"{"models": {"driving": "d", "planning": "p", "coding": "c", "reviewers": []},
   "promptVariables": {"unused": ["x"]}, "grid": [],
@@ -217,5 +247,101 @@ fn other_json_is_not_a_job_entry() {
             crate::kind::kind_of_path(name, Some("/ws"), &config),
             Some(FileKind::JobEntry)
         );
+    }
+}
+
+/// Every feature at many offsets of broken, truncated and clean entries:
+/// an answer or nothing, never a panic, and every range inside the text.
+#[test]
+fn every_feature_answers_anywhere() {
+    use crate::{FilePosition, FileRange, TextRange, TextSize, fixture::Fixture};
+
+    let mut texts: Vec<String> = vec![ENTRY.into(), BROKEN.into(), SCRUM.into()];
+    for cut in [1, 7, 40, 300, 1000, 2500] {
+        for base in [ENTRY, BROKEN] {
+            let at = (0..=cut.min(base.len()))
+                .rev()
+                .find(|&i| base.is_char_boundary(i))
+                .unwrap();
+            texts.push(base[..at].to_string());
+        }
+    }
+    texts.push("{\"tasks\": {\"a\": {\"prompt\": [\"$".into());
+    texts.push("[1, 2".into());
+    texts.push("\"\\u0024x".into());
+    texts.push(String::new());
+    for text in &texts {
+        let (host, file) = Fixture::parse_as(text, FileKind::JobEntry).host(None);
+        let a = host.analysis();
+        let len = TextSize::of(text.as_str());
+        let inside = |r: TextRange| assert!(r.end() <= len, "{r:?} past {len:?} in {text:?}");
+        a.diagnostics(file)
+            .unwrap()
+            .iter()
+            .for_each(|d| inside(d.range));
+        a.document_symbols(file)
+            .unwrap()
+            .iter()
+            .for_each(|s| inside(s.full_range));
+        a.folding_ranges(file)
+            .unwrap()
+            .iter()
+            .for_each(|f| inside(f.range));
+        a.semantic_tokens(file, None)
+            .unwrap()
+            .iter()
+            .for_each(|t| inside(t.range));
+        for lens in a.code_lenses(file).unwrap() {
+            inside(lens.range);
+            if let crate::code_lens::LensCommand::ShowTaskPrompt { task } = &lens.command {
+                a.expanded_prompt(file, task).unwrap();
+            }
+        }
+        let whole = TextRange::up_to(len);
+        let actions = a.code_actions(FileRange { file, range: whole }).unwrap();
+        for edit in actions
+            .iter()
+            .flat_map(|c| &c.edit.edits)
+            .flat_map(|(_, e)| e)
+        {
+            inside(edit.range);
+        }
+        // Every char boundary of short texts, a sample of long ones.
+        let step = (text.len() / 400).max(1);
+        for at in (0..=text.len())
+            .step_by(step)
+            .filter(|&i| text.is_char_boundary(i))
+        {
+            let pos = FilePosition {
+                file,
+                offset: TextSize::from(at as u32),
+            };
+            if let Some(h) = a.hover(pos).unwrap() {
+                inside(h.range);
+            }
+            a.completions(pos)
+                .unwrap()
+                .iter()
+                .for_each(|c| inside(c.replace_range));
+            a.goto_definition(pos)
+                .unwrap()
+                .iter()
+                .for_each(|t| inside(t.full_range));
+            a.references(pos, true)
+                .unwrap()
+                .iter()
+                .for_each(|r| inside(r.range));
+            a.highlight_related(pos)
+                .unwrap()
+                .iter()
+                .for_each(|(r, _)| inside(*r));
+            if let Ok(r) = a.prepare_rename(pos).unwrap() {
+                inside(r);
+                let change = a.rename(pos, "renamed").unwrap();
+                for (_, edits) in change.iter().flat_map(|c| &c.edits) {
+                    edits.iter().for_each(|e| inside(e.range));
+                }
+            }
+        }
     }
 }
