@@ -43,7 +43,7 @@ mod variables;
 
 pub use diagnostic::{Confidence, Edit, Fix, JobDiagnostic, Related, Rule, Severity};
 pub use expand::{
-    DynamicError, MAX_EXPANDED_BYTES, MAX_EXPANSION_DEPTH, expand_prompt_dynamic,
+    DynamicError, Expander, MAX_EXPANDED_BYTES, MAX_EXPANSION_DEPTH, expand_prompt_dynamic,
     expand_prompt_static, task_prompt, variable_text,
 };
 pub use nearest::{is_obvious, nearest};

@@ -47,8 +47,9 @@ pub(crate) fn completions(db: &dyn Db, file: SourceFile, offset: TextSize) -> Ve
     };
     match cx.kind {
         JobKind::Variable => {
+            let mut expander = prose_jobs::Expander::new(&parsed.entry);
             for name in index.names(SymbolKind::PromptVariable) {
-                let expansion = prose_jobs::variable_text(&parsed.entry, name).and_then(Result::ok);
+                let expansion = expander.variable_text(name).and_then(Result::ok);
                 items.push(
                     format!("${name}"),
                     CompletionKind::Variable,

@@ -70,6 +70,15 @@ impl<'e> Analyzer<'e> {
         }
     }
 
+    /// Forgets every prompt analyzed so far (the variable table stays), so
+    /// that the next one is analyzed, and reported, on its own.
+    pub(crate) fn reset(&mut self) {
+        self.state.fill(State::Unvisited);
+        self.cut.fill(false);
+        self.stack.clear();
+        self.diagnostics.clear();
+    }
+
     /// Whether a prompt analyzed so far used the prompt variable at `index`.
     pub(crate) fn visited(&self, index: usize) -> bool {
         self.cut[index] || !matches!(self.state[index], State::Unvisited)
