@@ -21,8 +21,9 @@
 //! | `$variables` as semantic tokens | `semantic_tokens.rs` |
 //! | folding of objects and arrays | `folding.rs` |
 //!
-//! Every prompt string's content range is [`prompt_strings`]: what a guest
-//! language (the `_keyword_` instructions) may be injected into.
+//! Every prompt string, with its decoded text and its map back to the
+//! source, is [`prompt_strings`]: what a guest language (the `_keyword_`
+//! instructions) may be injected into.
 
 pub(crate) mod code_actions;
 pub mod code_lens;
@@ -39,8 +40,9 @@ mod tests;
 
 use std::sync::{Arc, OnceLock};
 
-use prose_jobs::{JobDiagnostic, ParsedEntry, Severity as JobSeverity, index::Index};
-use prose_syntax::TextRange;
+use prose_jobs::{
+    JobDiagnostic, ParsedEntry, Severity as JobSeverity, index::Index, json::JsonString,
+};
 
 use crate::{
     config::{Config, Level},
@@ -97,12 +99,33 @@ pub(crate) fn findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<JobDiagnostic>>
     Arc::new(prose_jobs::validate(parsed(db, file)))
 }
 
-/// The content range (between the quotes) of every prompt string of the
-/// file: task prompts, conditions, retry prompts, prompt variables. A host
-/// of injected languages hands these to its guest (their text is JSON:
-/// escapes are the host's to decode).
-pub fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<TextRange> {
-    index(db, file).prompt_strings.clone()
+/// Every prompt string of the file, in file order: prompt variables, then
+/// each task's prompt, conditions and retry prompt. What a host of injected
+/// languages hands its guest: each [`JsonString`] has the decoded text
+/// (`as_str`) and maps any range of it back to the source bytes
+/// (`source_range`), escapes included; `content_range` is the source
+/// between the quotes.
+pub fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<JsonString> {
+    let entry = &parsed(db, file).entry;
+    let tasks = entry.tasks.iter().flat_map(|t| {
+        let availability = t.availability.as_ref().and_then(|a| a.condition.as_ref());
+        let criteria = t.criteria.as_ref();
+        let condition = criteria.and_then(|c| c.condition.as_ref());
+        let retry = criteria
+            .and_then(|c| c.failure_action.as_ref())
+            .and_then(|f| f.prompt.as_ref());
+        [t.prompt.as_ref(), availability, condition, retry]
+    });
+    let mut out: Vec<JsonString> = entry
+        .prompt_variables
+        .iter()
+        .map(|v| v.prompt.as_ref())
+        .chain(tasks)
+        .flatten()
+        .flat_map(|p| p.items.iter().map(|i| i.text.clone()))
+        .collect();
+    out.sort_by_key(|s| s.range().start());
+    out
 }
 
 /// The checks' findings on `file`, grouped by rule.

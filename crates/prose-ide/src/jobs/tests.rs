@@ -345,3 +345,35 @@ fn every_feature_answers_anywhere() {
         }
     }
 }
+
+/// What an injection host hands its guest: every prompt string in file
+/// order, decoded, mapping back to the source through escapes.
+#[test]
+fn prompt_strings_for_injection() {
+    use crate::fixture::Fixture;
+
+    let (host, file) = Fixture::parse_as(ENTRY, FileKind::JobEntry).host(None);
+    let a = host.analysis();
+    let strings = a
+        .with_db(|db| super::prompt_strings(db, a.source_file(file)))
+        .unwrap();
+    let texts: Vec<&str> = strings.iter().map(|s| s.as_str()).collect();
+    expect![[r#"
+        [
+            "Read AGENTS.md first.",
+            "$style",
+            "Be brief.",
+            "Call job_boolean_true if it holds, job_boolean_false if not.",
+            "$rules",
+            "Write the plan for $user-input.",
+            "$rules $style",
+            "Follow the plan. $user-input $nope",
+            "$answer",
+            "The code builds.",
+            "Fix it: $reported-false-reason",
+        ]"#]]
+    .assert_eq(&format!("{texts:#?}"));
+    let escaped = strings.iter().find(|s| s.as_str() == "$style").unwrap();
+    assert_eq!(&ENTRY[escaped.source_range(0, 6)], "\\u0024style");
+    assert_eq!(&ENTRY[escaped.content_range()], "\\u0024style");
+}
