@@ -64,7 +64,8 @@ fn initialize_negotiates_the_position_encoding() {
     assert_eq!(caps["textDocumentSync"]["openClose"], true);
     assert_eq!(caps["diagnosticProvider"]["identifier"], "prose");
     assert_eq!(caps["diagnosticProvider"]["interFileDependencies"], true);
-    // Code lenses (Run program) and the run commands (tests/lsp_run.rs).
+    // Code lenses (Run program, tests/lsp_run.rs; a job task's expanded
+    // prompt, tests/lsp_jobs.rs) and the server's commands.
     assert_eq!(caps["codeLensProvider"]["resolveProvider"], false);
     assert!(caps["executeCommandProvider"]["commands"].is_array());
     assert_eq!(r["serverInfo"]["name"], "prose-lsp");

@@ -144,7 +144,8 @@ fn a_program_runs_from_its_lens_with_events_and_progress() {
             "prose.run",
             "prose.dryRun",
             "prose.cancelRun",
-            "prose.revealErrors"
+            "prose.revealErrors",
+            "prose.showTaskPrompt"
         ])
     );
 

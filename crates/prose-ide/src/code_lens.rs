@@ -28,6 +28,10 @@ pub enum LensCommand {
     RevealErrors,
     /// Nothing: a lens that only informs (e.g. why running is disabled).
     None,
+    // Job entries (docs/jobs.md).
+    /// Show the fully expanded prompt of the task `task` of the document
+    /// (`prose.showTaskPrompt`; the text: `Analysis::expanded_prompt`).
+    ShowTaskPrompt { task: String },
 }
 
 impl LensCommand {
@@ -38,7 +42,7 @@ impl LensCommand {
         match self {
             // The runner's lenses.
             LensCommand::RunProgram | LensCommand::DryRun | LensCommand::RevealErrors => true,
-            LensCommand::None => false,
+            LensCommand::None | LensCommand::ShowTaskPrompt { .. } => false,
         }
     }
 }

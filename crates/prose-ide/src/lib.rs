@@ -18,6 +18,7 @@ pub mod features;
 #[doc(hidden)]
 pub mod fixture;
 pub mod host;
+pub mod jobs;
 pub mod kind;
 pub mod openprose;
 

@@ -221,17 +221,6 @@ impl LanguageServer for Server {
         .await
     }
 
-    async fn execute_command(
-        &self,
-        params: ls_types::ExecuteCommandParams,
-    ) -> Result<Option<ls_types::LSPAny>> {
-        guard(
-            "workspace/executeCommand",
-            handlers::run::execute_command(&self.inner, params),
-        )
-        .await
-    }
-
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         guard_notification("textDocument/didOpen", async {
             handlers::text_sync::did_open(&self.inner, params)
@@ -448,6 +437,17 @@ impl LanguageServer for Server {
         guard(
             "textDocument/codeLens",
             handlers::code_lens::code_lens(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn execute_command(
+        &self,
+        params: ls_types::ExecuteCommandParams,
+    ) -> Result<Option<serde_json::Value>> {
+        guard(
+            "workspace/executeCommand",
+            handlers::commands::execute(&self.inner, params),
         )
         .await
     }

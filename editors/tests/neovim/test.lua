@@ -161,12 +161,29 @@ check(":ProseSyntaxTree and :ProseExplain", function()
   vim.cmd("only")
 end)
 
--- Code lenses come with the server's run API (docs/lsp.md, "Running programs").
+-- Job entries: a task's "Show expanded prompt" lens (docs/lsp.md, "Job entries").
+check("job entry: a task's lens shows its expanded prompt", function()
+  local bufnr = open("team.jobs.json")
+  assert(vim.bo.filetype == "json", "filetype: " .. vim.bo.filetype)
+  wait("the Show expanded prompt lens", function()
+    return t.has_lens(bufnr, "Show expanded prompt")
+  end)
+  vim.api.nvim_win_set_cursor(0, { 6, 4 })
+  t.run_lens("Show expanded prompt")
+  wait("the task prompt buffer", function()
+    local buf = vim.fn.bufnr("prose://task-prompt/plan-task")
+    return buf ~= -1 and text(buf) == "Read AGENTS.md first.\nBe brief.\nWrite the plan.\n"
+  end)
+  vim.cmd("only")
+end)
+
+-- Run lenses come with the server's run API (docs/lsp.md, "Running programs").
 local bufnr = open("hello.prose")
 local client = prose.client(bufnr)
 local caps = client.server_capabilities or client.resolved_capabilities
-if not (caps.codeLensProvider or caps.code_lens) then
-  skip("code lenses", "the server does not offer code lenses yet (the runner is not merged)")
+local commands = (caps.executeCommandProvider or {}).commands or {}
+if not vim.tbl_contains(commands, "prose.run") then
+  skip("code lenses", "the server does not run programs yet (the runner is not merged)")
 else
   check("code lenses", function()
     wait("the Run program lens", function()

@@ -205,6 +205,7 @@ pub fn all_rules() -> &'static [&'static Rule] {
         let mut all: Vec<&'static Rule> = crate::openprose::rules::rules().to_vec();
         all.extend(crate::host::RULES);
         all.extend(crate::dialect::rules());
+        all.extend(crate::jobs::rules());
         all.sort_by_key(|r| r.code);
         all
     })
@@ -324,7 +325,8 @@ pub fn file_diagnostics(
     let reported = match file_kind(db, file, workspace) {
         FileKind::OpenProse => crate::openprose::rules::run(db, file, workspace, &config),
         FileKind::Dialect => crate::dialect::diagnostics(db, file, workspace, &config),
-        FileKind::JobEntry | FileKind::PromptFile | FileKind::Markdown => Vec::new(),
+        FileKind::JobEntry => crate::jobs::diagnostics(db, file, &config),
+        FileKind::PromptFile | FileKind::Markdown => Vec::new(),
     };
     finish(&config, reported)
 }

@@ -16,7 +16,7 @@ use crate::{
 fn rule_folder(rule: &Rule) -> &'static str {
     match rule.check.kind() {
         Some(FileKind::OpenProse) => "crates/prose-ide/src/openprose/rules",
-        Some(FileKind::JobEntry) => "crates/prose-ide/src/jobs/rules",
+        Some(FileKind::JobEntry) => "crates/prose-jobs/src/rules",
         Some(FileKind::Dialect) => "crates/prose-dialect/src/diagnostics",
         Some(FileKind::PromptFile | FileKind::Markdown) => "crates/prose-ide/src/markdown/rules",
         None => "crates/prose-ide/src/host/rules",
@@ -91,6 +91,13 @@ fn every_rule_example_triggers_and_fix_does_not() {
 #[test]
 fn codes_are_unique_sorted_and_named() {
     let rules = all_rules();
+    // A name selects and explains one rule (`--select unknown-property`,
+    // `prose explain duplicate-agent`), whatever the language.
+    let mut names: Vec<&str> = rules.iter().map(|r| r.name).collect();
+    names.sort_unstable();
+    for w in names.windows(2) {
+        assert_ne!(w[0], w[1], "two rules are named {}", w[0]);
+    }
     for w in rules.windows(2) {
         assert!(
             w[0].code < w[1].code,

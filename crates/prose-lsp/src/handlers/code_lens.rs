@@ -52,6 +52,10 @@ pub fn command(title: &str, command: &LensCommand, uri: &Uri) -> Command {
         LensCommand::DryRun => ("prose.dryRun", vec![json!({ "uri": uri.as_str() })]),
         LensCommand::RevealErrors => ("prose.revealErrors", vec![json!({ "uri": uri.as_str() })]),
         LensCommand::None => ("", Vec::new()),
+        LensCommand::ShowTaskPrompt { task } => (
+            crate::handlers::task_prompt::COMMAND,
+            vec![json!({ "uri": uri.as_str(), "task": task })],
+        ),
     };
     Command {
         title: title.to_string(),
@@ -80,5 +84,20 @@ mod tests {
         );
         assert_eq!(info.command, "");
         assert_eq!(info.arguments, None);
+        let uri: Uri = "file:///w/team.jobs.json".parse().unwrap();
+        let show = command(
+            "Show expanded prompt",
+            &LensCommand::ShowTaskPrompt {
+                task: "plan-task".into(),
+            },
+            &uri,
+        );
+        assert_eq!(show.command, "prose.showTaskPrompt");
+        assert_eq!(
+            show.arguments,
+            Some(vec![
+                json!({ "uri": "file:///w/team.jobs.json", "task": "plan-task" })
+            ])
+        );
     }
 }

@@ -22,8 +22,9 @@ use crate::{
 /// `session:` / `model:` (`:`), an interpolation (`{`), call arguments
 /// (`(`), a pipeline operator (`|`), a string value (`"`); in Pattern
 /// Dialect a verb (`/`), a /send domain or a reference (`@`), a permission
-/// marker (`?`). A language with nothing to offer after one answers empty.
-pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\"", "/", "@", "?"];
+/// marker (`?`); a job entry's `$variable` (`$`). A language with nothing to
+/// offer after one answers empty.
+pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\"", "/", "@", "?", "$"];
 
 pub async fn completion(
     inner: &Arc<Inner>,
@@ -60,6 +61,8 @@ fn kind(kind: CompletionKind) -> CompletionItemKind {
         CompletionKind::Verb => CompletionItemKind::FUNCTION,
         CompletionKind::Reference => CompletionItemKind::REFERENCE,
         CompletionKind::Marker => CompletionItemKind::OPERATOR,
+        CompletionKind::Task => CompletionItemKind::FUNCTION,
+        CompletionKind::Tool => CompletionItemKind::METHOD,
     }
 }
 

@@ -205,12 +205,13 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             .into(),
         ),
         folding_range_provider: Some(ls_types::FoldingRangeProviderCapability::Simple(true)),
-        // Code lenses (Run program) and the run commands.
+        // Code lenses (Run program; a job task's expanded prompt) and the
+        // server's commands (handlers/commands.rs).
         code_lens_provider: Some(ls_types::CodeLensOptions {
             resolve_provider: Some(false),
         }),
         execute_command_provider: Some(ls_types::ExecuteCommandOptions {
-            commands: crate::handlers::run::COMMANDS
+            commands: crate::handlers::commands::commands()
                 .iter()
                 .map(|c| c.to_string())
                 .collect(),

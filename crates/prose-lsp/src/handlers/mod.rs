@@ -3,6 +3,7 @@
 
 pub mod code_actions;
 pub mod code_lens;
+pub mod commands;
 pub mod completion;
 pub mod diagnostics;
 pub mod explain;
@@ -23,5 +24,6 @@ pub mod signature_help;
 pub mod snapshot;
 pub mod symbols;
 pub mod syntax_tree;
+pub mod task_prompt;
 pub mod text_sync;
 pub mod workspace;

@@ -64,6 +64,10 @@ pub enum CompletionKind {
     Reference,
     /// A permission marker (`?`, `?ask`, `!`).
     Marker,
+    /// A task of a job entry.
+    Task,
+    /// A tool of the job system (`job_boolean_true`).
+    Tool,
 }
 
 /// One completion.
@@ -1714,6 +1718,15 @@ mod tests {
             insert,
         );
         expect.assert_eq(&text);
+    }
+
+    /// `$` is a trigger character (for job entries' variables): in a
+    /// program it offers nothing, in a string or out of one.
+    #[test]
+    fn a_dollar_offers_nothing() {
+        check_labels("session \"costs $$0\"\n", expect![""]);
+        check_labels("let x = $$0\n", expect![""]);
+        check_labels("agent a:\n  prompt: \"$$0\"\n", expect![""]);
     }
 
     #[test]

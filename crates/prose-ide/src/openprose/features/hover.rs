@@ -59,8 +59,23 @@ pub(crate) fn hover(
     };
     let token = pick_token(&root, offset);
     let symbol = token.as_ref().and_then(|t| symbol_hover(&cx, t));
-
     let token_range = token.as_ref().map(|t| t.text_range());
+    with_diagnostics(db, ws, file, offset, token_range, symbol)
+}
+
+/// A hover of any language: what `symbol` says about the thing under the
+/// cursor (its range and Markdown), followed by the diagnostics there (at
+/// `offset`, or overlapping `token_range`, the word under the cursor):
+/// each one's code, message and the first paragraph of its page. `None`
+/// when there is neither.
+pub(crate) fn with_diagnostics(
+    db: &dyn Db,
+    ws: Workspace,
+    file: SourceFile,
+    offset: TextSize,
+    token_range: Option<TextRange>,
+    symbol: Option<(TextRange, String)>,
+) -> Option<HoverResult> {
     let mut diags: Vec<&Diagnostic> = file_diagnostics(db, file, Some(ws))
         .iter()
         .filter(|d| {
