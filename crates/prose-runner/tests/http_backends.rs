@@ -310,6 +310,8 @@ fn request(task: &str) -> prose_runner::backend::BackendRequest {
         skills: vec![],
         binding: None,
         tools: vec![],
+        tool_channel: None,
+        job: None,
         timeout: Duration::from_secs(60),
         attempt: 1,
         working_dir: ".".into(),

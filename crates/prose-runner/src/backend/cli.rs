@@ -226,6 +226,8 @@ pub(crate) fn test_request(task: &str, rules: &[(&str, super::PermissionValue)])
         skills: vec![],
         binding: Some("result".into()),
         tools: vec![],
+        tool_channel: None,
+        job: None,
         timeout: std::time::Duration::from_secs(30),
         attempt: 1,
         working_dir: ".".into(),
