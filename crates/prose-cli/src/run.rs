@@ -7,20 +7,19 @@ use std::{
     io::{BufRead, IsTerminal, Write},
     path::{Path, PathBuf},
     process::ExitCode,
-    sync::{Arc, Mutex},
+    sync::Arc,
 };
 
 use prose_ide::config::{CONFIG_FILE, RunnerTable, runner::parse_duration_ms};
 use prose_runner::{
     config::{Origin, RunnerConfig},
-    events::{EventSink, JsonLinesSink, RunStatus},
     input::{InputProvider, InputRequest},
     run::{RunOptions, StartError, prepare, start},
 };
 
 use crate::{
     args::RunArgs,
-    progress::{Progress, Tee},
+    progress::Progress,
     render,
     report::{CheckedFile, Report},
     source::{read_source, report_load_error},
@@ -48,7 +47,7 @@ pub fn run(args: &RunArgs) -> ExitCode {
     ExitCode::from(rt.block_on(run_async(args)))
 }
 
-fn usage(message: &str) -> u8 {
+pub(crate) fn usage(message: &str) -> u8 {
     anstream::eprintln!("error: {message}");
     EXIT_USAGE
 }
@@ -114,7 +113,7 @@ pub fn runner_config(
 }
 
 /// `NAME=VALUE` pairs.
-fn parse_inputs(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
+pub(crate) fn parse_inputs(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
     let mut out = BTreeMap::new();
     for p in pairs {
         let Some((k, v)) = p.split_once('=') else {
@@ -129,7 +128,7 @@ fn parse_inputs(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
 }
 
 /// Asks for inputs on the terminal.
-struct TerminalInput(Arc<Progress>);
+pub(crate) struct TerminalInput(pub Arc<Progress>);
 
 impl InputProvider for TerminalInput {
     fn ask(&self, request: InputRequest) -> futures::future::BoxFuture<'static, Option<String>> {
@@ -229,83 +228,22 @@ async fn run_async(args: &RunArgs) -> u8 {
     let progress = Arc::new(Progress::new(
         !events_jsonl && std::io::stderr().is_terminal(),
     ));
-    let mut sinks: Vec<Arc<dyn EventSink>> = Vec::new();
-    if events_jsonl {
-        sinks.push(Arc::new(JsonLinesSink(Mutex::new(std::io::stdout()))));
-    } else {
-        sinks.push(progress.clone());
-    }
-    if let Some(path) = &args.events_file {
-        match std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-        {
-            Ok(f) => sinks.push(Arc::new(JsonLinesSink(Mutex::new(f)))),
-            Err(e) => return usage(&format!("cannot open {}: {e}", path.display())),
-        }
-    }
+    let sink = match crate::live::sinks(&progress, events_jsonl, args.events_file.as_deref()) {
+        Ok(s) => s,
+        Err(m) => return usage(&m),
+    };
     let provider: Option<Arc<dyn InputProvider>> =
         interactive.then(|| Arc::new(TerminalInput(progress.clone())) as Arc<dyn InputProvider>);
-    let handle = start(prepared, Arc::new(Tee(sinks)), provider);
-    let canceller = handle.canceller();
-    let ctrl_c = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            canceller.cancel("Ctrl-C");
-            // A second Ctrl-C leaves at once; the state is resumable.
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(130);
-            }
-        }
-    });
-    let file = args.file.display().to_string();
-    let outcome = handle.wait().await;
-    ctrl_c.abort();
+    let handle = start(prepared, sink, provider);
+    let outcome = crate::live::wait(handle).await;
     progress.finish();
-
-    if !events_jsonl {
-        let mut out = anstream::stdout().lock();
-        for (name, value) in &outcome.outputs {
-            let _ = writeln!(out, "{name}:\n{}\n", value.to_text().trim_end());
-        }
-    }
-    let dir = outcome
-        .run_dir
-        .strip_prefix(&root)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|_| outcome.run_dir.clone());
-    match outcome.status {
-        RunStatus::Succeeded => {
-            if !events_jsonl {
-                anstream::eprintln!(
-                    "run {} finished; its state is in {}",
-                    outcome.run_id,
-                    dir.display()
-                );
-            }
-            EXIT_OK
-        }
-        RunStatus::Failed | RunStatus::Cancelled => {
-            let what = if outcome.status == RunStatus::Failed {
-                "failed"
-            } else {
-                "was cancelled"
-            };
-            anstream::eprintln!(
-                "error: run {} {what}: {}\n  state: {}\n  resume: prose run {file} --resume {}",
-                outcome.run_id,
-                outcome.error.as_deref().unwrap_or("unknown error"),
-                dir.display(),
-                outcome.run_id
-            );
-            EXIT_FAILED
-        }
-    }
+    let resume = format!("prose run {}", args.file.display());
+    crate::live::report(&outcome, &root, events_jsonl, &resume)
 }
 
 /// Prints diagnostics as `prose check` does (on stderr: stdout is the
 /// run's), with the summary line.
-fn print_diagnostics(path: &Path, text: &str, diagnostics: Vec<prose_ide::Diagnostic>) {
+pub(crate) fn print_diagnostics(path: &Path, text: &str, diagnostics: Vec<prose_ide::Diagnostic>) {
     let report = Report {
         files: vec![CheckedFile {
             path: path.display().to_string(),
