@@ -72,7 +72,8 @@ const ENTRY: &str = r#"{
         "condition": ["$answer", "Does $reported-document exist?"],
         "failureAction": ["RetryWithNewSession", 1]
       }
-    }
+    },
+    "early": {"prompt": ["Review $reported-document."], "requireUserInput": false}
   }
 }"#;
 
@@ -485,22 +486,36 @@ fail = "HTTP 500 from the model"
 }
 
 #[tokio::test]
-async fn a_runtime_variable_without_a_value_is_an_error_of_the_prompt() {
-    // The retry prompt uses $reported-false-reason, but the condition
-    // was decided without job_boolean_false... by a task-session call of
-    // job_boolean_true followed by nothing from the driving session.
+async fn an_unanswered_condition_reports_its_own_false_reason_to_the_retry() {
+    // The driving session never calls a boolean tool: the condition does
+    // not hold, and the retry prompt quotes the runner's reason.
     let script = r#"
 [[rule]]
 role = "driving"
-answers = ["?", "?"]
+answers = ["?"]
 "#;
     let ran = run_task(ENTRY, "double", script, |_| {}).await;
+    assert_eq!(ran.outcome_of_task(), Some(TaskOutcome::CriteriaUnmet));
+    let retry = ran
+        .calls
+        .iter()
+        .find(|c| c.parts.task.starts_with("Carry on"))
+        .unwrap();
+    assert_eq!(
+        retry.parts.task,
+        "Carry on: the driving session called neither job_boolean_true nor job_boolean_false (asked twice)"
+    );
+}
+
+#[tokio::test]
+async fn a_runtime_variable_without_a_value_is_an_error_of_the_prompt() {
+    // `$reported-document` has no value before any session reports one.
+    let ran = run_task(ENTRY, "early", "", |_| {}).await;
     assert_eq!(ran.outcome_of_task(), Some(TaskOutcome::Error));
+    assert!(ran.calls.is_empty());
     assert_eq!(
         ran.outcome.error.as_deref(),
-        Some(
-            r#"entry.tasks["double"].criteria.failureAction[2]: Cannot find runtime variable: $reported-false-reason."#
-        )
+        Some(r#"entry.tasks["early"].prompt: Cannot find runtime variable: $reported-document."#)
     );
 }
 
@@ -616,7 +631,7 @@ async fn entries_with_errors_unknown_tasks_and_bad_previous_names_do_not_start()
     };
     assert_eq!(
         m,
-        "there is no task `simpel`; did you mean `simple`? (the entry's: simple, ask, gated, double, single, review)"
+        "there is no task `simpel`; did you mean `simple`? (the entry's: simple, ask, gated, double, single, review, early)"
     );
     let mut o = options(ENTRY, "gated", root.path(), backend.clone());
     o.previous_job = Some("stroy".into());

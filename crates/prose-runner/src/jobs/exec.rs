@@ -22,7 +22,10 @@
 //!    `RetryWithNewSession` starts a new task session with the task's
 //!    prompt; `RetryWithUserPrompt` sends its prompt to the same task
 //!    session. When `toolExecuted` was unmet, a note naming the missing
-//!    tools is appended. No retries left: `criteria_unmet`.
+//!    tools is appended. A criterion unmet without a `job_boolean_false`
+//!    call (`toolExecuted`, a condition no boolean tool answered) sets
+//!    `$reported-false-reason` to why, as that call would. No retries
+//!    left: `criteria_unmet`.
 //!
 //! Any failed session (a backend error, a timeout) ends the task at once,
 //! `session_failed`. The model option decides which session a condition
@@ -190,7 +193,7 @@ async fn steps(run: &mut TaskRun, plan: &TaskPlan, cx: &Context) -> Result<Strin
             )?;
         }
         if let Some(c) = &a.condition {
-            let (holds, reason) = condition(run, plan, &mut task_session, c).await?;
+            let (holds, reason, _) = condition(run, plan, &mut task_session, c).await?;
             run.emit_job(
                 None,
                 JobEvent::AvailabilityChecked {
@@ -251,13 +254,17 @@ async fn steps(run: &mut TaskRun, plan: &TaskPlan, cx: &Context) -> Result<Strin
                 },
             );
             if !missing.is_empty() {
+                run.vars.report_false(&reason);
                 unmet = Some(format!("toolExecuted: {reason}"));
             }
         }
         if unmet.is_none()
             && let Some(c) = &criteria.condition
         {
-            let (holds, reason) = condition(run, plan, &mut task_session, c).await?;
+            let (holds, reason, answered) = condition(run, plan, &mut task_session, c).await?;
+            if !answered {
+                run.vars.report_false(&reason);
+            }
             run.emit_job(
                 None,
                 JobEvent::CriteriaChecked {
@@ -404,14 +411,15 @@ fn check_list(
     }
 }
 
-/// Asks a condition (see the module docs); whether it holds, and why.
-/// A round that calls `job_prerequisite_failed` ends the task.
+/// Asks a condition (see the module docs): whether it holds, why, and
+/// whether a boolean tool answered it. A round that calls
+/// `job_prerequisite_failed` ends the task.
 async fn condition(
     run: &mut TaskRun,
     plan: &TaskPlan,
     task_session: &mut Conversation,
     step: &PromptStep,
-) -> Result<(bool, String), Stop> {
+) -> Result<(bool, String, bool), Stop> {
     let mut driving = Conversation::new(None, plan.driving_model.id.clone());
     let session = match plan.mode {
         Mode::Single => task_session,
@@ -446,14 +454,17 @@ async fn condition(
         Some(true) => (
             true,
             format!("{who} called job_boolean_true: {}", verdict.reason),
+            true,
         ),
         Some(false) => (
             false,
             format!("{who} called job_boolean_false: {}", verdict.reason),
+            true,
         ),
         None => (
             false,
             format!("{who} called neither job_boolean_true nor job_boolean_false (asked twice)"),
+            false,
         ),
     })
 }

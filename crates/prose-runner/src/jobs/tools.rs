@@ -147,6 +147,15 @@ impl Variables {
         self.values.get(name).map(String::as_str)
     }
 
+    /// A criterion is unmet for `reason` without a `job_boolean_false`
+    /// call saying so (`toolExecuted`, or a condition no boolean tool
+    /// answered): the runner reports it as that call would, so that a
+    /// retry prompt quoting `$reported-false-reason` says why.
+    pub fn report_false(&mut self, reason: &str) {
+        self.values.insert(FALSE_REASON.into(), reason.to_string());
+        self.values.remove(TRUE_REASON);
+    }
+
     /// Applies one call (see the module docs).
     pub fn apply(&mut self, call: &ToolCall) -> Applied {
         let arg = argument(call);
