@@ -147,6 +147,41 @@ impl ServerArgs {
     }
 }
 
+impl ServerArgs {
+    /// Reads `--tools FILE --calls FILE` (in either order).
+    pub fn parse(args: &[String]) -> Result<ServerArgs, String> {
+        let (mut tools, mut calls) = (None, None);
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let slot = match a.as_str() {
+                "--tools" => &mut tools,
+                "--calls" => &mut calls,
+                other => return Err(format!("unexpected argument `{other}`")),
+            };
+            *slot = Some(PathBuf::from(
+                it.next().ok_or_else(|| format!("`{a}` needs a file"))?,
+            ));
+        }
+        Ok(ServerArgs {
+            tools: tools.ok_or("`--tools FILE` is missing")?,
+            calls: calls.ok_or("`--calls FILE` is missing")?,
+        })
+    }
+}
+
+/// For a binary that embeds the runner and is given as the tool server
+/// (`[its path, "jobs", "mcp"]`): when its arguments (after the program
+/// name) are `jobs mcp ...`, runs the server and returns how that went;
+/// otherwise `None`, for the binary to go on as usual.
+pub fn run_if_asked(args: &[String]) -> Option<Result<(), String>> {
+    match args {
+        [jobs, mcp, rest @ ..] if jobs == "jobs" && mcp == "mcp" => {
+            Some(ServerArgs::parse(rest).and_then(|a| main(&a)))
+        }
+        _ => None,
+    }
+}
+
 /// Runs the server on this process's stdio; the body of `prose jobs mcp`.
 /// A problem is returned for the caller to print on stderr (stdout is the
 /// protocol's).
@@ -220,6 +255,29 @@ mod tests {
         assert_eq!(recorded.len(), 1);
         assert_eq!(recorded[0].name, "job_boolean_true");
         assert_eq!(recorded[0].arguments, json!({"argument": "done"}));
+    }
+
+    #[test]
+    fn the_command_line_round_trips() {
+        let a = ServerArgs {
+            tools: "/r/tools.json".into(),
+            calls: "/r/s1.jsonl".into(),
+        };
+        assert_eq!(ServerArgs::parse(&a.to_args()), Ok(a));
+        let words = |s: &str| s.split(' ').map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(
+            ServerArgs::parse(&words("--calls c")),
+            Err("`--tools FILE` is missing".into())
+        );
+        assert_eq!(
+            ServerArgs::parse(&words("--tools")),
+            Err("`--tools` needs a file".into())
+        );
+        assert!(run_if_asked(&words("lsp --stdio")).is_none());
+        assert_eq!(
+            run_if_asked(&words("jobs mcp --nope")),
+            Some(Err("unexpected argument `--nope`".into()))
+        );
     }
 
     #[test]
