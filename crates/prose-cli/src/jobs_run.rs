@@ -67,13 +67,13 @@ fn shared_flags(args: &JobsRunArgs) -> Result<RunArgs, String> {
     Ok(run)
 }
 
-/// Workspace trust (issue 18): the consent `prose run` asks before a run
-/// uses what a repository's `prose.toml` chose
+/// Workspace trust (issue 18): the consent `prose run` will ask before a
+/// run uses what a repository's `prose.toml` chose
 /// ([`RunnerConfig::needs_consent`]). This is the one place `prose jobs
-/// run` asks it; `prose run` asks none on this branch yet, so neither does
-/// this, and when it does, this body becomes a call of the same function.
-fn consent(config: &RunnerConfig) -> Result<(), String> {
-    let _ = config.needs_consent();
+/// run` asks it. `prose run` asks none yet on this branch, so neither does
+/// this; when trust lands, this body becomes a call of `prose run`'s
+/// function, so that both commands share one path.
+fn consent(_config: &RunnerConfig) -> Result<(), String> {
     Ok(())
 }
 

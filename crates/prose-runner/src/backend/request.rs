@@ -141,7 +141,7 @@ pub struct ToolCall {
     pub id: Option<String>,
     /// The tool's name; empty for a line of a tool calls file that could
     /// not be read (its text is then the `arguments` string), see
-    /// [`super::tools::ToolChannel::read_calls`].
+    /// [`ToolChannel::read_calls`].
     pub name: String,
     pub arguments: serde_json::Value,
 }
