@@ -522,20 +522,24 @@ async fn a_runtime_variable_without_a_value_is_an_error_of_the_prompt() {
 #[tokio::test]
 async fn a_resumed_task_replays_its_journal_and_goes_on() {
     let root = tempfile::tempdir().unwrap();
-    // The first run: the condition crashes.
-    let first_script = r#"
+    // The first run: the task session reports its document, then the
+    // driving session fails (the run stops, resumable).
+    let first = common::mock(
+        r#"
 [[rule]]
 role = "task"
 answer = "Plan written."
 tools = [[{ name = "job_prepare_document", argument = "plan.md" }]]
-"#;
-    let task_mock = common::mock(&format!(
-        "{first_script}\n[[rule]]\nrole = \"driving\"\nfail = \"connection reset\"\n"
-    ));
-    let o = options(ENTRY, "double", root.path(), Arc::new(task_mock.clone()));
+
+[[rule]]
+role = "driving"
+fail = "connection reset"
+"#,
+    );
+    let o = options(ENTRY, "double", root.path(), Arc::new(first.clone()));
     let (outcome, _) = run_options(o, None).await.unwrap();
     assert_eq!(outcome.status, RunStatus::Failed);
-    assert_eq!(task_mock.calls().len(), 2);
+    assert_eq!(first.calls().len(), 2);
 
     // Resumed with a backend that works: the task round comes from the
     // journal (its tool call reapplied), the condition is asked again.
