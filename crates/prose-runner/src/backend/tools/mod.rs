@@ -139,10 +139,21 @@ fn parse_line(line: &str) -> ToolCall {
 /// do not interleave), and flushes it to disk.
 pub fn append_call(file: &Path, name: &str, arguments: &Value) -> io::Result<()> {
     let line = format!("{}\n", json!({"name": name, "arguments": arguments}));
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(file)?;
+    let open = || {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+    };
+    let mut f = match open() {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if let Some(dir) = file.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            open()?
+        }
+        other => other?,
+    };
     f.write_all(line.as_bytes())?;
     f.sync_data()
 }
@@ -215,7 +226,7 @@ mod tests {
     #[test]
     fn calls_come_back_in_order_and_garbage_is_named() {
         let dir = tempfile::tempdir().unwrap();
-        let c = channel(dir.path());
+        let c = channel(&dir.path().join("tools"));
         assert_eq!(c.read_calls(), vec![]);
         append_call(
             &c.calls_file,
