@@ -7,12 +7,10 @@ use std::{
     io::IsTerminal,
     path::{Path, PathBuf},
     process::ExitCode,
-    sync::Arc,
 };
 
 use prose_runner::{
     config::RunnerConfig,
-    input::InputProvider,
     jobs::{ENTRY_FILE, PlanOptions, TaskRunOptions, dry_run_task, prepare_task, start_task},
     run::StartError,
 };
@@ -20,10 +18,9 @@ use prose_runner::{
 use crate::{
     args::RunArgs,
     jobs::JobsRunArgs,
-    progress::Progress,
+    live::Live,
     run::{
-        EXIT_FAILED, EXIT_OK, EXIT_USAGE, TerminalInput, parse_inputs, print_diagnostics,
-        runner_config, usage,
+        EXIT_FAILED, EXIT_OK, EXIT_USAGE, parse_inputs, print_diagnostics, runner_config, usage,
     },
     source::{read_source, report_load_error},
     workspace,
@@ -33,17 +30,7 @@ use crate::{
 const USER_INPUT: &str = "user-input";
 
 pub fn run(args: &JobsRunArgs) -> ExitCode {
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start: {e}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    ExitCode::from(rt.block_on(run_async(args)))
+    crate::live::block_on(run_async(args))
 }
 
 /// The flags `prose run` shares, as `prose run`'s own options, for its
@@ -172,19 +159,12 @@ async fn run_async(args: &JobsRunArgs) -> u8 {
         prepared.plan().task
     );
 
-    let progress = Arc::new(Progress::new(
-        !events_jsonl && std::io::stderr().is_terminal(),
-    ));
-    let sink = match crate::live::sinks(&progress, events_jsonl, args.events_file.as_deref()) {
-        Ok(s) => s,
+    let live = match Live::new(events_jsonl, args.events_file.as_deref(), interactive) {
+        Ok(l) => l,
         Err(m) => return usage(&m),
     };
-    let provider: Option<Arc<dyn InputProvider>> =
-        interactive.then(|| Arc::new(TerminalInput(progress.clone())) as Arc<dyn InputProvider>);
-    let handle = start_task(prepared, sink, provider);
-    let outcome = crate::live::wait(handle).await;
-    progress.finish();
-    crate::live::report(&outcome, &root, events_jsonl, &resume)
+    let handle = start_task(prepared, live.sink.clone(), live.provider.clone());
+    live.end(handle, &root, &resume).await
 }
 
 /// A run that could not start: the entry's diagnostics (status 1), or the

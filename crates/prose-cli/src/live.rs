@@ -5,13 +5,14 @@
 //! stderr, the exit status).
 
 use std::{
-    io::Write,
+    io::{BufRead, IsTerminal, Write},
     path::Path,
     sync::{Arc, Mutex},
 };
 
 use prose_runner::{
     events::{EventSink, JsonLinesSink, RunStatus},
+    input::{InputProvider, InputRequest},
     run::{RunHandle, RunOutcome},
 };
 
@@ -19,6 +20,91 @@ use crate::{
     progress::{Progress, Tee},
     run::{EXIT_FAILED, EXIT_OK},
 };
+
+/// Runs a command's future on a single-threaded runtime (a run has a
+/// thread of its own); its result is the exit status.
+pub fn block_on(command: impl std::future::Future<Output = u8>) -> std::process::ExitCode {
+    match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => std::process::ExitCode::from(rt.block_on(command)),
+        Err(e) => {
+            eprintln!("error: cannot start: {e}");
+            std::process::ExitCode::from(crate::run::EXIT_USAGE)
+        }
+    }
+}
+
+/// How a run is shown while it runs.
+pub struct Live {
+    /// The display on stderr (off with `--events jsonl` or off a terminal).
+    pub progress: Arc<Progress>,
+    /// Where events go.
+    pub sink: Arc<dyn EventSink>,
+    /// Inputs asked on the terminal, when the run is interactive.
+    pub provider: Option<Arc<dyn InputProvider>>,
+    events_jsonl: bool,
+}
+
+impl Live {
+    pub fn new(
+        events_jsonl: bool,
+        events_file: Option<&Path>,
+        interactive: bool,
+    ) -> Result<Live, String> {
+        let progress = Arc::new(Progress::new(
+            !events_jsonl && std::io::stderr().is_terminal(),
+        ));
+        let sink = sinks(&progress, events_jsonl, events_file)?;
+        let provider = interactive
+            .then(|| Arc::new(TerminalInput(progress.clone())) as Arc<dyn InputProvider>);
+        Ok(Live {
+            progress,
+            sink,
+            provider,
+            events_jsonl,
+        })
+    }
+
+    /// Waits for the run (Ctrl-C cancels it), then reports its end (see
+    /// [`report`]); returns the exit status.
+    pub async fn end(self, handle: RunHandle, root: &Path, resume: &str) -> u8 {
+        let outcome = wait(handle).await;
+        self.progress.finish();
+        report(&outcome, root, self.events_jsonl, resume)
+    }
+}
+
+/// Asks for inputs on the terminal.
+struct TerminalInput(Arc<Progress>);
+
+impl InputProvider for TerminalInput {
+    fn ask(&self, request: InputRequest) -> futures::future::BoxFuture<'static, Option<String>> {
+        let progress = self.0.clone();
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || {
+                progress.suspend(|| {
+                    let mut err = std::io::stderr();
+                    let _ = if request.description.is_empty() {
+                        write!(err, "{}: ", request.name)
+                    } else {
+                        write!(err, "{} ({}): ", request.name, request.description.trim())
+                    };
+                    let _ = err.flush();
+                    let mut line = String::new();
+                    match std::io::stdin().lock().read_line(&mut line) {
+                        Ok(0) | Err(_) => None,
+                        Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_string()),
+                    }
+                })
+            })
+            .await
+            .ok()
+            .flatten()
+        })
+    }
+}
 
 /// Where a run's events go: `progress` (or stdout as JSON lines when
 /// `events_jsonl`), and `events_file` when given.

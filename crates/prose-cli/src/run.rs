@@ -4,22 +4,20 @@
 
 use std::{
     collections::BTreeMap,
-    io::{BufRead, IsTerminal, Write},
+    io::{IsTerminal, Write},
     path::{Path, PathBuf},
     process::ExitCode,
-    sync::Arc,
 };
 
 use prose_ide::config::{CONFIG_FILE, RunnerTable, runner::parse_duration_ms};
 use prose_runner::{
     config::{Origin, RunnerConfig},
-    input::{InputProvider, InputRequest},
     run::{RunOptions, StartError, prepare, start},
 };
 
 use crate::{
     args::RunArgs,
-    progress::Progress,
+    live::Live,
     render,
     report::{CheckedFile, Report},
     source::{read_source, report_load_error},
@@ -34,17 +32,7 @@ pub const EXIT_FAILED: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
 pub fn run(args: &RunArgs) -> ExitCode {
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start: {e}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    ExitCode::from(rt.block_on(run_async(args)))
+    crate::live::block_on(run_async(args))
 }
 
 pub(crate) fn usage(message: &str) -> u8 {
@@ -127,36 +115,6 @@ pub(crate) fn parse_inputs(pairs: &[String]) -> Result<BTreeMap<String, String>,
     Ok(out)
 }
 
-/// Asks for inputs on the terminal.
-pub(crate) struct TerminalInput(pub Arc<Progress>);
-
-impl InputProvider for TerminalInput {
-    fn ask(&self, request: InputRequest) -> futures::future::BoxFuture<'static, Option<String>> {
-        let progress = self.0.clone();
-        Box::pin(async move {
-            tokio::task::spawn_blocking(move || {
-                progress.suspend(|| {
-                    let mut err = std::io::stderr();
-                    let _ = if request.description.is_empty() {
-                        write!(err, "{}: ", request.name)
-                    } else {
-                        write!(err, "{} ({}): ", request.name, request.description.trim())
-                    };
-                    let _ = err.flush();
-                    let mut line = String::new();
-                    match std::io::stdin().lock().read_line(&mut line) {
-                        Ok(0) | Err(_) => None,
-                        Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_string()),
-                    }
-                })
-            })
-            .await
-            .ok()
-            .flatten()
-        })
-    }
-}
-
 async fn run_async(args: &RunArgs) -> u8 {
     let root = workspace::find_root(args.root.as_deref());
     let repo = match workspace::load_config(&root) {
@@ -225,20 +183,13 @@ async fn run_async(args: &RunArgs) -> u8 {
         Err(e) => return usage(&e.to_string()),
     };
 
-    let progress = Arc::new(Progress::new(
-        !events_jsonl && std::io::stderr().is_terminal(),
-    ));
-    let sink = match crate::live::sinks(&progress, events_jsonl, args.events_file.as_deref()) {
-        Ok(s) => s,
+    let live = match Live::new(events_jsonl, args.events_file.as_deref(), interactive) {
+        Ok(l) => l,
         Err(m) => return usage(&m),
     };
-    let provider: Option<Arc<dyn InputProvider>> =
-        interactive.then(|| Arc::new(TerminalInput(progress.clone())) as Arc<dyn InputProvider>);
-    let handle = start(prepared, sink, provider);
-    let outcome = crate::live::wait(handle).await;
-    progress.finish();
+    let handle = start(prepared, live.sink.clone(), live.provider.clone());
     let resume = format!("prose run {}", args.file.display());
-    crate::live::report(&outcome, &root, events_jsonl, &resume)
+    live.end(handle, &root, &resume).await
 }
 
 /// Prints diagnostics as `prose check` does (on stderr: stdout is the
