@@ -135,6 +135,18 @@ async fn run_task(inner: &Arc<Inner>, args: TaskArgs) -> Result<Value> {
     if args.resume.is_none() && !entry.errors.is_empty() {
         return Err(request_failed(errors_message(&entry, "it was not run")));
     }
+    if args.resume.is_none() && !args.task.is_empty() {
+        // An unknown task, a prompt that cannot be expanded: told before
+        // anything is asked.
+        let (path, text, task) = (entry.path.clone(), entry.text.clone(), args.task.clone());
+        let options = PlanOptions {
+            model: None,
+            single_model: args.single_model,
+        };
+        blocking(move || dry_run_task(&path, &text, Some(&task), &options))
+            .await?
+            .map_err(|e| refused(&entry.name, e, "it was not run"))?;
+    }
     let caps = inner.runs.caps();
     let input = user_input(&args.inputs)?;
     if input.is_none() && !caps.input_request && args.resume.is_none() {
