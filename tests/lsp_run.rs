@@ -145,7 +145,9 @@ fn a_program_runs_from_its_lens_with_events_and_progress() {
             "prose.dryRun",
             "prose.cancelRun",
             "prose.revealErrors",
-            "prose.showTaskPrompt"
+            "prose.showTaskPrompt",
+            "prose.runTask",
+            "prose.dryRunTask"
         ])
     );
 
