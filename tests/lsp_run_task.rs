@@ -11,16 +11,17 @@
 mod common;
 #[path = "common/lsp.rs"]
 mod lsp;
+#[path = "common/runs.rs"]
+mod runs;
 
-use std::{
-    fs,
-    path::{Path, PathBuf},
-    thread,
-    time::{Duration, Instant},
-};
+use std::{fs, path::PathBuf};
 
 use common::{Sandbox, prose_bin};
-use lsp::{LspClient, TIMEOUT, file_uri};
+use lsp::{LspClient, file_uri};
+use runs::{
+    caps, eventually, execute, gone, make_executable, refused, run_json, sleeper, types,
+    until_finished,
+};
 use serde_json::{Value, json};
 
 /// One task: a plan for `$user-input`, checked by a condition.
@@ -52,14 +53,6 @@ answer = "I wrote plan.md."
 const PROSE_TOML: &str =
     "[runner]\nbackend = \"mock\"\n\n[runner.mock]\nscript = \"plan.mock.toml\"\n";
 
-/// An editor that shows progress, documents and asks for inputs.
-fn caps() -> Value {
-    json!({
-        "window": { "workDoneProgress": true, "showDocument": { "support": true } },
-        "experimental": { "proseInputRequest": true }
-    })
-}
-
 fn start(sb: &Sandbox, capabilities: Value, options: Value) -> LspClient {
     let mut c =
         LspClient::spawn_with_home(prose_bin(), &["lsp"], sb.path(), &sb.path().join("home"));
@@ -82,39 +75,6 @@ fn lenses(c: &mut LspClient, uri: &str) -> Value {
     )
 }
 
-/// The run events and progress notifications until the run ends.
-fn until_finished(c: &mut LspClient) -> (Vec<Value>, Vec<Value>) {
-    let all = c.collect_notifications(&["prose/runEvent", "$/progress"], |m| {
-        m["method"] == "prose/runEvent" && m["params"]["type"] == "run_finished"
-    });
-    let (events, progress): (Vec<Value>, Vec<Value>) = all
-        .into_iter()
-        .partition(|m| m["method"] == "prose/runEvent");
-    (
-        events.into_iter().map(|m| m["params"].clone()).collect(),
-        progress.into_iter().map(|m| m["params"].clone()).collect(),
-    )
-}
-
-fn types(events: &[Value]) -> Vec<&str> {
-    events.iter().map(|e| e["type"].as_str().unwrap()).collect()
-}
-
-fn execute(c: &mut LspClient, command: &str, args: Value) -> Value {
-    let id = c.request(
-        "workspace/executeCommand",
-        json!({ "command": command, "arguments": [args] }),
-    );
-    c.response(id)
-}
-
-/// The message of a command refused with `RequestFailed` (-32803).
-fn refused(c: &mut LspClient, command: &str, args: Value) -> String {
-    let r = execute(c, command, args);
-    assert_eq!(r["error"]["code"], -32803, "{r}");
-    r["error"]["message"].as_str().unwrap().to_string()
-}
-
 /// Clicks a lens: its own command and arguments.
 fn click(c: &mut LspClient, lens: &Value) -> Value {
     let command = &lens["command"];
@@ -122,33 +82,6 @@ fn click(c: &mut LspClient, lens: &Value) -> Value {
         "workspace/executeCommand",
         json!({ "command": command["command"], "arguments": command["arguments"] }),
     )
-}
-
-fn make_executable(path: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
-    }
-}
-
-/// Waits until `f` holds (failing after the timeout).
-fn eventually(what: &str, f: impl Fn() -> bool) {
-    let deadline = Instant::now() + TIMEOUT;
-    while !f() {
-        assert!(Instant::now() < deadline, "{what} within {TIMEOUT:?}");
-        thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Whether the process `pid` is gone (or a zombie).
-fn gone(pid: &str) -> bool {
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| rest.starts_with('Z')),
-    }
 }
 
 #[test]
@@ -314,15 +247,7 @@ fn a_task_runs_from_its_lens_with_its_input_events_and_progress() {
 fn task_runs_are_cancelled_by_command_and_by_their_progress() {
     let sb = Sandbox::new("lsp-task-cancel");
     let pid_file = sb.path().join("pid");
-    sb.write(
-        "sleeper.sh",
-        format!(
-            "#!/bin/sh\ncat >/dev/null\necho $$ > '{}'\nexec sleep 120\n",
-            pid_file.display()
-        ),
-    );
-    let program = sb.path().join("sleeper.sh");
-    make_executable(&program);
+    let program = sleeper(&sb);
     // Chosen in the editor's settings: no consent needed.
     let settings =
         json!({ "runner": { "backend": "command", "command": program.display().to_string() } });
@@ -358,9 +283,7 @@ fn task_runs_are_cancelled_by_command_and_by_their_progress() {
         assert_eq!(events.last().unwrap()["status"], "cancelled");
         eventually("the backend's process to be killed", || gone(&pid));
         let dir = PathBuf::from(answer["result"]["runDir"].as_str().unwrap());
-        let meta: Value =
-            serde_json::from_str(&fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
-        assert_eq!(meta["status"], "cancelled");
+        assert_eq!(run_json(&dir)["status"], "cancelled");
         assert_eq!(
             refused(&mut c, "prose.cancelRun", json!({ "runId": run_id })),
             format!("no run {run_id} is running")
