@@ -4,7 +4,7 @@
 //! the consent a repository's `prose.toml` needs, `$user-input` through
 //! `prose/inputRequest`, the job events as `prose/runEvent`s and the
 //! `$/progress` of the run; cancelling (`prose.cancelRun`, the progress's
-//! cancel); and the runs refused: without consent, in an untrusted
+//! cancel) and resuming from the editor; and the runs refused: without consent, in an untrusted
 //! workspace, with errors in the entry, without a way to ask for
 //! `$user-input`.
 
@@ -244,7 +244,7 @@ fn a_task_runs_from_its_lens_with_its_input_events_and_progress() {
 }
 
 #[test]
-fn task_runs_are_cancelled_by_command_and_by_their_progress() {
+fn task_runs_are_cancelled_by_command_and_by_their_progress_and_resume() {
     let sb = Sandbox::new("lsp-task-cancel");
     let pid_file = sb.path().join("pid");
     let program = sleeper(&sb);
@@ -254,6 +254,7 @@ fn task_runs_are_cancelled_by_command_and_by_their_progress() {
     let mut c = start(&sb, caps(), settings);
     let uri = open_entry(&sb, &mut c, ENTRY);
 
+    let mut last = String::new();
     for how in ["prose.cancelRun", "window/workDoneProgress/cancel"] {
         let _ = fs::remove_file(&pid_file);
         let answer = execute(
@@ -288,7 +289,26 @@ fn task_runs_are_cancelled_by_command_and_by_their_progress() {
             refused(&mut c, "prose.cancelRun", json!({ "runId": run_id })),
             format!("no run {run_id} is running")
         );
+        last = run_id;
     }
+
+    // Resumed from the editor with another backend: the run's task and
+    // input, no task named.
+    let answer = execute(
+        &mut c,
+        "prose.runTask",
+        json!({ "uri": uri, "resume": last, "backend": "mock" }),
+    );
+    assert_eq!(answer["result"]["runId"], json!(last), "{answer}");
+    let (events, _) = until_finished(&mut c);
+    assert_eq!(events[0]["resumed"], true);
+    assert_eq!(events[0]["backend"], "mock");
+    assert_eq!(events[1]["task"], "plan-task");
+    assert_eq!(
+        events[2]["prompt_excerpt"],
+        "Be brief.\nWrite plan.md for x."
+    );
+    assert_eq!(events[events.len() - 2]["type"], "task_finished");
     assert!(c.shutdown_and_exit().success());
 }
 
