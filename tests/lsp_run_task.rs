@@ -1,11 +1,12 @@
 //! Running job tasks from the editor, end to end over stdio (docs/lsp.md,
 //! "Running job tasks"): the "▶ Run task" and "Dry run" lenses of each
-//! task, `prose.runTask` from the lens's own command and arguments with
-//! the consent a repository's `prose.toml` needs, `$user-input` through
-//! `prose/inputRequest`, the job events as `prose/runEvent`s and the
-//! `$/progress` of the run; cancelling (`prose.cancelRun`, the progress's
-//! cancel) and resuming from the editor; and the runs refused: without consent, in an untrusted
-//! workspace, with errors in the entry, without a way to ask for
+//! task, `prose.runTask` from the lens's own command and arguments,
+//! `$user-input` through `prose/inputRequest`, the job events as
+//! `prose/runEvent`s and the `$/progress` of the run; cancelling
+//! (`prose.cancelRun`, the progress's cancel) and resuming from the
+//! editor; the consent a repository's `prose.toml` needs; and the runs
+//! refused: without consent, in an untrusted workspace, with errors in the
+//! entry, for an unknown task or input, without a way to ask for
 //! `$user-input`.
 
 mod common;
