@@ -12,6 +12,11 @@
 //! once with its id; its events reach the client through
 //! `run_events.rs`. Nothing here holds the state lock across an `.await`
 //! or waits for a run.
+//!
+//! A job task's run (`run_task.rs`) goes through the same steps, with the
+//! pieces here: [`run_settings`] (trust), [`document`] (the analysis's
+//! text and errors), [`runner_config`] (configuration and consent) and
+//! [`launch`] (events, progress, inputs, cancel).
 
 use std::{collections::BTreeMap, path::PathBuf, sync::Arc, time::Duration};
 
