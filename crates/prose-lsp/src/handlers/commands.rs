@@ -1,5 +1,5 @@
 //! `workspace/executeCommand`: the server's own commands, which code
-//! lenses and editors call (`executeCommandProvider` lists [`COMMANDS`]).
+//! lenses and editors call (`executeCommandProvider` lists [`commands`]).
 //! Each command is handled in its own module.
 
 use std::sync::Arc;

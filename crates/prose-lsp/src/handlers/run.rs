@@ -14,9 +14,9 @@
 //! or waits for a run.
 //!
 //! A job task's run (`run_task.rs`) goes through the same steps, with the
-//! pieces here: [`run_settings`] (trust), [`document`] (the analysis's
-//! text and errors), [`runner_config`] (configuration and consent) and
-//! [`launch`] (events, progress, inputs, cancel).
+//! pieces here: `run_settings` (trust), `document` (the analysis's
+//! text and errors), `runner_config` (configuration and consent) and
+//! `launch` (events, progress, inputs, cancel).
 
 use std::{collections::BTreeMap, path::PathBuf, sync::Arc, time::Duration};
 
