@@ -2,43 +2,108 @@
 //! - every rule's docs page in `docs/diagnostics/` is fresh;
 //! - every rule's `## Example` triggers it (strict profile) and its
 //!   `## Fix` does not (the blocks are fenced in the language of the
-//!   rule's file kind: `prose`, `json`, `markdown`, `dialect`).
+//!   rule's file kind: `prose`, `json`, `markdown`, `dialect`). Blocks of
+//!   that language captioned ``File `PATH`:`` in the same section are
+//!   files the example reads (`/read`, `_spawn_`); every other file it
+//!   names does not exist.
 
 use crate::{
+    auxiliary::AuxState,
     config::Profile,
-    diagnostics::{Rule, all_rules},
+    diagnostics::{Diagnostic, Rule, all_rules},
+    fixture::{Fixture, ROOT},
     kind::FileKind,
-    openprose::rule_tests::{diagnostics_as, render},
+    openprose::rule_tests::render,
 };
 
-/// The folder of a rule's language under `crates/prose-ide/src/`.
+/// The folder of a rule's file.
 fn rule_folder(rule: &Rule) -> &'static str {
     match rule.check.kind() {
-        Some(FileKind::OpenProse) => "openprose",
-        Some(FileKind::JobEntry) => "jobs",
-        Some(FileKind::Dialect) => "dialect",
-        Some(FileKind::PromptFile | FileKind::Markdown) => "markdown",
-        None => "host",
+        Some(FileKind::OpenProse) => "crates/prose-ide/src/openprose/rules",
+        Some(FileKind::JobEntry) => "crates/prose-ide/src/jobs/rules",
+        Some(FileKind::Dialect) => "crates/prose-ide/src/dialect/rules",
+        Some(FileKind::PromptFile) => "crates/prose-markdown/src/prompt/rules",
+        Some(FileKind::Markdown) => "crates/prose-markdown/src/instructions/rules",
+        None => "crates/prose-ide/src/host/rules",
     }
 }
 
-/// The body of the first fenced block in `lang` after the heading
-/// `## {heading}` (a fence of three or more backticks, closed by the same).
-fn doc_block(docs: &str, heading: &str, lang: &str) -> Option<String> {
-    let start = docs.find(&format!("## {heading}"))?;
-    let mut lines = docs[start..].split_inclusive('\n');
-    let fence = lines.by_ref().find_map(|l| {
-        let ticks = l.len() - l.trim_start_matches('`').len();
-        (ticks >= 3 && l[ticks..].trim_end() == lang).then(|| &l[..ticks])
-    })?;
-    let mut body = String::new();
-    for l in lines {
-        if l.trim_end() == fence {
-            return Some(body);
+/// The blocks fenced in `lang` from the heading `## {heading}` to the
+/// next `## ` heading (fences of three or more backticks, closed by the
+/// same), each with the path of its ``File `PATH`:`` caption, if any.
+fn doc_blocks(docs: &str, heading: &str, lang: &str) -> Vec<(Option<String>, String)> {
+    let Some(start) = docs.find(&format!("## {heading}")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut caption: Option<String> = None;
+    let mut fence: Option<(&str, Option<String>, String)> = None;
+    for (i, l) in docs[start..].split_inclusive('\n').enumerate() {
+        if let Some((ticks, path, body)) = fence.as_mut() {
+            if l.trim_end() == *ticks {
+                out.push((path.take(), std::mem::take(body)));
+                fence = None;
+            } else {
+                body.push_str(l);
+            }
+            continue;
         }
-        body.push_str(l);
+        if i > 0 && l.starts_with("## ") {
+            break;
+        }
+        let ticks = l.len() - l.trim_start_matches('`').len();
+        if ticks >= 3 {
+            let path = caption.take();
+            if l[ticks..].trim_end() == lang {
+                fence = Some((&l[..ticks], path, String::new()));
+            }
+        } else if !l.trim().is_empty() {
+            caption = l
+                .trim()
+                .strip_prefix("File `")
+                .and_then(|r| r.strip_suffix("`:"))
+                .map(str::to_string);
+        }
     }
-    None
+    out
+}
+
+/// The first uncaptioned block of `## {heading}` and the files the
+/// captioned ones define.
+fn doc_block(docs: &str, heading: &str, lang: &str) -> Option<(String, Vec<(String, String)>)> {
+    let blocks = doc_blocks(docs, heading, lang);
+    let main = blocks.iter().find(|(p, _)| p.is_none())?.1.clone();
+    let files = blocks
+        .into_iter()
+        .filter_map(|(p, body)| Some((p?, body)))
+        .collect();
+    Some((main, files))
+}
+
+/// The diagnostics of a docs example, as a file of `kind` (strict
+/// profile), where `files` exist and every other file it reads does not.
+fn example_diagnostics(
+    text: &str,
+    kind: FileKind,
+    files: &[(String, String)],
+) -> (String, Vec<Diagnostic>) {
+    let (mut host, file) = Fixture::parse_as(text, kind).host(Some(Profile::Strict));
+    let aux = host.analysis().external_paths(file).unwrap().aux;
+    for path in aux {
+        let given = files
+            .iter()
+            .find(|(p, _)| crate::auxiliary::resolve(ROOT, p) == path);
+        let state = match given {
+            Some((_, body)) => AuxState::Text(body.clone()),
+            None => AuxState::Missing,
+        };
+        host.set_aux_file(&path, state);
+    }
+    let analysis = host.analysis();
+    (
+        analysis.file_text(file).unwrap(),
+        analysis.diagnostics(file).unwrap(),
+    )
 }
 
 #[test]
@@ -58,22 +123,22 @@ fn every_rule_example_triggers_and_fix_does_not() {
             continue;
         }
         let lang = kind.fence_language();
-        let Some(example) = doc_block(&docs, "Example", lang) else {
+        let Some((example, files)) = doc_block(&docs, "Example", lang) else {
             failures.push(format!(
                 "{}: docs have no `## Example` {lang} block",
                 rule.code
             ));
             continue;
         };
-        let (_, diags) = diagnostics_as(&example, kind, Profile::Strict);
+        let (_, diags) = example_diagnostics(&example, kind, &files);
         if !diags.iter().any(|d| d.code.as_str() == rule.code) {
             failures.push(format!("{}: the Example does not trigger it", rule.code));
         }
-        let Some(fix) = doc_block(&docs, "Fix", lang) else {
+        let Some((fix, files)) = doc_block(&docs, "Fix", lang) else {
             failures.push(format!("{}: docs have no `## Fix` {lang} block", rule.code));
             continue;
         };
-        let (text, diags) = diagnostics_as(&fix, kind, Profile::Strict);
+        let (text, diags) = example_diagnostics(&fix, kind, &files);
         let hits: Vec<_> = diags
             .into_iter()
             .filter(|d| d.code.as_str() == rule.code)
@@ -140,7 +205,7 @@ fn docs_are_fresh() {
             r.strict.as_str()
         ));
         let page = format!(
-            "<!-- Generated from crates/prose-ide/src/{}/rules; do not edit. -->\n\n{}\n**Severity:** {} in the `default` profile, {} in `strict`.\n",
+            "<!-- Generated from {}; do not edit. -->\n\n{}\n**Severity:** {} in the `default` profile, {} in `strict`.\n",
             rule_folder(r),
             r.docs(),
             default,

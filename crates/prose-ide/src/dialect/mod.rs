@@ -59,9 +59,13 @@ pub(crate) fn document(db: &dyn Db, file: SourceFile) -> Arc<Document> {
 
 /// What the parser reports on `file`, grouped by rule.
 pub(crate) fn diagnostics(db: &dyn Db, file: SourceFile, config: &Config) -> Vec<Acc> {
-    let doc = document(db, file);
-    let findings = doc
-        .actions
+    front_end_accs(config, rules(), findings(document(db, file)))
+}
+
+/// What the parser found in a document (a file, or a fence another
+/// language hands over: see [`crate::injection`]), in its ranges.
+pub(crate) fn findings(doc: &Document) -> impl Iterator<Item = Finding> + '_ {
+    doc.actions
         .iter()
         .flat_map(|a| &a.diagnostics)
         .map(|d| Finding {
@@ -73,8 +77,7 @@ pub(crate) fn diagnostics(db: &dyn Db, file: SourceFile, config: &Config) -> Vec
             message: d.message.clone(),
             related: Vec::new(),
             tags: Vec::new(),
-        });
-    front_end_accs(config, rules(), findings)
+        })
 }
 
 #[cfg(test)]

@@ -55,6 +55,7 @@ fn kind(kind: CompletionKind) -> CompletionItemKind {
         CompletionKind::Program => CompletionItemKind::MODULE,
         CompletionKind::Input => CompletionItemKind::FIELD,
         CompletionKind::Snippet => CompletionItemKind::SNIPPET,
+        CompletionKind::File => CompletionItemKind::FILE,
     }
 }
 

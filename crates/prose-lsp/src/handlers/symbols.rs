@@ -37,6 +37,9 @@ pub fn kind(kind: navigation::SymbolKind) -> ls_types::SymbolKind {
         K::Session => L::OBJECT,
         K::Control => L::NAMESPACE,
         K::ChoiceOption => L::ENUM_MEMBER,
+        // As editors' own markdown outlines show headings.
+        K::Section => L::STRING,
+        K::Command => L::EVENT,
     }
 }
 

@@ -58,6 +58,8 @@ pub enum CompletionKind {
     Input,
     /// A template of several constructs.
     Snippet,
+    /// A file path (a prompt file's `/read`).
+    File,
 }
 
 /// One completion.

@@ -78,6 +78,11 @@ pub enum SymbolKind {
     Control,
     /// An `option "label":` of a `choice`.
     ChoiceOption,
+    /// A heading of a markdown text, or a part of a prompt file (its
+    /// leading commands, content, trailing commands).
+    Section,
+    /// A slash command of a prompt file (`/read`, `/push`).
+    Command,
 }
 
 impl SymbolKind {
