@@ -75,6 +75,12 @@ impl AnalysisHost {
         self.workspace.set_aux_files(&mut self.db).to(map);
     }
 
+    /// What the host recorded at an auxiliary path.
+    pub fn aux_state(&self, path: &str) -> Option<AuxState> {
+        let file = self.workspace.aux_files(&self.db).get(path)?;
+        Some(file.state(&self.db).clone())
+    }
+
     /// The auxiliary paths the host has recorded.
     pub fn aux_paths(&self) -> Vec<String> {
         self.workspace.aux_files(&self.db).keys().cloned().collect()

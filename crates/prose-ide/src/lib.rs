@@ -356,6 +356,15 @@ impl Analysis {
         self.with_db(move |db| diagnostics::file_config(db, f, Some(ws)))
     }
 
+    /// The directory the file's project state is in (`.prose/`), and that
+    /// relative paths in its prompts start from: its root, or its own
+    /// directory when it is outside every root.
+    pub fn project_dir(&self, file: FileId) -> Cancellable<String> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| db::file_root(db, f, ws).dir.clone())
+    }
+
     /// All diagnostics of a file, sorted by position.
     pub fn diagnostics(&self, file: FileId) -> Cancellable<Vec<Diagnostic>> {
         let f = self.files[file.0 as usize];

@@ -428,6 +428,28 @@ impl LanguageServer for Server {
         .await
     }
 
+    async fn document_link(
+        &self,
+        params: ls_types::DocumentLinkParams,
+    ) -> Result<Option<Vec<ls_types::DocumentLink>>> {
+        guard(
+            "textDocument/documentLink",
+            handlers::document_link::document_link(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn execute_command(
+        &self,
+        params: ls_types::ExecuteCommandParams,
+    ) -> Result<Option<serde_json::Value>> {
+        guard(
+            "workspace/executeCommand",
+            handlers::commands::execute_command(&self.inner, params),
+        )
+        .await
+    }
+
     async fn folding_range(
         &self,
         params: ls_types::FoldingRangeParams,

@@ -2,7 +2,7 @@
 // Explain diagnostic (`prose/explain`), as virtual documents.
 
 import * as vscode from "vscode";
-import { LanguageClient } from "vscode-languageclient/node";
+import { ExecuteCommandRequest, LanguageClient } from "vscode-languageclient/node";
 
 export const TREE_SCHEME = "prose-syntax-tree";
 export const EXPLAIN_SCHEME = "prose-explain";
@@ -128,5 +128,27 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider {
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(document, "markdown");
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  }
+}
+
+/**
+ * "Show what the model receives" for the active prompt file: the server's
+ * `prose.showModelView` command writes the view under `.prose/model-view/`
+ * and opens it (`window/showDocument`); the code lens runs the same command.
+ */
+export async function showModelView(client: () => LanguageClient | undefined): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const current = client();
+  if (!editor || !current) {
+    void vscode.window.showWarningMessage("OpenProse: open a prompt file to see what the model receives.");
+    return;
+  }
+  try {
+    await current.sendRequest(ExecuteCommandRequest.type, {
+      command: "prose.showModelView",
+      arguments: [{ uri: current.code2ProtocolConverter.asUri(editor.document.uri) }],
+    });
+  } catch (error) {
+    void vscode.window.showWarningMessage(`OpenProse: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

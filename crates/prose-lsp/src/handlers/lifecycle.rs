@@ -84,6 +84,11 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
             .and_then(|c| c.completion_item.as_ref())
             .and_then(|i| i.snippet_support)
             .unwrap_or(false),
+        show_document: caps
+            .window
+            .as_ref()
+            .and_then(|w| w.show_document.as_ref())
+            .is_some_and(|s| s.support),
     };
     let (init_settings, problems) = params
         .initialization_options
@@ -159,7 +164,7 @@ fn roots(params: &InitializeParams) -> Vec<PathBuf> {
         .collect()
 }
 
-/// What the server offers. Code lenses ("Run program") come later.
+/// What the server offers.
 pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(encoding.kind()),
@@ -204,8 +209,23 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             .into(),
         ),
         folding_range_provider: Some(ls_types::FoldingRangeProviderCapability::Simple(true)),
-        // `codeLensProvider` is advertised once a language offers lenses
-        // (handlers/code_lens.rs answers already).
+        // Prompt files' "Show what the model receives" (and later the
+        // runner's lenses).
+        code_lens_provider: Some(ls_types::CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ls_types::ExecuteCommandOptions {
+            commands: crate::handlers::commands::COMMANDS
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
+            work_done_progress_options: Default::default(),
+        }),
+        // `/read` paths and `_spawn_` files.
+        document_link_provider: Some(ls_types::DocumentLinkOptions {
+            resolve_provider: Some(false),
+            work_done_progress_options: Default::default(),
+        }),
         selection_range_provider: Some(ls_types::SelectionRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         // Definition, references, highlight, rename, symbols, code actions.

@@ -308,6 +308,18 @@ local function commands()
       show_scratch("prose://syntax-tree", vim.split(tree, "\n", { plain = true }))
     end, 0)
   end, { desc = "Show the syntax tree of this program" })
+  vim.api.nvim_create_user_command("ProseModelView", function()
+    -- The server writes the view under .prose/model-view/ and opens it
+    -- (window/showDocument); a Neovim without showDocument gets a scratch
+    -- buffer instead.
+    local caps = vim.lsp.protocol.make_client_capabilities()
+    local shows = caps.window and caps.window.showDocument and caps.window.showDocument.support
+    execute("prose.showModelView", uri(), function(result)
+      if not shows and result and result ~= vim.NIL then
+        show_scratch("prose://model-view", vim.split(result.markdown, "\n", { plain = true }), "markdown")
+      end
+    end)
+  end, { desc = "Show what the model receives from this prompt file" })
   vim.api.nvim_create_user_command("ProseExplain", function(args)
     local code = args.args
     if code == "" then
