@@ -317,10 +317,12 @@ fn version_and_help() {
 #[test]
 fn directories_give_every_kind_of_document() {
     let sb = Sandbox::new("kinds");
+    // Job entries that check clean (tests/jobs.rs has the J checks).
+    let entry = "{\"models\": {\"driving\": \"d\", \"planning\": \"p\", \"coding\": \"c\", \"reviewers\": []},\n \"promptVariables\": {}, \"grid\": [], \"tasks\": {}}\n";
     sb.write("prose.toml", "[files]\njobs = [\"ci/*.json\"]\n")
         .write("a.prose", GOOD)
-        .write("team.jobs.json", "{\"models\": {}}\n")
-        .write("ci/nightly.json", "{}\n")
+        .write("team.jobs.json", entry)
+        .write("ci/nightly.json", entry)
         .write("package.json", "{ not a program }\n")
         .write("notes.md", "# Notes\n\nSome _emphasis_ here.\n")
         .write(".agents/review.md", "/read a.prose\nReview it.\n")

@@ -255,3 +255,61 @@ fn explain_knows_the_dialect_codes() {
         list.stdout
     );
 }
+
+/// `prose check` on `.dialect` files: the registry `prose.toml` names
+/// (`[dialect] registry`) checks block names; a registry that cannot be
+/// read is a configuration error (status 2).
+#[test]
+fn check_uses_the_registry_of_prose_toml() {
+    let sb = Sandbox::new("dialect-check-registry");
+    sb.write(
+        "prose.toml",
+        "[dialect]\nregistry = \"agents/blocks.txt\"\n",
+    )
+    .write("agents/blocks.txt", "project_notes\nmeeting_notes\n")
+    .write("out.dialect", "/recall read notes\n/recall project_notes\n");
+    let run = sb.prose(&["check", "out.dialect"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout.contains(
+            "error[D012]: 'recall' found multiple blocks matching 'notes' - did you mean project_notes or meeting_notes?"
+        ),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("out.dialect:1:14"), "{run:?}");
+
+    sb.write("prose.toml", "[dialect]\nregistry = \"nope.txt\"\n");
+    let run = sb.prose(&["check", "out.dialect"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("prose.toml: [dialect] registry `nope.txt`: cannot read"),
+        "{run:?}"
+    );
+    sb.write("nope.txt", "[memory]\n");
+    let run = sb.prose(&["check", "out.dialect"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("line 1: unknown section `[memory]`"),
+        "{run:?}"
+    );
+}
+
+/// `prose check --fix` applies the safe dialect fixes (a corrected verb's
+/// spelling, `@` before a bare target) and never a guessed permission
+/// decision.
+#[test]
+fn check_fix_applies_the_safe_fixes() {
+    let sb = Sandbox::new("dialect-fix");
+    sb.write(
+        "out.dialect",
+        "/recal notes\n/tell entropy hi\n/aprove req-1\n",
+    );
+    let run = sb.prose(&["check", "--fix", "out.dialect"]);
+    assert_eq!(run.code, 1, "the misspelled /approve is left: {run:?}");
+    assert_eq!(
+        std::fs::read_to_string(sb.path().join("out.dialect")).unwrap(),
+        "/recall notes\n/tell @entropy hi\n/aprove req-1\n"
+    );
+    assert!(run.stdout.contains("error[D003]"), "{run:?}");
+}

@@ -117,6 +117,8 @@ fn vscode_command_ids_differ_from_the_servers() {
         "prose.dryRun",
         "prose.cancelRun",
         "prose.revealErrors",
+        "prose.showTaskPrompt",
+        "prose.showModelView",
     ];
     for command in manifest["contributes"]["commands"].as_array().unwrap() {
         let id = command["command"].as_str().unwrap();

@@ -64,7 +64,10 @@ fn initialize_negotiates_the_position_encoding() {
     assert_eq!(caps["textDocumentSync"]["openClose"], true);
     assert_eq!(caps["diagnosticProvider"]["identifier"], "prose");
     assert_eq!(caps["diagnosticProvider"]["interFileDependencies"], true);
-    assert!(caps.get("codeLensProvider").is_none());
+    // Code lenses (Run program, tests/lsp_run.rs; a job task's expanded
+    // prompt, tests/lsp_jobs.rs) and the server's commands.
+    assert_eq!(caps["codeLensProvider"]["resolveProvider"], false);
+    assert!(caps["executeCommandProvider"]["commands"].is_array());
     assert_eq!(r["serverInfo"]["name"], "prose-lsp");
     let status = c.shutdown_and_exit();
     assert_eq!(status.code(), Some(0));

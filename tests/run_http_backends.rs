@@ -105,6 +105,8 @@ fn the_http_backends_run_a_program_with_the_key_from_the_environment() {
                 backend,
                 "--events-file",
                 "events.jsonl",
+                // The repository chose the endpoint and the key variable.
+                "--yes",
             ],
             &[("PROSE_HOME", home.as_str()), (key_var, secret)],
         );
@@ -125,7 +127,7 @@ fn the_http_backends_run_a_program_with_the_key_from_the_environment() {
 
         // Without the key, the run does not start, and says which variable.
         let r = sb.prose_with_env(
-            &["run", "p.prose", "--backend", backend],
+            &["run", "p.prose", "--backend", backend, "--yes"],
             &[("PROSE_HOME", home.as_str()), (key_var, "")],
         );
         assert_eq!(r.code, 2, "{}", r.stderr);

@@ -56,6 +56,15 @@ pub enum Command {
     #[command(after_help = RUN_AFTER_HELP)]
     Run(Box<RunArgs>),
 
+    /// Show what the repository's prose.toml chooses that a run needs your
+    /// consent for (a command, an executable, an endpoint, environment
+    /// passthrough), and whether you allowed it; `--revoke` forgets it.
+    ///
+    /// `prose run` asks before it uses such a setting and remembers a yes
+    /// in ~/.prose/consent.toml, per repository, until the settings change.
+    /// See docs/security.md.
+    Consent(crate::consent::ConsentArgs),
+
     /// Explain a diagnostic code: what it means, an example, how to fix it.
     Explain(ExplainArgs),
 
@@ -129,7 +138,14 @@ Backends (--backend, or `backend = \"...\"` in the [runner] table of prose.toml)
 Exit status:
   0  the program finished
   1  the program failed, was cancelled, or has errors and was not run
-  2  usage error: bad flags, a missing file or input, no backend available
+  2  usage error: bad flags, a missing file or input, no backend available,
+     or consent refused (the repository's prose.toml chooses a command, an
+     executable, an endpoint or environment passthrough you did not allow)
+
+Consent: before a run uses a program, an endpoint or environment variables
+that the repository's prose.toml chose, `prose run` prints what that is and
+asks (on a terminal; the yes is remembered). --yes allows it for one run.
+See docs/security.md.
 
 Examples:
   prose run review.prose --input topic=\"quantum computing\"
@@ -232,9 +248,17 @@ pub struct RunArgs {
     #[arg(long)]
     pub allow_unenforced_permissions: bool,
 
-    /// Never ask for inputs: a missing input is a usage error.
+    /// Never ask on the terminal: a missing input is a usage error, and so
+    /// is a setting that needs consent (unless --yes).
     #[arg(long)]
     pub no_input: bool,
+
+    /// Allow, for this run only and without asking, what the repository's
+    /// prose.toml chooses that needs consent (a command, an executable, an
+    /// endpoint, environment passthrough); what is allowed is printed on
+    /// stderr. For CI.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
 
     /// The workspace root (where prose.toml and .prose/ live); found as for
     /// `prose check` by default.

@@ -1,5 +1,5 @@
-//! The `prose` command line: `check`, `fmt`, `run`, `explain`, `dump-cst`,
-//! `dump-tokens`, `lsp`, `dialect parse`.
+//! The `prose` command line: `check`, `fmt`, `run`, `consent`, `explain`,
+//! `dump-cst`, `dump-tokens`, `lsp`, `dialect parse`.
 //!
 //! Everything lives in this library so the thin `prose` binary and the
 //! end-to-end test harness of the workspace root run the very same code
@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod check;
+pub mod consent;
 pub mod dialect;
 pub mod diff;
 pub mod dump;
@@ -37,6 +38,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Consent(args) => consent::run(&args),
         Command::Explain(args) => explain::run(args.code.as_deref()),
         Command::DumpCst(args) => dump::cst(&args.file),
         Command::DumpTokens(args) => dump::tokens(&args.file),

@@ -10,9 +10,10 @@ use std::{
     sync::{Arc, Mutex},
 };
 
-use prose_ide::config::{CONFIG_FILE, RunnerTable, runner::parse_duration_ms};
+use prose_ide::config::{RunnerTable, runner::parse_duration_ms};
 use prose_runner::{
     config::{Origin, RunnerConfig},
+    consent::ConsentStore,
     events::{EventSink, JsonLinesSink, RunStatus},
     input::{InputProvider, InputRequest},
     run::{RunOptions, StartError, prepare, start},
@@ -20,6 +21,7 @@ use prose_runner::{
 
 use crate::{
     args::RunArgs,
+    consent,
     progress::{Progress, Tee},
     render,
     report::{CheckedFile, Report},
@@ -91,23 +93,7 @@ pub fn runner_config(
     repo: &prose_ide::Config,
     args: &RunArgs,
 ) -> Result<RunnerConfig, String> {
-    let mut config = RunnerConfig::default();
-    if let Some(home) = home {
-        let dir = home.join(".prose");
-        let path = dir.join(CONFIG_FILE);
-        if path.is_file() {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let user = prose_ide::Config::from_toml(&text)
-                .map_err(|e| format!("{}: {}", path.display(), e.message))?;
-            config.apply(&user.runner, &Origin::UserFile(path.clone()), &dir);
-        }
-    }
-    config.apply(
-        &repo.runner,
-        &Origin::RepositoryFile(root.join(CONFIG_FILE)),
-        root,
-    );
+    let mut config = prose_runner::config::layered(root, home, repo)?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     config.apply(&flags_table(args)?, &Origin::CommandLine, &cwd);
     Ok(config)
@@ -217,6 +203,35 @@ async fn run_async(args: &RunArgs) -> u8 {
     options.resume = args.resume.clone();
     options.allow_unenforced_permissions = args.allow_unenforced_permissions;
     options.interactive = interactive;
+    // Errors first (a broken program is not worth a question), then
+    // consent for what the repository chose, then the run.
+    if args.resume.is_none() {
+        let diags = prose_runner::check::diagnostics(
+            &args.file,
+            &source,
+            &root,
+            home.as_deref(),
+            &options.prose_config,
+        );
+        if prose_runner::check::has_errors(&diags) {
+            print_diagnostics(&args.file, &source, diags);
+            return EXIT_FAILED;
+        }
+        options.skip_check = true;
+    }
+    let request = consent::request_for(&root, &options.config);
+    let store = home.as_deref().map(ConsentStore::in_home);
+    let mut ask = consent::ask_on_terminal;
+    if let Err(m) = consent::gate(
+        request.as_ref(),
+        store.as_ref(),
+        args.yes,
+        consent::can_ask(args.no_input).then_some(&mut ask as consent::Ask<'_>),
+        &mut std::io::stderr(),
+    ) {
+        anstream::eprintln!("error: {m}");
+        return consent::EXIT_REFUSED;
+    }
     let prepared = match prepare(options) {
         Ok(p) => p,
         Err(StartError::ProgramErrors(diags)) => {

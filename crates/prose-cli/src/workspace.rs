@@ -58,7 +58,8 @@ pub fn key(path: &Path) -> String {
     prose_ide::db::join_path("/", &s)
 }
 
-/// Reads `{root}/prose.toml` if it exists. Errors name the file.
+/// Reads `{root}/prose.toml` if it exists, and the files it names (the
+/// `[dialect] registry`). Errors name the file.
 pub fn load_config(root: &Path) -> Result<Config, String> {
     let path = root.join(CONFIG_FILE);
     if !path.is_file() {
@@ -66,7 +67,14 @@ pub fn load_config(root: &Path) -> Result<Config, String> {
     }
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Config::from_toml(&text).map_err(|e| format!("{}: {}", path.display(), e.message))
+    let mut config =
+        Config::from_toml(&text).map_err(|e| format!("{}: {}", path.display(), e.message))?;
+    config
+        .load_dialect_registry(&key(root), |registry| {
+            std::fs::read_to_string(registry).map_err(|e| format!("cannot read {registry}: {e}"))
+        })
+        .map_err(|e| format!("{}: {}", path.display(), e.message))?;
+    Ok(config)
 }
 
 /// Sets root, home (`$PROSE_HOME`, else `$HOME`, as the language server

@@ -41,6 +41,11 @@ impl ParsedAction {
     pub fn links(&self) -> impl Iterator<Item = &ParsedAction> {
         std::iter::successors(Some(self), |a| a.chain.as_deref())
     }
+
+    /// From the `/` to the end of the last link of the chain.
+    pub fn chain_span(&self) -> Span {
+        self.links().fold(self.span, |acc, l| acc.cover(l.span))
+    }
 }
 
 /// A name written in an action: a block, a target, a request id.

@@ -24,8 +24,18 @@ pub struct Hover {
 /// in an action, what it resolves to.
 pub fn hover(doc: &Document, offset: usize) -> Option<Hover> {
     let item = doc.action_at(offset)?;
-    let action = item.action.as_ref()?;
-    let link = innermost(action, offset);
+    let top = item.action.as_ref()?;
+    // Inside a batch: the batch's action there, not the whole batch.
+    let action = enclosing(top, offset);
+    let whole = if std::ptr::eq(action, top) {
+        item.span
+    } else {
+        action.chain_span()
+    };
+    let link = action
+        .links()
+        .find(|l| l.span.touches(offset))
+        .unwrap_or(action);
     let resolves = format!("Resolves to: {}", describe(action));
     // Tokens are ordered by position: the last one starting at or before
     // `offset`.
@@ -60,26 +70,26 @@ pub fn hover(doc: &Document, offset: usize) -> Option<Hover> {
                 None => (t.span, String::new()),
             }
         }
-        _ => (item.span, String::new()),
+        _ => (whole, String::new()),
     };
     let markdown = if head.is_empty() {
         resolves
     } else {
-        format!("{head}\n---\n{resolves}")
+        // A blank line before the rule: right after a paragraph, `---`
+        // would make that paragraph a heading.
+        format!("{}\n\n---\n\n{resolves}", head.trim_end())
     };
     Some(Hover { span, markdown })
 }
 
-/// The link of a chain (or action of a batch) whose span holds `offset`.
-fn innermost(action: &ParsedAction, offset: usize) -> &ParsedAction {
+/// The action of a batch (at any depth, its chain included) whose text
+/// holds `offset`; `action` itself when none does.
+fn enclosing(action: &ParsedAction, offset: usize) -> &ParsedAction {
     for link in action.links() {
         if let Arguments::Batch(b) = &link.arguments
-            && let Some(inner) = b.actions.iter().find(|a| a.span.touches(offset))
+            && let Some(inner) = b.actions.iter().find(|a| a.chain_span().touches(offset))
         {
-            return innermost(inner, offset);
-        }
-        if link.span.touches(offset) {
-            return link;
+            return enclosing(inner, offset);
         }
     }
     action
@@ -233,7 +243,10 @@ fn describe_args(a: &ParsedAction) -> String {
         },
         Arguments::Halt(h) => format!("stops everything: {}", content(&h.reason)),
         Arguments::Uncertain(u) => format!("signals uncertainty: {}", content(&u.note)),
-        Arguments::Batch(b) => format!("runs {} actions in parallel", b.actions.len()),
+        Arguments::Batch(b) => match b.actions.len() {
+            1 => "runs 1 action".to_string(),
+            n => format!("runs {n} actions in parallel"),
+        },
     }
 }
 
@@ -309,6 +322,7 @@ mod tests {
                 Intent is inferred from the shape of the arguments. `store`, `save`, `archive` and `remember` store what follows (insert, or append with `block + content`); `forget` deletes and is never guessed from a misspelling.
 
                 ---
+
                 Resolves to: /recall reads the block `notes` [?: might need checking]
             "#]],
         );
@@ -321,7 +335,9 @@ mod tests {
             expect![[r#"
                 [?ask]
                 Permission marker `?ask`: please confirm with the partner.
+
                 ---
+
                 Resolves to: /tell sends to @entropy on agent: “hi” [?ask: please confirm with the partner]
             "#]],
         );
@@ -330,7 +346,9 @@ mod tests {
             expect![[r#"
                 [@last.output]
                 Reference: the output of the last action.
+
                 ---
+
                 Resolves to: /recall reads the block `notes`, then /tell sends to @entropy on agent: the output of the last action
             "#]],
         );
@@ -362,7 +380,19 @@ mod tests {
                 `get` means /fetch when its argument is a URL, and /recall read otherwise.
 
                 ---
-                Resolves to: /batch runs 1 actions in parallel
+
+                Resolves to: /fetch fetches https://x.com as html
+            "#]],
+        );
+    }
+
+    #[test]
+    fn inside_a_batch_the_action_there() {
+        check(
+            "/batch {\n  /recall notes -> /tell @ent$0ropy\n} !",
+            expect![[r#"
+                [/recall notes -> /tell @entropy]
+                Resolves to: /recall reads the block `notes`, then /tell sends to @entropy on agent: the output of the last action
             "#]],
         );
     }

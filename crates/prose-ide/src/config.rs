@@ -21,14 +21,19 @@
 //!
 //! [runner]                   # how `prose run` runs programs (see [`runner`])
 //! backend = "mock"
+//!
+//! [dialect]                  # Pattern Dialect (see [`dialect`])
+//! registry = "blocks.txt"
 //! ```
 //!
 //! Parsing is pure: the host reads the file and passes its text.
 
+pub mod dialect;
 pub mod runner;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use dialect::DialectTable;
 pub use runner::RunnerTable;
 
 use serde::Deserialize;
@@ -103,6 +108,8 @@ pub struct Config {
     pub docs_url: Option<String>,
     /// The `[runner]` table (used by `prose run`, not by the analysis).
     pub runner: RunnerTable,
+    /// The `[dialect]` table (the block registry of Pattern Dialect files).
+    pub dialect: DialectTable,
 }
 
 impl Config {
@@ -258,6 +265,7 @@ struct RawConfig {
     #[serde(rename = "docs-url")]
     docs_url: Option<String>,
     runner: Option<runner::RawRunner>,
+    dialect: Option<dialect::RawDialect>,
 }
 
 impl Config {
@@ -328,6 +336,9 @@ impl Config {
         }
         if let Some(runner) = raw.runner {
             config.runner = runner.validate()?;
+        }
+        if let Some(dialect) = raw.dialect {
+            config.dialect = dialect.validate()?;
         }
         Ok(config)
     }

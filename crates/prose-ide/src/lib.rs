@@ -20,6 +20,7 @@ pub mod features;
 pub mod fixture;
 pub mod host;
 pub mod injection;
+pub mod jobs;
 pub mod kind;
 pub mod markdown;
 pub mod openprose;
@@ -356,10 +357,10 @@ impl Analysis {
         self.with_db(move |db| diagnostics::file_config(db, f, Some(ws)))
     }
 
-    /// The directory the file's project state is in (`.prose/`), and that
-    /// relative paths in its prompts start from: its root, or its own
-    /// directory when it is outside every root.
-    pub fn project_dir(&self, file: FileId) -> Cancellable<String> {
+    /// The directory a file's project state is under (its root, or its own
+    /// directory outside every root): where a run of it keeps `.prose/`,
+    /// and where relative paths in its prompts start from.
+    pub fn file_root_dir(&self, file: FileId) -> Cancellable<String> {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
         self.with_db(move |db| db::file_root(db, f, ws).dir.clone())

@@ -30,7 +30,7 @@ pub struct Rule {
     pub severity: Severity,
     /// The rule file's source (`include_str!`); its leading `//!` comment
     /// is the documentation page.
-    pub(crate) source: &'static str,
+    pub source: &'static str,
 }
 
 impl Rule {
@@ -86,11 +86,29 @@ pub struct Related {
     pub message: String,
 }
 
-/// A fix: a title for the editor's menu and the edits that make it.
+/// A fix: a title for the editor's menu, the edits that make it, and how
+/// sure it is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Fix {
     pub title: String,
     pub edits: Vec<Edit>,
+    pub confidence: Confidence,
+}
+
+/// How a fix may be applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Confidence {
+    /// One reasonable edit among others (flipping `requireUserInput` when
+    /// the prompt could change instead): applied only when chosen.
+    Offered,
+    /// The fix an editor may apply on its own ("fix all"): the nearest
+    /// name to a misspelled one, the value the seed's runner assumes.
+    Preferred,
+    /// Preferred, with one obvious outcome that changes nothing the
+    /// diagnostic is not about: a tool may apply it unattended (`prose
+    /// check --fix`). A misspelling with one clear correction
+    /// ([`crate::is_obvious`]), a string wrapped in the array it should be.
+    Safe,
 }
 
 /// Replace `range` with `new_text` (an insertion when `range` is empty).
@@ -101,7 +119,7 @@ pub struct Edit {
 }
 
 impl Fix {
-    /// One edit.
+    /// One edit, [`Confidence::Preferred`].
     pub fn replace(title: impl Into<String>, range: TextRange, new_text: impl Into<String>) -> Fix {
         Fix {
             title: title.into(),
@@ -109,7 +127,22 @@ impl Fix {
                 range,
                 new_text: new_text.into(),
             }],
+            confidence: Confidence::Preferred,
         }
+    }
+
+    /// The same fix, [`Confidence::Safe`] when `obvious`.
+    pub(crate) fn safe_if(mut self, obvious: bool) -> Fix {
+        if obvious {
+            self.confidence = Confidence::Safe;
+        }
+        self
+    }
+
+    /// The same fix, only [`Confidence::Offered`].
+    pub(crate) fn offered(mut self) -> Fix {
+        self.confidence = Confidence::Offered;
+        self
     }
 }
 

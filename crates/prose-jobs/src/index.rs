@@ -275,13 +275,12 @@ impl Index {
     /// completion). Built-ins come from [`crate::RUNTIME_VARIABLES`] and
     /// [`crate::AVAILABLE_TOOLS`].
     pub fn names(&self, kind: SymbolKind) -> Vec<&str> {
-        let mut out: Vec<&str> = Vec::new();
-        for d in self.definitions.iter().filter(|d| d.kind == kind) {
-            if !out.contains(&d.name.as_str()) {
-                out.push(&d.name);
-            }
-        }
-        out
+        let mut seen = std::collections::HashSet::new();
+        self.definitions
+            .iter()
+            .filter(|d| d.kind == kind && seen.insert(d.name.as_str()))
+            .map(|d| d.name.as_str())
+            .collect()
     }
 }
 

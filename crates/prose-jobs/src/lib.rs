@@ -41,13 +41,13 @@ mod rules;
 mod validate;
 mod variables;
 
-pub use diagnostic::{Edit, Fix, JobDiagnostic, Related, Rule, Severity};
+pub use diagnostic::{Confidence, Edit, Fix, JobDiagnostic, Related, Rule, Severity};
 pub use expand::{
-    DynamicError, MAX_EXPANDED_BYTES, MAX_EXPANSION_DEPTH, expand_prompt_dynamic,
+    DynamicError, Expander, MAX_EXPANDED_BYTES, MAX_EXPANSION_DEPTH, expand_prompt_dynamic,
     expand_prompt_static, task_prompt, variable_text,
 };
-pub use nearest::nearest;
-pub use path::CodePath;
+pub use nearest::{is_obvious, nearest};
+pub use path::{CodePath, quote};
 pub use rules::{rule, rules};
 pub use validate::validate;
 pub use variables::{

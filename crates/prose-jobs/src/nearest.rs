@@ -32,9 +32,32 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     best.map(|(_, c)| c)
 }
 
+/// Whether `best`, the name [`nearest`] chose for the misspelled `name`,
+/// is the one obvious correction among `candidates`: the only one that
+/// differs from `name` in letter case alone, or strictly nearer than every
+/// other candidate and by fewer edits than half the length of `name`. A
+/// tool may apply an obvious correction unattended; a near name that is a
+/// guess (one letter off in a two-letter name, as near as another) is only
+/// suggested.
+pub fn is_obvious<'a>(
+    name: &str,
+    best: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> bool {
+    let lower = name.to_lowercase();
+    let distance = |c: &str| strsim::damerau_levenshtein(&lower, &c.to_lowercase());
+    let d = distance(best);
+    let others: Vec<usize> = candidates
+        .into_iter()
+        .filter(|c| *c != best && *c != name)
+        .map(distance)
+        .collect();
+    (d == 0 || 2 * d < lower.chars().count()) && others.iter().all(|&o| o > d)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::nearest;
+    use super::{is_obvious, nearest};
 
     #[test]
     fn finds_typos_and_case() {
@@ -45,5 +68,23 @@ mod tests {
         assert_eq!(nearest("x", ["y", "xy"]), Some("y"));
         assert_eq!(nearest("", ["a"]), Some("a"));
         assert_eq!(nearest("abc", ["abc"]), None);
+    }
+
+    #[test]
+    fn obvious_corrections() {
+        let models = ["driving", "planning", "coding"];
+        assert!(is_obvious("planing", "planning", models));
+        assert!(is_obvious("Coding", "coding", models));
+        // One letter off in a two-letter name is a guess.
+        assert!(!is_obvious("ab", "ac", ["ac", "xy"]));
+        // As near as another candidate: a guess.
+        assert!(!is_obvious("cat", "bat", ["bat", "hat"]));
+        assert!(is_obvious(
+            "previousTask",
+            "previousTasks",
+            ["previousTasks", "previousJobKeywords", "condition"]
+        ));
+        // Letter case alone, but two candidates differ only in case.
+        assert!(!is_obvious("Plan", "plan", ["plan", "PLAN"]));
     }
 }

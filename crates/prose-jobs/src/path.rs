@@ -159,7 +159,7 @@ impl<'p> At<'p> {
 }
 
 /// `text` as a JSON string literal, quotes included.
-pub(crate) fn quote(text: &str) -> String {
+pub fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {

@@ -150,33 +150,33 @@ mod tests {
         check_all(
             BROKEN,
             expect![[r#"
-            J018 15:16-15:22 error: entry.tasks["intro-task"].prompt/$intro/$outro: Prompt variable $intro uses itself: $intro → $outro → $intro.
-            J020 16:5-16:15 warning: entry.promptVariables["oldRules"]: $oldRules is never used: no task's prompt expands it.
-            J009 17:5-17:17 error: entry.promptVariables["user-input"]: $user-input is a runtime variable: prompts keep it for the runner to fill in, so this definition is never used.
-            J010 25:16-25:25 error: entry.tasks["plan-task"].model: "planing" is not a model key; did you mean "planning"?
-              fix: Change to "planning": 25:16-25:25 "\"planning\""
-            J015 26:19-26:24 error: entry.tasks["plan-task"].prompt: Cannot find prompt variable: $rule.
-              fix: Change to $rules: 26:19-26:24 "$rules"
-            J007 29:9-29:20 error: entry.tasks["plan-task"].criteria.runConditionInSameSession: Required with criteria.condition: true runs the condition in the task's session, false in a separate driving session.
-              fix: Add "runConditionInSameSession": true: 29:9-29:9 "\"runConditionInSameSession\": true, "
-            J006 30:27-30:47 error: entry.tasks["plan-task"].criteria.failureAction[0]: Unknown failure action "RetryWithUserPromt"; did you mean "RetryWithUserPrompt"?
-              fix: Change to "RetryWithUserPrompt": 30:27-30:47 "\"RetryWithUserPrompt\""
-            J011 36:27-36:31 error: entry.tasks["execute-task"].requireUserInput: requireUserInput is true, but the expanded prompt does not use $user-input.
-              fix: Change to false: 36:27-36:31 "false"
-            J012 38:33-38:43 error: entry.tasks["execute-task"].availability.previousJobKeywords[0]: "planning" is not the keyword of any grid row.
-            J013 39:27-39:33 error: entry.tasks["execute-task"].availability.previousTasks[0]: "plan" is not the name of a task.
-            J017 40:22-40:51 error: entry.tasks["execute-task"].availability.condition: The expanded condition must mention job_boolean_true or job_boolean_false, the tools that answer it.
-            J014 43:26-43:43 error: entry.tasks["execute-task"].criteria.toolExecuted[0]: "job_prepare_doc" is not an available tool; did you mean "job_prepare_document"?
-              fix: Change to "job_prepare_document": 43:26-43:43 "\"job_prepare_document\""
-            J006 44:50-44:52 error: entry.tasks["execute-task"].criteria.failureAction[1]: The retry count must be a whole number of 0 or more, found -1.
-            J004 50:7-50:21 error: entry.tasks["intro-task"].avaliability: Unknown property "avaliability"; did you mean "availability"?
-              fix: Change to "availability": 50:7-50:21 "\"availability\""
-            J010 53:16-53:27 error: entry.tasks["empty-task"].model: "reviewers" is a list of models, not a model key; expected "driving", "planning" or "coding".
-            J016 54:17-54:19 error: entry.tasks["empty-task"].prompt: Prompt is empty.
-            J002 55:27-55:31 error: entry.tasks["empty-task"].requireUserInput: Expected a boolean, found a string.
-            J001 56:6-56:6 error: Expected `,`
-            J003 57:5-57:16 error: entry.tasks["last-task"].requireUserInput: Required, but missing.
-        "#]],
+                J018 15:16-15:22 error: entry.tasks["intro-task"].prompt/$intro/$outro: Prompt variable $intro uses itself: $intro → $outro → $intro.
+                J020 16:5-16:15 warning: entry.promptVariables["oldRules"]: $oldRules is never used: no task's prompt expands it.
+                J009 17:5-17:17 error: entry.promptVariables["user-input"]: $user-input is a runtime variable: prompts keep it for the runner to fill in, so this definition is never used.
+                J010 25:16-25:25 error: entry.tasks["plan-task"].model: "planing" is not a model key; did you mean "planning"?
+                  fix (safe): Change to "planning": 25:16-25:25 "\"planning\""
+                J015 26:19-26:24 error: entry.tasks["plan-task"].prompt: Cannot find prompt variable: $rule.
+                  fix (safe): Change to $rules: 26:19-26:24 "$rules"
+                J007 29:9-29:20 error: entry.tasks["plan-task"].criteria.runConditionInSameSession: Required with criteria.condition: true runs the condition in the task's session, false in a separate driving session.
+                  fix: Add "runConditionInSameSession": true: 29:9-29:9 "\"runConditionInSameSession\": true, "
+                J006 30:27-30:47 error: entry.tasks["plan-task"].criteria.failureAction[0]: Unknown failure action "RetryWithUserPromt"; did you mean "RetryWithUserPrompt"?
+                  fix (safe): Change to "RetryWithUserPrompt": 30:27-30:47 "\"RetryWithUserPrompt\""
+                J011 36:27-36:31 error: entry.tasks["execute-task"].requireUserInput: requireUserInput is true, but the expanded prompt does not use $user-input.
+                  fix (offered): Change to false: 36:27-36:31 "false"
+                J012 38:33-38:43 error: entry.tasks["execute-task"].availability.previousJobKeywords[0]: "planning" is not the keyword of any grid row.
+                J013 39:27-39:33 error: entry.tasks["execute-task"].availability.previousTasks[0]: "plan" is not the name of a task.
+                J017 40:22-40:51 error: entry.tasks["execute-task"].availability.condition: The expanded condition must mention job_boolean_true or job_boolean_false, the tools that answer it.
+                J014 43:26-43:43 error: entry.tasks["execute-task"].criteria.toolExecuted[0]: "job_prepare_doc" is not an available tool; did you mean "job_prepare_document"?
+                  fix (safe): Change to "job_prepare_document": 43:26-43:43 "\"job_prepare_document\""
+                J006 44:50-44:52 error: entry.tasks["execute-task"].criteria.failureAction[1]: The retry count must be a whole number of 0 or more, found -1.
+                J004 50:7-50:21 error: entry.tasks["intro-task"].avaliability: Unknown property "avaliability"; did you mean "availability"?
+                  fix (safe): Change to "availability": 50:7-50:21 "\"availability\""
+                J010 53:16-53:27 error: entry.tasks["empty-task"].model: "reviewers" is a list of models, not a model key; expected "driving", "planning" or "coding".
+                J016 54:17-54:19 error: entry.tasks["empty-task"].prompt: Prompt is empty.
+                J002 55:27-55:31 error: entry.tasks["empty-task"].requireUserInput: Expected a boolean, found a string.
+                J001 56:6-56:6 error: Expected `,`
+                J003 57:5-57:16 error: entry.tasks["last-task"].requireUserInput: Required, but missing.
+            "#]],
         );
     }
 

@@ -10,13 +10,17 @@
 //! - `handlers/`: one module per group of methods;
 //! - `transport.rs`: keeps malformed input from stopping the server;
 //! - `workspace.rs`: all IO (paths, file reading with limits, scans, `prose.toml`);
-//! - `settings.rs`: the editor's `prose` settings.
+//! - `settings.rs`: the editor's `prose` settings (`run_settings.rs`: its
+//!   `runner` part);
+//! - `runs.rs`: the runs in progress (`handlers/run.rs` starts them).
 //!
 //! See docs/lsp.md for what the server does and docs/architecture.md for
 //! how edits, snapshots and diagnostics runs fit together.
 
 pub mod convert;
 pub mod handlers;
+pub mod run_settings;
+pub mod runs;
 pub mod server;
 pub mod settings;
 pub mod state;
@@ -53,13 +57,20 @@ pub fn run_stdio() -> ExitCode {
     };
     let shutdown = Arc::new(AtomicBool::new(false));
     let flag = shutdown.clone();
+    let runs = Arc::new(runs::Runs::default());
+    let server_runs = runs.clone();
     runtime.block_on(async move {
-        let (service, socket) =
-            LspService::build(move |client| server::Server::new(client, flag.clone()))
-                .custom_method(transport::INVALID_MESSAGE, server::Server::invalid_message)
-                .custom_method(handlers::syntax_tree::METHOD, server::Server::syntax_tree)
-                .custom_method(handlers::explain::METHOD, server::Server::explain)
-                .finish();
+        let (service, socket) = LspService::build(move |client| {
+            server::Server::new(client, flag.clone(), server_runs.clone())
+        })
+        .custom_method(transport::INVALID_MESSAGE, server::Server::invalid_message)
+        .custom_method(handlers::syntax_tree::METHOD, server::Server::syntax_tree)
+        .custom_method(handlers::explain::METHOD, server::Server::explain)
+        .custom_method(
+            handlers::run::PROGRESS_CANCEL,
+            server::Server::work_done_progress_cancel,
+        )
+        .finish();
         let exit_seen = Arc::new(tokio::sync::Notify::new());
         let stdin = transport::guard(tokio::io::stdin(), exit_seen.clone());
         let serve = Server::new(stdin, tokio::io::stdout(), socket).serve(service);
@@ -75,6 +86,10 @@ pub fn run_stdio() -> ExitCode {
                 eprintln!("prose-lsp: exit: dropped requests still waiting for the client");
             }
         }
+        // Runs outlive no server (stdin ended without `shutdown`): each is
+        // cancelled, its processes killed, its state left resumable.
+        runs.cancel_all("the language server stopped", handlers::run::SHUTDOWN_WAIT)
+            .await;
     });
     // Stdin is read on a blocking thread that may still wait for input, and
     // an analysis may still run: do not wait for them.

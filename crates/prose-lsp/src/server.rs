@@ -43,6 +43,8 @@ pub struct Inner {
     /// Work for the diagnostics worker, and its wake-up call.
     pending: Mutex<handlers::diagnostics::Pending>,
     pub wake: tokio::sync::Notify,
+    /// The runs in progress (`handlers/run.rs`).
+    pub runs: Arc<crate::runs::Runs>,
 }
 
 impl Inner {
@@ -65,7 +67,7 @@ pub struct Server {
 impl Server {
     /// A server; starts its diagnostics worker (so it must be called
     /// inside the tokio runtime).
-    pub fn new(client: Client, shutdown: Arc<AtomicBool>) -> Server {
+    pub fn new(client: Client, shutdown: Arc<AtomicBool>, runs: Arc<crate::runs::Runs>) -> Server {
         let inner = Arc::new(Inner {
             client,
             state: Mutex::new(State::default()),
@@ -73,6 +75,7 @@ impl Server {
             shutdown,
             pending: Mutex::default(),
             wake: tokio::sync::Notify::new(),
+            runs,
         });
         tokio::spawn(handlers::diagnostics::worker(inner.clone()));
         Server { inner }
@@ -94,6 +97,15 @@ impl Server {
             handlers::syntax_tree::METHOD,
             handlers::syntax_tree::syntax_tree(&self.inner, params),
         )
+        .await
+    }
+
+    /// `window/workDoneProgress/cancel` (tower-lsp-server has no method
+    /// for it): cancels the run of that progress.
+    pub async fn work_done_progress_cancel(&self, params: ls_types::WorkDoneProgressCancelParams) {
+        guard_notification(handlers::run::PROGRESS_CANCEL, async {
+            handlers::run::progress_cancel(&self.inner, params)
+        })
         .await
     }
 
@@ -203,6 +215,7 @@ impl LanguageServer for Server {
 
     async fn shutdown(&self) -> Result<()> {
         guard("shutdown", async {
+            handlers::run::shutdown(&self.inner).await;
             handlers::lifecycle::shutdown(&self.inner)
         })
         .await
@@ -445,7 +458,7 @@ impl LanguageServer for Server {
     ) -> Result<Option<serde_json::Value>> {
         guard(
             "workspace/executeCommand",
-            handlers::commands::execute_command(&self.inner, params),
+            handlers::commands::execute(&self.inner, params),
         )
         .await
     }

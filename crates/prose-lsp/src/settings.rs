@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 use prose_ide::{Config, Profile, config::Level};
 use serde_json::Value;
 
+use crate::run_settings::RunnerSettings;
+
 /// The settings an editor sends; `None`/absent means "as `prose.toml` says".
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientSettings {
@@ -25,6 +27,10 @@ pub struct ClientSettings {
     /// `docsUrl`: overrides `prose.toml`'s `docs-url`; `Some("")` turns
     /// the links off.
     pub docs_url: Option<String>,
+    /// `trusted`: whether the client trusts the workspace (absent: yes).
+    pub trusted: Option<bool>,
+    /// `runner`: how programs run (see `run_settings.rs`).
+    pub runner: RunnerSettings,
 }
 
 impl ClientSettings {
@@ -37,7 +43,7 @@ impl ClientSettings {
         let section = match value {
             Value::Null => return (settings, problems),
             Value::Object(map)
-                if !["profile", "severity", "docsUrl"]
+                if !["profile", "severity", "docsUrl", "trusted", "runner"]
                     .iter()
                     .any(|k| map.contains_key(*k)) =>
             {
@@ -108,6 +114,18 @@ impl ClientSettings {
                 "prose.docsUrl: expected a URL string, found `{other}`"
             )),
         }
+        match map.get("trusted") {
+            None | Some(Value::Null) => {}
+            Some(Value::Bool(b)) => settings.trusted = Some(*b),
+            // Anything else is not a yes.
+            Some(other) => {
+                settings.trusted = Some(false);
+                problems.push(format!(
+                    "prose.trusted: expected true or false, found `{other}`; running programs is disabled"
+                ));
+            }
+        }
+        settings.runner = RunnerSettings::from_json(map.get("runner"), &mut problems);
         (settings, problems)
     }
 

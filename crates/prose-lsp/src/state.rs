@@ -88,6 +88,10 @@ pub struct State {
     pub generation: u64,
     /// `prose.toml` of each root, by the root's key (absent: the defaults).
     pub file_configs: HashMap<String, Config>,
+    /// The `[dialect] registry` files the roots' `prose.toml` name, with
+    /// the root naming each (keys), as watched
+    /// (`handlers::registry_watch`).
+    pub registry_files: Vec<(String, String)>,
     /// `initializationOptions`.
     pub init_settings: ClientSettings,
     /// `workspace/configuration` or `didChangeConfiguration`.
@@ -122,6 +126,7 @@ impl Default for State {
             docs: HashMap::new(),
             generation: 0,
             file_configs: HashMap::new(),
+            registry_files: Vec::new(),
             init_settings: ClientSettings::default(),
             client_settings: ClientSettings::default(),
             memory_files: BTreeSet::new(),

@@ -253,6 +253,69 @@ impl RunnerConfig {
         }
         out
     }
+
+    /// The values of [`RunnerConfig::needs_consent`] that a run with the
+    /// backend `kind` would use: the command and environment passthrough
+    /// for the backends that start processes (`command`, `claude`,
+    /// `codex`), the executable and arguments of the CLI backend in use,
+    /// the endpoint (unless it is the vendor's own) and key variable of the
+    /// HTTP backend in use. The mock uses none.
+    pub fn needs_consent_for(&self, kind: BackendKind) -> Vec<ConsentItem> {
+        let spawns = matches!(
+            kind,
+            BackendKind::Command | BackendKind::Claude | BackendKind::Codex
+        );
+        let own = format!("runner.{kind}.");
+        let default_url = match kind {
+            BackendKind::Openai => Some(crate::backend::openai::DEFAULT_BASE_URL),
+            BackendKind::Anthropic => Some(crate::backend::anthropic::DEFAULT_BASE_URL),
+            _ => None,
+        };
+        self.needs_consent()
+            .into_iter()
+            .filter(|item| match item.key.as_str() {
+                "runner.command" => kind == BackendKind::Command,
+                "runner.env" => spawns,
+                key if key.ends_with(".base_url") => {
+                    key.starts_with(&own)
+                        && default_url.is_none_or(|d| {
+                            item.value.trim_end_matches('/') != d.trim_end_matches('/')
+                        })
+                }
+                key => key.starts_with(&own),
+            })
+            .collect()
+    }
+}
+
+/// The configuration `prose run` and the language server start from:
+/// defaults, then the `[runner]` table of the user's `~/.prose/prose.toml`
+/// (`home` is `$PROSE_HOME` or `$HOME`), then the repository's `prose.toml`
+/// (`repo`, already parsed, from `root`). Callers lay their own layer over
+/// it (flags, editor settings).
+pub fn layered(
+    root: &Path,
+    home: Option<&Path>,
+    repo: &prose_ide::Config,
+) -> Result<RunnerConfig, String> {
+    let mut config = RunnerConfig::default();
+    if let Some(home) = home {
+        let dir = home.join(".prose");
+        let path = dir.join(prose_ide::config::CONFIG_FILE);
+        if path.is_file() {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let user = prose_ide::Config::from_toml(&text)
+                .map_err(|e| format!("{}: {}", path.display(), e.message))?;
+            config.apply(&user.runner, &Origin::UserFile(path.clone()), &dir);
+        }
+    }
+    config.apply(
+        &repo.runner,
+        &Origin::RepositoryFile(root.join(prose_ide::config::CONFIG_FILE)),
+        root,
+    );
+    Ok(config)
 }
 
 #[cfg(test)]

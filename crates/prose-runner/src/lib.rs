@@ -24,6 +24,7 @@ pub mod backend;
 pub mod check;
 pub mod clock;
 pub mod config;
+pub mod consent;
 pub mod events;
 pub mod input;
 pub(crate) mod interp;

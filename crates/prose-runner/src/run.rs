@@ -48,8 +48,13 @@ use crate::{
 /// What to run and how.
 #[derive(Clone)]
 pub struct RunOptions {
-    /// The program file as the user named it (shown in events and state).
+    /// The program file as the user named it (shown in events and state),
+    /// absolute or relative to the current directory.
     pub program_path: PathBuf,
+    /// How events and state name the program, when not as `program_path`
+    /// (the language server names it relative to the workspace root, as
+    /// `prose run` from the root would).
+    pub program_label: Option<String>,
     /// The program's text (on resume, the run's own copy is used instead).
     pub source: String,
     /// The workspace root: where `.prose/` lives.
@@ -86,6 +91,7 @@ impl RunOptions {
     ) -> Self {
         RunOptions {
             program_path: program_path.into(),
+            program_label: None,
             source: source.into(),
             root: root.into(),
             home: None,
@@ -325,7 +331,10 @@ pub fn prepare(mut options: RunOptions) -> Result<Prepared, StartError> {
         }
         None => {
             let mut meta = RunMeta {
-                program: options.program_path.display().to_string(),
+                program: options
+                    .program_label
+                    .clone()
+                    .unwrap_or_else(|| options.program_path.display().to_string()),
                 root: std::path::absolute(&options.root).unwrap_or_else(|_| options.root.clone()),
                 backend: backend.name().to_string(),
                 inputs: options.inputs.clone(),

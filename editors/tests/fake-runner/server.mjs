@@ -172,7 +172,9 @@ frames(process.stdin, async (m) => {
 frames(server.stdout, (m) => {
   if (m.id !== undefined && m.id === initializeId && m.result) {
     const caps = m.result.capabilities;
-    caps.executeCommandProvider = { commands: [...(caps.executeCommandProvider?.commands ?? []), ...COMMANDS] };
+    // Once the real server offers the run API itself, its ids are not
+    // added twice (vscode-languageclient refuses a duplicate command).
+    caps.executeCommandProvider = { commands: [...new Set([...(caps.executeCommandProvider?.commands ?? []), ...COMMANDS])] };
     caps.codeLensProvider = { resolveProvider: false };
   }
   toClient(m);

@@ -161,15 +161,29 @@ check(":ProseSyntaxTree and :ProseExplain", function()
   vim.cmd("only")
 end)
 
--- The run lenses come with the server's run API (docs/lsp.md, "Running
--- programs"): checked once the server advertises its `prose.run` command
--- (prompt files have a lens of their own before that).
+-- Job entries: a task's "Show expanded prompt" lens (docs/lsp.md, "Job entries").
+check("job entry: a task's lens shows its expanded prompt", function()
+  local bufnr = open("team.jobs.json")
+  assert(vim.bo.filetype == "json", "filetype: " .. vim.bo.filetype)
+  wait("the Show expanded prompt lens", function()
+    return t.has_lens(bufnr, "Show expanded prompt")
+  end)
+  vim.api.nvim_win_set_cursor(0, { 6, 4 })
+  t.run_lens("Show expanded prompt")
+  wait("the task prompt buffer", function()
+    local buf = vim.fn.bufnr("prose://task-prompt/plan-task")
+    return buf ~= -1 and text(buf) == "Read AGENTS.md first.\nBe brief.\nWrite the plan.\n"
+  end)
+  vim.cmd("only")
+end)
+
+-- Run lenses come with the server's run API (docs/lsp.md, "Running programs").
 local bufnr = open("hello.prose")
 local client = prose.client(bufnr)
 local caps = client.server_capabilities or client.resolved_capabilities
-local commands = type(caps.executeCommandProvider) == "table" and caps.executeCommandProvider.commands or {}
+local commands = (caps.executeCommandProvider or {}).commands or {}
 if not vim.tbl_contains(commands, "prose.run") then
-  skip("code lenses", "the server does not offer the run commands yet (the runner is not merged)")
+  skip("code lenses", "the server does not run programs yet (the runner is not merged)")
 else
   check("code lenses", function()
     wait("the Run program lens", function()
@@ -177,9 +191,11 @@ else
     end)
   end)
   check("run program from its lens (mock backend)", function()
+    -- Only this run's events (the handler checks above wrote some).
+    local runs = prose.runs_buffer()
+    vim.api.nvim_buf_set_lines(runs, 0, -1, false, {})
     vim.api.nvim_win_set_cursor(0, { 1, 0 })
     t.run_lens("Run program")
-    local runs = prose.runs_buffer()
     wait("the run to finish", function()
       return text(runs):find("Run succeeded", 1, true) ~= nil
     end)

@@ -1,6 +1,7 @@
 // The VS Code extension in a real VS Code (code-server in headless Chromium):
 // diagnostics, hover, completion, rename, formatting, a quick fix, the
-// extension's own views, and running a program with the mock backend.
+// extension's own views, a job task's expanded prompt (its code lens), and
+// running a program with the mock backend.
 //
 //   node editors/tests/vscode/e2e.mjs VSIX
 //
@@ -72,7 +73,7 @@ async function editorSteps(page, ws) {
     const row = page.locator(".markers-panel .monaco-list-row", { hasText: "Unknown escape sequence" });
     await row.first().waitFor({ timeout: TIMEOUT });
     const text = await page.locator(".markers-panel").innerText();
-    assert(text.includes("Unknown escape sequence `\\q`; valid escapes are"), `Problems panel: ${text}`);
+    assert(text.includes("Unknown escape sequence `\\q`: write `\\\\q` to keep the backslash; valid escapes are"), `Problems panel: ${text}`);
     assert(text.includes("E002"), `the code in the Problems panel: ${text}`);
     await shots.take(page, "diagnostics");
     await page.keyboard.press("Control+Shift+M");
@@ -188,6 +189,23 @@ async function editorSteps(page, ws) {
     await save(page);
     // Indented after the `:`, and `"""` closed as it was typed.
     await fileHas(path.join(ws, "scratch.prose"), 'agent poet:\n  prompt: """"""');
+  });
+
+  await step(page, "job task lens (expanded prompt)", async () => {
+    await openFile(page, "team.jobs.json");
+    const lens = page.locator(".codelens-decoration a", { hasText: "Show expanded prompt" });
+    await lens.first().waitFor({ state: "visible", timeout: TIMEOUT });
+    await lens.first().click();
+    await page.waitForSelector('.tab[aria-label*="plan-task (expanded prompt)"]', { timeout: TIMEOUT });
+    // The view's own editor group: the text expanded, no JSON.
+    const view = page.locator(".editor-group-container", { has: page.locator('.tab.active[aria-label*="plan-task (expanded prompt)"]') });
+    await until("the expanded prompt's text", async () => {
+      // Monaco renders spaces as no-break spaces.
+      const text = (await view.locator(".view-lines").first().innerText()).replace(/\u00a0/g, " ");
+      return ["Read AGENTS.md first.", "Be brief.", "Write the plan."].every((l) => text.includes(l)) && !text.includes("$rules");
+    });
+    await shots.take(page, "task-prompt");
+    await command(page, "View: Close All Editors");
   });
 
   // Running programs needs the server's run API (docs/lsp.md, "Running

@@ -6,7 +6,8 @@
 //
 // The user-level prose.server.path (which VS Code honours in restricted mode)
 // is a wrapper that records what the client sends, so the test also sees
-// `trusted: false` in initializationOptions; after trust is granted the
+// `trusted: false` in initializationOptions (and the server's lens says
+// `Run disabled: workspace not trusted`); after trust is granted the
 // workspace's script runs and sees `trusted: true`.
 
 import * as fs from "node:fs";
@@ -63,6 +64,9 @@ async function main() {
     const init = fs.readFileSync(userLog, "utf8");
     assert(/"trusted"\s*:\s*false/.test(init), `initializationOptions.trusted is false while untrusted:\n${init.slice(0, 2000)}`);
     assert(!fs.existsSync(marker), "the workspace's prose.server.path must not run in an untrusted workspace");
+    // The server's lens says why nothing runs.
+    const lens = page.locator(".codelens-decoration", { hasText: "Run disabled: workspace not trusted" });
+    await lens.first().waitFor({ state: "visible", timeout: TIMEOUT });
     const status = await page.locator('[id$="prose.status"]').first().innerText();
     assert(status.includes("restricted"), `the status bar says restricted: ${status}`);
     // The editor title's Run button says why it is off, and clicking it explains.
@@ -89,6 +93,9 @@ async function main() {
     await command(page, "View: Close All Editors");
     await openFile(page, "review.prose");
     await page.waitForSelector(".squiggly-error", { timeout: TIMEOUT });
+    // Trusted: the lens is the run's own (the program has an error).
+    const lens = page.locator(".codelens-decoration", { hasText: "1 error blocks the run" });
+    await lens.first().waitFor({ state: "visible", timeout: TIMEOUT });
     await shots.take(page, "trusted");
   });
 }

@@ -13,6 +13,7 @@ import {
 } from "vscode-languageclient/node";
 import { FoundServer } from "./server";
 import { serverSettings } from "./settings";
+import { SHOW_TASK_PROMPT } from "./views";
 
 /**
  * Every document kind of docs/languages.md, from the start: the server answers
@@ -47,7 +48,16 @@ class InputRequestCapability implements StaticFeature {
   clear(): void {}
 }
 
-export function createClient(server: FoundServer, outputChannel: vscode.OutputChannel): LanguageClient {
+/**
+ * `showTaskPrompt` carries out the server's `prose.showTaskPrompt` (a job
+ * task's lens) and shows its answer; the server's other commands go to the
+ * server as they are.
+ */
+export function createClient(
+  server: FoundServer,
+  outputChannel: vscode.OutputChannel,
+  showTaskPrompt: (args: unknown[]) => Promise<unknown>,
+): LanguageClient {
   const extraArgs = vscode.workspace.getConfiguration("prose").get<string[]>("server.extraArgs") ?? [];
   // No `transport`: vscode-languageclient would append `--stdio` (accepted, but
   // not needed).
@@ -58,6 +68,7 @@ export function createClient(server: FoundServer, outputChannel: vscode.OutputCh
     outputChannel,
     initializationOptions: serverSettings(),
     middleware: {
+      executeCommand: (command, args, next) => (command === SHOW_TASK_PROMPT ? showTaskPrompt(args) : next(command, args)),
       workspace: {
         // The server pulls the `prose` section: answer with the same object as
         // `initializationOptions` (known keys only, empty values left out), not

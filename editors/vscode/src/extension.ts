@@ -8,7 +8,7 @@ import { Runs } from "./runs";
 import { findServer, FoundServer, reportMissing } from "./server";
 import { serverSettings } from "./settings";
 import { Status } from "./status";
-import { EXPLAIN_SCHEME, ExplainProvider, showModelView, SyntaxTreeProvider, TREE_SCHEME } from "./views";
+import { EXPLAIN_SCHEME, ExplainProvider, showModelView, SyntaxTreeProvider, TASK_PROMPT_SCHEME, TaskPromptProvider, TREE_SCHEME } from "./views";
 
 class Extension implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -19,8 +19,11 @@ class Extension implements vscode.Disposable {
   /** Restarts are queued so two never interleave. */
   private queue: Promise<void> = Promise.resolve();
 
+  readonly taskPrompts: TaskPromptProvider;
+
   constructor(private readonly context: vscode.ExtensionContext) {
     this.serverOutput = vscode.window.createOutputChannel("OpenProse Language Server");
+    this.taskPrompts = new TaskPromptProvider(() => this.client);
     this.runs = new Runs(() => this.client);
     this.status = new Status(this.runs);
   }
@@ -45,7 +48,7 @@ class Extension implements vscode.Disposable {
       return;
     }
     const server: FoundServer = found;
-    const client = createClient(server, this.serverOutput);
+    const client = createClient(server, this.serverOutput, (args) => this.taskPrompts.show(args));
     this.client = client;
     this.clientSubscriptions = [
       ...this.runs.attach(client),
@@ -98,6 +101,7 @@ class Extension implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     await this.stop();
+    this.taskPrompts.dispose();
     this.status.dispose();
     this.runs.dispose();
     this.serverOutput.dispose();
@@ -115,6 +119,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     tree,
     vscode.workspace.registerTextDocumentContentProvider(TREE_SCHEME, tree),
     vscode.workspace.registerTextDocumentContentProvider(EXPLAIN_SCHEME, explain),
+    vscode.workspace.registerTextDocumentContentProvider(TASK_PROMPT_SCHEME, ext.taskPrompts),
     vscode.commands.registerCommand("prose.client.run", (uri?: unknown) => ext.runs.run(uri)),
     // The editor title's Run button in an untrusted workspace: says why.
     vscode.commands.registerCommand("prose.client.runDisabled", () => ext.runs.trusted()),

@@ -1,11 +1,72 @@
-// Read-only views the server fills: Show syntax tree (`prose/syntaxTree`) and
-// Explain diagnostic (`prose/explain`), as virtual documents.
+// Read-only views the server fills: Show syntax tree (`prose/syntaxTree`),
+// Explain diagnostic (`prose/explain`) and a job task's expanded prompt
+// (`prose.showTaskPrompt`), as virtual documents.
 
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, LanguageClient } from "vscode-languageclient/node";
 
 export const TREE_SCHEME = "prose-syntax-tree";
 export const EXPLAIN_SCHEME = "prose-explain";
+export const TASK_PROMPT_SCHEME = "prose-task-prompt";
+
+/** The server's command of a job task's "Show expanded prompt" lens (docs/lsp.md). */
+export const SHOW_TASK_PROMPT = "prose.showTaskPrompt";
+
+/** What `prose.showTaskPrompt` answers. */
+interface TaskPrompt {
+  uri: string;
+  task: string;
+  text: string;
+}
+
+/**
+ * A job task's fully expanded prompt beside its entry. The lens's command goes
+ * to the server (`workspace/executeCommand`) through `show`, which keeps the
+ * answer for the view and opens it; an error (a prompt that cannot be
+ * expanded) is shown with the server's message.
+ */
+export class TaskPromptProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly texts = new Map<string, string>();
+
+  constructor(private readonly client: () => LanguageClient | undefined) {}
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  /** The view of `task` of the entry `entry` (a URI string). */
+  static viewOf(entry: string, task: string): vscode.Uri {
+    const name = task.replace(/[/\\]/g, "_");
+    return vscode.Uri.from({ scheme: TASK_PROMPT_SCHEME, path: `/${name} (expanded prompt)`, query: entry, fragment: task });
+  }
+
+  provideTextDocumentContent(view: vscode.Uri): string {
+    return this.texts.get(view.toString()) ?? "";
+  }
+
+  async show(args: unknown[]): Promise<TaskPrompt | undefined> {
+    const client = this.client();
+    if (!client) {
+      void vscode.window.showWarningMessage("OpenProse: the language server is not running.");
+      return undefined;
+    }
+    let answer: TaskPrompt;
+    try {
+      answer = await client.sendRequest(ExecuteCommandRequest.type, { command: SHOW_TASK_PROMPT, arguments: args });
+    } catch (error) {
+      void vscode.window.showErrorMessage(`OpenProse: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+    const view = TaskPromptProvider.viewOf(answer.uri, answer.task);
+    this.texts.set(view.toString(), answer.text);
+    this.changed.fire(view);
+    const document = await vscode.workspace.openTextDocument(view);
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+    return answer;
+  }
+}
 
 /** The syntax tree of a program, kept current while it is edited. */
 export class SyntaxTreeProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {

@@ -5,8 +5,10 @@
 //! you meant /post or /reply - which one?"), the byte range it is about, and
 //! sometimes a [`Fix`]. Each code is one file in this folder; its `//!`
 //! comment is the code's documentation (what it means, an `## Example` that
-//! triggers it, a `## Fix` that does not; a test checks both), rendered to
-//! `docs/dialect-diagnostics.md` by the `docs_are_fresh` test.
+//! triggers it, a `## Fix` that does not; a test checks both), read with
+//! [`Code::docs`]. The pages in `docs/diagnostics/` (`D001.md`...) come from
+//! the same comments, through the language server's shared registry of
+//! every language's codes (`prose-ide`), which keeps them fresh.
 
 use serde::Serialize;
 
@@ -102,18 +104,19 @@ impl Code {
 
     /// The documentation page (markdown): the file's `//!` comment.
     pub fn docs(&self) -> String {
-        let mut out = String::new();
-        for line in self.source.lines() {
-            let Some(rest) = line.strip_prefix("//!") else {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                break;
-            };
-            out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
-            out.push('\n');
-        }
-        out
+        prose_rule_docs::page(self.source)
+    }
+
+    /// The block registry the page's examples assume: the backquoted
+    /// names on its line starting "The examples use a registry" (none
+    /// when the examples need no registry).
+    pub fn example_blocks(&self) -> Vec<&'static str> {
+        let source: &'static str = self.source;
+        source
+            .lines()
+            .filter_map(|l| l.strip_prefix("//! The examples use a registry"))
+            .flat_map(|l| l.split('`').skip(1).step_by(2))
+            .collect()
     }
 }
 

@@ -126,18 +126,7 @@ impl Check {
 impl Rule {
     /// The docs page: the rule file's leading `//!` comment as Markdown.
     pub fn docs(&self) -> String {
-        let mut out = String::new();
-        for line in self.source.lines() {
-            let Some(rest) = line.strip_prefix("//!") else {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                break;
-            };
-            out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
-            out.push('\n');
-        }
-        out
+        prose_rule_docs::page(self.source)
     }
 
     /// The level under `profile`, before per-code overrides.
@@ -217,6 +206,7 @@ pub fn all_rules() -> &'static [&'static Rule] {
         all.extend(crate::host::RULES);
         all.extend(crate::dialect::rules());
         all.extend(crate::markdown::rules());
+        all.extend(crate::jobs::rules());
         all.sort_by_key(|r| r.code);
         all
     })
@@ -338,11 +328,12 @@ pub fn file_diagnostics(
     let config = file_config(db, file, workspace);
     let reported = match file_kind(db, file, workspace) {
         FileKind::OpenProse => crate::openprose::rules::run(db, file, workspace, &config),
-        FileKind::Dialect => crate::dialect::diagnostics(db, file, &config),
+        FileKind::Dialect => crate::dialect::diagnostics(db, file, workspace, &config),
+        FileKind::JobEntry => crate::jobs::diagnostics(db, file, &config),
         FileKind::PromptFile => {
             crate::markdown::diagnostics::prompt_diagnostics(db, file, workspace, &config)
         }
-        FileKind::JobEntry | FileKind::Markdown => Vec::new(),
+        FileKind::Markdown => Vec::new(),
     };
     let mut out = finish(&config, reported);
     let injected = crate::injection::features::diagnostics(db, file, workspace, &config);

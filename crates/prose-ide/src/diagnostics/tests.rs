@@ -16,16 +16,39 @@ use crate::{
     openprose::rule_tests::render,
 };
 
-/// The folder of a rule's file.
+/// Where a rule's file is (said at the top of its generated page): its
+/// language's folder of rules (front ends keep theirs in their crate).
 fn rule_folder(rule: &Rule) -> &'static str {
     match rule.check.kind() {
         Some(FileKind::OpenProse) => "crates/prose-ide/src/openprose/rules",
-        Some(FileKind::JobEntry) => "crates/prose-ide/src/jobs/rules",
-        Some(FileKind::Dialect) => "crates/prose-ide/src/dialect/rules",
+        Some(FileKind::JobEntry) => "crates/prose-jobs/src/rules",
+        Some(FileKind::Dialect) => "crates/prose-dialect/src/diagnostics",
         Some(FileKind::PromptFile) => "crates/prose-markdown/src/prompt/rules",
         Some(FileKind::Markdown) => "crates/prose-markdown/src/instructions/rules",
         None => "crates/prose-ide/src/host/rules",
     }
+}
+
+/// A docs block as the fixture to check: as it is, or, for a dialect
+/// rule whose examples assume a block registry
+/// (`prose_dialect::diagnostics::Code::example_blocks`), in a workspace
+/// whose `prose.toml` names a registry of those blocks (`[dialect]
+/// registry`).
+fn with_context(rule: &Rule, kind: FileKind, block: &str) -> String {
+    let blocks = match kind {
+        FileKind::Dialect => prose_dialect::diagnostics::code(rule.code)
+            .map(|c| c.example_blocks())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    if blocks.is_empty() {
+        return block.to_string();
+    }
+    format!(
+        "#- /ws/prose.toml\n[dialect]\nregistry = \"blocks.txt\"\n#- /ws/blocks.txt\n{}\n#- /ws/{}\n{block}",
+        blocks.join("\n"),
+        kind.example_file_name()
+    )
 }
 
 /// The blocks fenced in `lang` from the heading `## {heading}` to the
@@ -116,12 +139,6 @@ fn every_rule_example_triggers_and_fix_does_not() {
         let Some(kind) = rule.check.kind() else {
             continue;
         };
-        // D012 (a block the caller's registry does not know) needs the
-        // registry of an agent framework, which a lone file does not have:
-        // prose-dialect's own tests run its example with one.
-        if rule.code == "D012" {
-            continue;
-        }
         let lang = kind.fence_language();
         let Some((example, files)) = doc_block(&docs, "Example", lang) else {
             failures.push(format!(
@@ -130,6 +147,7 @@ fn every_rule_example_triggers_and_fix_does_not() {
             ));
             continue;
         };
+        let example = with_context(rule, kind, &example);
         let (_, diags) = example_diagnostics(&example, kind, &files);
         if !diags.iter().any(|d| d.code.as_str() == rule.code) {
             failures.push(format!("{}: the Example does not trigger it", rule.code));
@@ -138,7 +156,7 @@ fn every_rule_example_triggers_and_fix_does_not() {
             failures.push(format!("{}: docs have no `## Fix` {lang} block", rule.code));
             continue;
         };
-        let (text, diags) = example_diagnostics(&fix, kind, &files);
+        let (text, diags) = example_diagnostics(&with_context(rule, kind, &fix), kind, &files);
         let hits: Vec<_> = diags
             .into_iter()
             .filter(|d| d.code.as_str() == rule.code)
@@ -157,6 +175,13 @@ fn every_rule_example_triggers_and_fix_does_not() {
 #[test]
 fn codes_are_unique_sorted_and_named() {
     let rules = all_rules();
+    // A name selects and explains one rule (`--select unknown-property`,
+    // `prose explain duplicate-agent`), whatever the language.
+    let mut names: Vec<&str> = rules.iter().map(|r| r.name).collect();
+    names.sort_unstable();
+    for w in names.windows(2) {
+        assert_ne!(w[0], w[1], "two rules are named {}", w[0]);
+    }
     for w in rules.windows(2) {
         assert!(
             w[0].code < w[1].code,
@@ -186,7 +211,7 @@ fn docs_are_fresh() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics");
     let mut expected: Vec<(String, String)> = Vec::new();
     let mut index = String::from(
-        "# Diagnostics\n\n<!-- Generated from the rule files of crates/prose-ide/src/*/rules/ by the `docs_are_fresh` test; do not edit. -->\n\n\
+        "# Diagnostics\n\n<!-- Generated from the rule file of each code (named at the top of its page) by the `docs_are_fresh` test; do not edit. -->\n\n\
          Every code prose-lsp reports, with its severity under the `default` and `strict` profiles.\n\
          `prose explain CODE` prints a page. See also [spec-rows.md](spec-rows.md): every validation row of the\n\
          specification and the code that implements it.\n\n| Code | Name | Summary | default | strict |\n|---|---|---|---|---|\n",

@@ -184,7 +184,14 @@ pub(crate) fn guests(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>
             }
             GuestLanguage::OpenProse => Guest::OpenProse(next_file.next().copied()),
             GuestLanguage::Dialect => {
-                Guest::Dialect(Arc::new(prose_dialect::parse_document(&inj.text)))
+                let registry = match file {
+                    _ if workspace.is_some() => crate::dialect::registry(db, file, workspace),
+                    _ => &None,
+                };
+                Guest::Dialect(Arc::new(crate::dialect::parse(
+                    &inj.text,
+                    registry.as_deref(),
+                )))
             }
         })
         .collect()

@@ -31,7 +31,7 @@ fn symbol(item: &OutlineItem) -> DocumentSymbol {
         name: item.label.clone(),
         detail: Some(item.detail.clone()).filter(|d| !d.is_empty()),
         kind: match item.kind {
-            OutlineKind::Phase | OutlineKind::Heading => SymbolKind::Section,
+            OutlineKind::Phase | OutlineKind::Heading => SymbolKind::Heading,
             OutlineKind::Command => SymbolKind::Command,
         },
         full_range: item.range,

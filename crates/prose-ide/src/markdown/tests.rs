@@ -473,11 +473,11 @@ fn outline_of_a_prompt_file() {
         &mut out,
     );
     expect![[r#"
-        Section Leading commands 1:1-1:11
+        Heading Leading commands 1:1-1:11
           Command /read a.md 1:1-1:11
-        Section Content 3:1-4:7
-          Section Task 3:1-4:7
-        Section Trailing commands 6:1-6:20
+        Heading Content 3:1-4:7
+          Heading Task 3:1-4:7
+        Heading Trailing commands 6:1-6:20
           Command /push name=n "Next" 6:1-6:20
     "#]]
     .assert_eq(&out);

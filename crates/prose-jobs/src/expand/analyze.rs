@@ -70,6 +70,15 @@ impl<'e> Analyzer<'e> {
         }
     }
 
+    /// Forgets every prompt analyzed so far (the variable table stays), so
+    /// that the next one is analyzed, and reported, on its own.
+    pub(crate) fn reset(&mut self) {
+        self.state.fill(State::Unvisited);
+        self.cut.fill(false);
+        self.stack.clear();
+        self.diagnostics.clear();
+    }
+
     /// Whether a prompt analyzed so far used the prompt variable at `index`.
     pub(crate) fn visited(&self, index: usize) -> bool {
         self.cut[index] || !matches!(self.state[index], State::Unvisited)
@@ -173,7 +182,9 @@ impl<'e> Analyzer<'e> {
             // Without `promptVariables` (reported as missing) every name
             // would be unknown: one error says it.
             if self.entry.has_prompt_variables {
-                let names = self.vars.keys().copied();
+                // In file order, so that a tie suggests the same name
+                // every time.
+                let names = self.entry.prompt_variables.iter().map(|v| v.name.as_str());
                 self.diagnostics
                     .push(unknown_prompt_variable::diagnostic(path, u, names));
             }

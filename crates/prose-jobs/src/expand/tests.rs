@@ -248,3 +248,44 @@ proptest! {
         prop_assert_eq!(got, Ok(naive(&vars, &top)));
     }
 }
+
+/// One expander for many prompts: each expansion on its own, errors of a
+/// shared variable reported to every prompt that uses it.
+#[test]
+fn an_expander_reuses_its_table_not_its_findings() {
+    let parsed = entry(
+        r#""broken": ["$nope"], "a": ["A $broken"], "b": ["B $broken"], "fine": ["F $a-b"], "a-b": ["x"]"#,
+        r#"["$fine"]"#,
+    );
+    let mut expander = super::Expander::new(&parsed.entry);
+    let mut show = |name: &str| match expander.variable_text(name) {
+        Some(Ok(text)) => format!("{name}: {text:?}"),
+        Some(Err(errors)) => {
+            let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+            format!("{name}: {messages:?}")
+        }
+        None => format!("{name}: none"),
+    };
+    let all: Vec<String> = ["a", "b", "fine", "broken", "missing"]
+        .into_iter()
+        .map(&mut show)
+        .collect();
+    expect![[r#"
+        a: ["entry.promptVariables[\"a\"]/$broken: Cannot find prompt variable: $nope."]
+        b: ["entry.promptVariables[\"b\"]/$broken: Cannot find prompt variable: $nope."]
+        fine: "F x"
+        broken: ["entry.promptVariables[\"broken\"]: Cannot find prompt variable: $nope."]
+        missing: none"#]]
+    .assert_eq(&all.join("\n"));
+    // The same as one expansion each.
+    for name in ["a", "b", "fine"] {
+        assert_eq!(
+            super::Expander::new(&parsed.entry).variable_text(name),
+            variable_text(&parsed.entry, name)
+        );
+    }
+    assert_eq!(
+        super::Expander::new(&parsed.entry).task_prompt("t"),
+        task_prompt(&parsed.entry, "t")
+    );
+}

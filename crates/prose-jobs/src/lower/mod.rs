@@ -119,7 +119,8 @@ impl Lower {
     fn unknown_keys(&mut self, object: &Object<'_>, path: &At<'_>, known: &[&str]) {
         for m in &object.members {
             if !known.contains(&m.key.as_str()) {
-                self.report(unknown_property::diagnostic(path, &m.key, known));
+                let taken = |name: &str| object.get(name).is_some();
+                self.report(unknown_property::diagnostic(path, &m.key, known, taken));
             }
         }
     }

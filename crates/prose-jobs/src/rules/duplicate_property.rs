@@ -1,4 +1,4 @@
-//! # J005 `duplicate-property`
+//! # J005 `duplicate-entry-property`
 //!
 //! **Duplicate property.** The same key appears twice in one object: two
 //! tasks or two prompt variables with the same name, or a property written
@@ -45,7 +45,7 @@ use crate::{
 
 pub(crate) const RULE: Rule = Rule {
     code: "J005",
-    name: "duplicate-property",
+    name: "duplicate-entry-property",
     summary: "Duplicate property",
     severity: Severity::Warning,
     source: include_str!("duplicate_property.rs"),

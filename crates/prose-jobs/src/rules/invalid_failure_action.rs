@@ -59,7 +59,7 @@ use crate::{
     model::{FailureAction, FailureKind},
     nearest::nearest,
     path::{At, quote},
-    rules::rename_fix,
+    rules::correction,
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -119,7 +119,7 @@ pub(crate) fn read(cx: &mut Lower, value: &Value, path: &At<'_>) -> Option<Failu
                 };
                 cx.report(
                     JobDiagnostic::new(&RULE, &path.index(0).render(), reason, s.range())
-                        .with_fix(near.map(|n| rename_fix(s, n))),
+                        .with_fix(near.map(|n| correction(s, n, names))),
                 );
                 return Some(action);
             }
@@ -218,7 +218,7 @@ mod tests {
             expect![[r#"
                 J006 5:92-5:94 error: entry.tasks["t0"].criteria.failureAction: Expected ["RetryWithNewSession", retries] or ["RetryWithUserPrompt", retries, prompt], found an empty array.
                 J006 6:83-6:103 error: entry.tasks["t1"].criteria.failureAction[0]: Unknown failure action "RetryWithNewSesion"; did you mean "RetryWithNewSession"?
-                  fix: Change to "RetryWithNewSession": 6:83-6:103 "\"RetryWithNewSession\""
+                  fix (safe): Change to "RetryWithNewSession": 6:83-6:103 "\"RetryWithNewSession\""
                 J006 7:83-7:84 error: entry.tasks["t2"].criteria.failureAction[0]: Expected "RetryWithNewSession" or "RetryWithUserPrompt", found a number.
                 J006 8:82-8:105 error: entry.tasks["t3"].criteria.failureAction: "RetryWithNewSession" takes 2 items (["RetryWithNewSession", retries]), found 1.
                 J006 9:82-9:115 error: entry.tasks["t4"].criteria.failureAction: "RetryWithNewSession" takes 2 items (["RetryWithNewSession", retries]), found 3.

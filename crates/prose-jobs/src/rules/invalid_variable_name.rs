@@ -77,7 +77,11 @@ pub(crate) fn check(entry: &Entry) -> Vec<JobDiagnostic> {
                 ),
                 v.name.range(),
             )
-            .with_fix(Some(rename_fix(&v.name, bare)))
+            // Safe unless a variable already has the bare name (then the
+            // renamed one would replace it).
+            .with_fix(Some(
+                rename_fix(&v.name, bare).safe_if(entry.prompt_variable(bare).is_none()),
+            ))
         } else {
             let written = format!("${name}");
             let read = match find_variables(&written).first() {
@@ -119,13 +123,13 @@ mod tests {
             ),
             expect![[r#"
                 J008 3:21-3:25 warning: entry.promptVariables["$a"]: Write the name without "$": prompts use it as $a, which looks up "a".
-                  fix: Change to "a": 3:21-3:25 "\"a\""
+                  fix (safe): Change to "a": 3:21-3:25 "\"a\""
                 J008 3:34-3:41 warning: entry.promptVariables["step2"]: No prompt can use this variable: $step2 reads as $step followed by "2". A name is words of letters joined by hyphens.
                 J008 3:50-3:54 warning: entry.promptVariables["a-"]: No prompt can use this variable: $a- reads as $a followed by "-". A name is words of letters joined by hyphens.
                 J008 3:63-3:65 warning: entry.promptVariables[""]: No prompt can use this variable: $ is a lone "$". A name is words of letters joined by hyphens.
                 J008 3:74-3:78 warning: entry.promptVariables["2x"]: No prompt can use this variable: $2x is not a variable at all. A name is words of letters joined by hyphens.
                 J008 3:105-3:110 warning: entry.promptVariables["$$b"]: Write the name without "$": prompts use it as $b, which looks up "b".
-                  fix: Change to "b": 3:105-3:110 "\"b\""
+                  fix (safe): Change to "b": 3:105-3:110 "\"b\""
             "#]],
         );
     }

@@ -32,7 +32,7 @@ use crate::{
     diagnostic::{Fix, JobDiagnostic, Rule},
     json::JsonString,
     model::Entry,
-    nearest::nearest,
+    nearest::{is_obvious, nearest},
     path::{At, quote},
     variables::AVAILABLE_TOOLS,
 };
@@ -127,6 +127,16 @@ pub(crate) fn rename_fix(s: &JsonString, name: &str) -> Fix {
     Fix::replace(format!("Change to {}", quote(name)), s.range(), quote(name))
 }
 
+/// The fix of a misspelled name `s` to `near`, the nearest of
+/// `candidates`: safe when it is the obvious correction.
+pub(crate) fn correction<'a>(
+    s: &JsonString,
+    near: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Fix {
+    rename_fix(s, near).safe_if(is_obvious(s.as_str(), near, candidates))
+}
+
 /// The check shared by the name lists (`previousJobKeywords`,
 /// `previousTasks`, `toolExecuted`): each string item of `items` must be
 /// one of `candidates`. The message says the name "is not {what}", then
@@ -158,7 +168,7 @@ pub(crate) fn names_in(
                 None => format!("{name} is not {what}."),
             };
             JobDiagnostic::new(rule, &list.index(i).render(), reason, s.range())
-                .with_fix(near.map(|n| rename_fix(s, n)))
+                .with_fix(near.map(|n| correction(s, n, candidates.list.iter().copied())))
         })
         .collect()
 }

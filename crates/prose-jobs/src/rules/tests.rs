@@ -55,7 +55,16 @@ pub(crate) fn render(text: &str, diagnostics: &[JobDiagnostic]) -> String {
                 .iter()
                 .map(|e| format!("{} {:?}", span(text, e.range), e.new_text))
                 .collect();
-            out.push_str(&format!("  fix: {}: {}\n", fix.title, edits.join(", ")));
+            let confidence = match fix.confidence {
+                crate::Confidence::Offered => " (offered)",
+                crate::Confidence::Preferred => "",
+                crate::Confidence::Safe => " (safe)",
+            };
+            out.push_str(&format!(
+                "  fix{confidence}: {}: {}\n",
+                fix.title,
+                edits.join(", ")
+            ));
         }
     }
     out

@@ -96,7 +96,7 @@ mod tests {
             ),
             expect![[r#"
                 J012 5:111-5:118 error: entry.tasks["t"].availability.previousJobKeywords[1]: "srcum" is not the keyword of any grid row; did you mean "scrum"?
-                  fix: Change to "scrum": 5:111-5:118 "\"scrum\""
+                  fix (safe): Change to "scrum": 5:111-5:118 "\"scrum\""
                 J012 5:120-5:128 error: entry.tasks["t"].availability.previousJobKeywords[2]: "design" is not the keyword of any grid row.
             "#]],
         );

@@ -47,7 +47,7 @@ use crate::{
     model::{Entry, Task},
     nearest::nearest,
     path::{At, quote},
-    rules::{Scope, one_of, rename_fix},
+    rules::{Scope, correction, one_of, rename_fix},
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -75,11 +75,10 @@ pub(crate) fn check(
     }
     let keys = &keys.list;
     // A model id written where its key belongs.
-    let by_id = models
-        .keys
-        .iter()
-        .find(|k| k.model.as_str() == name)
-        .map(|k| k.key.as_str());
+    let mut with_id = models.keys.iter().filter(|k| k.model.as_str() == name);
+    let by_id = with_id.next().map(|k| k.key.as_str());
+    // The key whose model it is, when only one key has that model.
+    let one_key = by_id.is_some() && with_id.next().is_none();
     let near = by_id.or_else(|| nearest(name, keys.iter().copied()));
     let expected = format!("expected {}", one_of(keys));
     let reason = if name == "reviewers" {
@@ -100,8 +99,12 @@ pub(crate) fn check(
         format!("{} is not a model key; {expected}.", quote(name))
     };
     Some(
-        JobDiagnostic::new(&RULE, &path.field("model").render(), reason, model.range())
-            .with_fix(near.map(|n| rename_fix(model, n))),
+        JobDiagnostic::new(&RULE, &path.field("model").render(), reason, model.range()).with_fix(
+            near.map(|n| match by_id {
+                Some(_) => rename_fix(model, n).safe_if(one_key),
+                None => correction(model, n, keys.iter().copied()),
+            }),
+        ),
     )
 }
 
@@ -126,13 +129,26 @@ mod tests {
             ),
             expect![[r#"
                 J010 5:26-5:35 error: entry.tasks["a"].model: "planing" is not a model key; did you mean "planning"?
-                  fix: Change to "planning": 5:26-5:35 "\"planning\""
+                  fix (safe): Change to "planning": 5:26-5:35 "\"planning\""
                 J010 6:33-6:44 error: entry.tasks["b"].model: "reviewers" is a list of models, not a model key; expected "driving", "planning" or "coding".
                 J010 7:33-7:36 error: entry.tasks["c"].model: "c" is a model id, not a model key; use "coding", whose model it is.
-                  fix: Change to "coding": 7:33-7:36 "\"coding\""
+                  fix (safe): Change to "coding": 7:33-7:36 "\"coding\""
                 J010 8:33-8:38 error: entry.tasks["d"].model: "gpt" is not a model key; expected "driving", "planning" or "coding".
                 J010 10:33-10:42 error: entry.tasks["f"].model: "Driving" is not a model key; did you mean "driving"?
-                  fix: Change to "driving": 10:33-10:42 "\"driving\""
+                  fix (safe): Change to "driving": 10:33-10:42 "\"driving\""
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_model_id_two_keys_share_is_fixed_only_on_request() {
+        check(
+            "J010",
+            r#"{"models": {"driving": "m", "planning": "m", "coding": "c", "reviewers": []}, "promptVariables": {}, "grid": [],
+               "tasks": {"t": {"model": "m", "prompt": ["x"], "requireUserInput": false}}}"#,
+            expect![[r#"
+                J010 2:41-2:44 error: entry.tasks["t"].model: "m" is a model id, not a model key; use "driving", whose model it is.
+                  fix: Change to "driving": 2:41-2:44 "\"driving\""
             "#]],
         );
     }

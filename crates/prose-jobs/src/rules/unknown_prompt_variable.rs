@@ -60,7 +60,7 @@
 use crate::{
     diagnostic::{Fix, JobDiagnostic, Rule, Severity},
     model::VariableUse,
-    nearest::nearest,
+    nearest::{is_obvious, nearest},
     path::At,
     variables::RUNTIME_VARIABLES,
 };
@@ -81,14 +81,21 @@ pub(crate) fn diagnostic<'a>(
     names: impl Iterator<Item = &'a str>,
 ) -> JobDiagnostic {
     let runtime = RUNTIME_VARIABLES.iter().map(|r| &r[1..]);
-    let near = nearest(&u.name, names.chain(runtime));
+    let candidates: Vec<&str> = names.chain(runtime).collect();
+    let near = nearest(&u.name, candidates.iter().copied());
     JobDiagnostic::new(
         &RULE,
         &path.render(),
         format!("Cannot find prompt variable: ${}.", u.name),
         u.range,
     )
-    .with_fix(near.map(|n| Fix::replace(format!("Change to ${n}"), u.range, format!("${n}"))))
+    .with_fix(near.map(|n| {
+        Fix::replace(format!("Change to ${n}"), u.range, format!("${n}")).safe_if(is_obvious(
+            &u.name,
+            n,
+            candidates.iter().copied(),
+        ))
+    }))
 }
 
 #[cfg(test)]
@@ -109,10 +116,27 @@ mod tests {
             expect![[r#"
                 J015 3:32-3:37 error: entry.tasks["a"].prompt/$outer/$inner: Cannot find prompt variable: $nope.
                 J015 3:42-3:48 error: entry.tasks["a"].prompt/$outer/$inner: Cannot find prompt variable: $cppjb.
-                  fix: Change to $cppjob: 3:42-3:48 "$cppjob"
+                  fix (safe): Change to $cppjob: 3:42-3:48 "$cppjob"
                 J015 3:102-3:107 error: entry.promptVariables["unused"]: Cannot find prompt variable: $gone.
                 J015 5:46-5:58 error: entry.tasks["a"].prompt: Cannot find prompt variable: $user-inputt.
-                  fix: Change to $user-input: 5:46-5:58 "$user-input"
+                  fix (safe): Change to $user-input: 5:46-5:58 "$user-input"
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_tie_suggests_the_first_in_file_order() {
+        let vars: Vec<String> = ["ab", "ac", "ad", "ae", "af", "ag", "ah", "ai"]
+            .iter()
+            .map(|v| format!(r#""{v}": ["x"]"#))
+            .collect();
+        let uses = r#""t": {"prompt": ["$ab $ac $ad $ae $af $ag $ah $ai $az"], "requireUserInput": false}"#;
+        check(
+            "J015",
+            &entry(&vars.join(", "), uses),
+            expect![[r#"
+                J015 5:61-5:64 error: entry.tasks["t"].prompt: Cannot find prompt variable: $az.
+                  fix: Change to $ab: 5:61-5:64 "$ab"
             "#]],
         );
     }

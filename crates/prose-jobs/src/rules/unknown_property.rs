@@ -1,4 +1,4 @@
-//! # J004 `unknown-property`
+//! # J004 `unknown-entry-property`
 //!
 //! **Unknown property.** An object has a property the entry format does not
 //! define, usually a misspelled one (`promt`, `requireUserInputs`,
@@ -40,19 +40,26 @@ use crate::{
     json::JsonString,
     nearest::nearest,
     path::{At, quote},
-    rules::{one_of, rename_fix},
+    rules::{correction, one_of},
 };
 
 pub(crate) const RULE: Rule = Rule {
     code: "J004",
-    name: "unknown-property",
+    name: "unknown-entry-property",
     summary: "Unknown property",
     severity: Severity::Error,
     source: include_str!("unknown_property.rs"),
 };
 
-/// `key` is not one of `known`, the properties of the object at `path`.
-pub(crate) fn diagnostic(path: &At<'_>, key: &JsonString, known: &[&str]) -> JobDiagnostic {
+/// `key` is not one of `known`, the properties of the object at `path`;
+/// `taken` says whether the object has a property of that name already
+/// (then renaming the key would replace it: the fix is not safe).
+pub(crate) fn diagnostic(
+    path: &At<'_>,
+    key: &JsonString,
+    known: &[&str],
+    taken: impl Fn(&str) -> bool,
+) -> JobDiagnostic {
     let name = key.as_str();
     let near = nearest(name, known.iter().copied());
     let reason = match near {
@@ -67,8 +74,12 @@ pub(crate) fn diagnostic(path: &At<'_>, key: &JsonString, known: &[&str]) -> Job
             one_of(known)
         ),
     };
-    JobDiagnostic::new(&RULE, &path.member(name).render(), reason, key.range())
-        .with_fix(near.map(|n| rename_fix(key, n)))
+    JobDiagnostic::new(&RULE, &path.member(name).render(), reason, key.range()).with_fix(near.map(
+        |n| {
+            let fix = correction(key, n, known.iter().copied());
+            if taken(n) { fix.offered() } else { fix }
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -88,10 +99,10 @@ mod tests {
             ),
             expect![[r#"
                 J004 5:17-5:24 error: entry.tasks["t"].promt: Unknown property "promt"; did you mean "prompt"?
-                  fix: Change to "prompt": 5:17-5:24 "\"prompt\""
+                  fix (offered): Change to "prompt": 5:17-5:24 "\"prompt\""
                 J004 5:77-5:84 error: entry.tasks["t"].owner: Unknown property "owner"; expected "model", "prompt", "requireUserInput", "availability" or "criteria".
                 J004 6:35-6:49 error: entry.tasks["t"].availability.previousTask: Unknown property "previousTask"; did you mean "previousTasks"?
-                  fix: Change to "previousTasks": 6:35-6:49 "\"previousTasks\""
+                  fix (safe): Change to "previousTasks": 6:35-6:49 "\"previousTasks\""
                 J004 6:114-6:121 error: entry.tasks["t"].criteria.tools: Unknown property "tools"; expected "toolExecuted", "failureAction", "condition" or "runConditionInSameSession".
             "#]],
         );
@@ -104,9 +115,9 @@ mod tests {
             r#"{"$schema": "x", "model": {}, "grid": [{"keyword": "a", "automate": true, "jobs": [{"name": "n", "id": "i", "ID": 1}], "auto": 1}]}"#,
             expect![[r#"
                 J004 1:18-1:25 error: entry.model: Unknown property "model"; did you mean "models"?
-                  fix: Change to "models": 1:18-1:25 "\"models\""
+                  fix (safe): Change to "models": 1:18-1:25 "\"models\""
                 J004 1:109-1:113 error: entry.grid[0].jobs[0].ID: Unknown property "ID"; did you mean "id"?
-                  fix: Change to "id": 1:109-1:113 "\"id\""
+                  fix (offered): Change to "id": 1:109-1:113 "\"id\""
                 J004 1:120-1:126 error: entry.grid[0].auto: Unknown property "auto"; expected "keyword", "automate" or "jobs".
             "#]],
         );

@@ -94,7 +94,7 @@ mod tests {
             expect![[r#"
                 J013 5:119-5:126 error: entry.tasks["learn-task"].availability.previousTasks[1]: "learn" is not the name of a task.
                 J013 5:128-5:140 error: entry.tasks["learn-task"].availability.previousTasks[2]: "Learn-Task" is not the name of a task; did you mean "learn-task"?
-                  fix: Change to "learn-task": 5:128-5:140 "\"learn-task\""
+                  fix (safe): Change to "learn-task": 5:128-5:140 "\"learn-task\""
                 J013 5:142-5:150 error: entry.tasks["learn-task"].availability.previousTasks[3]: "refine" is not the name of a task.
             "#]],
         );

@@ -90,7 +90,7 @@ mod tests {
             ),
             expect![[r#"
                 J014 5:111-5:129 error: entry.tasks["t"].criteria.toolExecuted[1]: "job_boolean_ture" is not an available tool; did you mean "job_boolean_true"?
-                  fix: Change to "job_boolean_true": 5:111-5:129 "\"job_boolean_true\""
+                  fix (safe): Change to "job_boolean_true": 5:111-5:129 "\"job_boolean_true\""
                 J014 5:131-5:137 error: entry.tasks["t"].criteria.toolExecuted[2]: "bash" is not an available tool; expected "job_prepare_document", "job_boolean_true", "job_boolean_false" or "job_prerequisite_failed".
             "#]],
         );

@@ -75,7 +75,8 @@ pub(crate) fn check(task: &Task, prompt: &Summary, path: &At<'_>) -> Option<JobD
     } else {
         "requireUserInput is false, but the expanded prompt uses $user-input."
     };
-    let fix = Fix::replace(format!("Change to {uses}"), flag.range, uses.to_string());
+    // Changing the prompt may be what is meant instead: only offered.
+    let fix = Fix::replace(format!("Change to {uses}"), flag.range, uses.to_string()).offered();
     let mut d = JobDiagnostic::new(
         &RULE,
         &path.field("requireUserInput").render(),
@@ -111,9 +112,9 @@ mod tests {
             expect![[r#"
                 J011 5:59-5:64 error: entry.tasks["a"].requireUserInput: requireUserInput is false, but the expanded prompt uses $user-input.
                   related 3:33-3:44: $user-input is used here
-                  fix: Change to true: 5:59-5:64 "true"
+                  fix (offered): Change to true: 5:59-5:64 "true"
                 J011 6:68-6:72 error: entry.tasks["b"].requireUserInput: requireUserInput is true, but the expanded prompt does not use $user-input.
-                  fix: Change to false: 6:68-6:72 "false"
+                  fix (offered): Change to false: 6:68-6:72 "false"
             "#]],
         );
     }

@@ -45,7 +45,7 @@
 //! runConditionInSameSession?: boolean}}`.
 
 use crate::{
-    diagnostic::{Edit, Fix, JobDiagnostic, Rule, Severity},
+    diagnostic::{Confidence, Edit, Fix, JobDiagnostic, Rule, Severity},
     json::{Value, ValueKind},
     path::At,
 };
@@ -77,15 +77,15 @@ pub(crate) fn diagnostic(path: &At<'_>, expected: &str, found: &Value) -> JobDia
                     new_text: "]".into(),
                 },
             ],
+            confidence: Confidence::Safe,
         }),
         ValueKind::String(s)
             if expected == "a boolean" && matches!(s.as_str(), "true" | "false") =>
         {
-            Some(Fix::replace(
-                format!("Change to {}", s.as_str()),
-                found.range,
-                s.as_str(),
-            ))
+            Some(
+                Fix::replace(format!("Change to {}", s.as_str()), found.range, s.as_str())
+                    .safe_if(true),
+            )
         }
         _ => None,
     };
@@ -123,14 +123,14 @@ mod tests {
             ),
             expect![[r#"
                 J002 3:26-3:32 error: entry.promptVariables["a"]: Expected a prompt (an array of strings), found a string.
-                  fix: Wrap the string in an array: 3:26-3:26 "[", 3:32-3:32 "]"
+                  fix (safe): Wrap the string in an array: 3:26-3:26 "[", 3:32-3:32 "]"
                 J002 3:40-3:41 error: entry.promptVariables["b"][0]: Expected a string, found a number.
                 J002 3:49-3:53 error: entry.promptVariables["b"][2]: Expected a string, found null.
                 J002 5:26-5:27 error: entry.tasks["t"].model: Expected a string, found a number.
                 J002 5:39-5:43 error: entry.tasks["t"].prompt: Expected a prompt (an array of strings), found a string.
-                  fix: Wrap the string in an array: 5:39-5:39 "[", 5:43-5:43 "]"
+                  fix (safe): Wrap the string in an array: 5:39-5:39 "[", 5:43-5:43 "]"
                 J002 5:65-5:71 error: entry.tasks["t"].requireUserInput: Expected a boolean, found a string.
-                  fix: Change to true: 5:65-5:71 "true"
+                  fix (safe): Change to true: 5:65-5:71 "true"
                 J002 6:52-6:55 error: entry.tasks["t"].availability.previousTasks: Expected an array of strings, found a string.
                 J002 6:81-6:85 error: entry.tasks["t"].availability.previousJobKeywords[0]: Expected a string, found a boolean.
                 J002 6:101-6:103 error: entry.tasks["t"].availability.condition: Expected a prompt (an array of strings), found an object.

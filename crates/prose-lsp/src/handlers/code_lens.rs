@@ -1,7 +1,9 @@
 //! `textDocument/codeLens`: the lenses of `prose_ide::code_lens`, each
 //! turned into a command of the server's own (`workspace/executeCommand`)
 //! with the document's URI as its argument. This is the one place that
-//! maps a `LensCommand` to a command id.
+//! maps a `LensCommand` to a command id. In a workspace the client has not
+//! trusted (`trusted: false`), the lenses that run something become one
+//! `Run disabled: workspace not trusted` lens without a command.
 
 use std::sync::Arc;
 
@@ -20,9 +22,14 @@ pub async fn code_lens(
     params: CodeLensParams,
 ) -> Result<Option<Vec<CodeLens>>> {
     let uri = params.text_document.uri.clone();
+    // In a workspace the client has not trusted, nothing runs.
+    let trusted = crate::handlers::run::trusted(&inner.state());
     let result = on_document(inner, &params.text_document.uri, move |s, file| {
         let text = s.text(file)?;
-        let lenses = s.analysis.code_lenses(file).lsp()?;
+        let mut lenses = s.analysis.code_lenses(file).lsp()?;
+        if !trusted {
+            lenses = prose_ide::code_lens::untrusted(lenses);
+        }
         Ok(lenses
             .into_iter()
             .map(|lens| CodeLens {
@@ -49,6 +56,10 @@ pub fn command(title: &str, command: &LensCommand, uri: &Uri) -> Command {
             vec![json!({ "uri": uri.as_str() })],
         ),
         LensCommand::None => ("", Vec::new()),
+        LensCommand::ShowTaskPrompt { task } => (
+            crate::handlers::task_prompt::COMMAND,
+            vec![json!({ "uri": uri.as_str(), "task": task })],
+        ),
     };
     Command {
         title: title.to_string(),
@@ -77,5 +88,20 @@ mod tests {
         );
         assert_eq!(info.command, "");
         assert_eq!(info.arguments, None);
+        let uri: Uri = "file:///w/team.jobs.json".parse().unwrap();
+        let show = command(
+            "Show expanded prompt",
+            &LensCommand::ShowTaskPrompt {
+                task: "plan-task".into(),
+            },
+            &uri,
+        );
+        assert_eq!(show.command, "prose.showTaskPrompt");
+        assert_eq!(
+            show.arguments,
+            Some(vec![
+                json!({ "uri": "file:///w/team.jobs.json", "task": "plan-task" })
+            ])
+        );
     }
 }

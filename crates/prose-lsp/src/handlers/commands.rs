@@ -1,7 +1,6 @@
-//! `workspace/executeCommand`: the server's own commands, each in its
-//! handler module. The ids are advertised in `executeCommandProvider`, so
-//! clients (vscode-languageclient, Neovim's code lens runner) send them
-//! here; see docs/lsp.md.
+//! `workspace/executeCommand`: the server's own commands, which code
+//! lenses and editors call (`executeCommandProvider` lists [`commands`]).
+//! Each command is handled in its own module; see docs/lsp.md.
 
 use std::sync::Arc;
 
@@ -9,27 +8,31 @@ use ls_types::ExecuteCommandParams;
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 
-use crate::{handlers::model_view, server::Inner};
+use crate::{
+    handlers::{model_view, run, task_prompt},
+    server::Inner,
+};
 
-/// Every command id the server runs.
-pub const COMMANDS: &[&str] = &[model_view::COMMAND];
-
-pub async fn execute_command(
-    inner: &Arc<Inner>,
-    params: ExecuteCommandParams,
-) -> Result<Option<Value>> {
-    match params.command.as_str() {
-        model_view::COMMAND => model_view::execute(inner, params.arguments).await,
-        other => Err(Error::invalid_params(format!("unknown command `{other}`"))),
-    }
+/// Every command the server carries out: running programs
+/// ([`run::COMMANDS`]), a job task's expanded prompt, what the model
+/// receives from a prompt file.
+pub fn commands() -> Vec<&'static str> {
+    let mut all = run::COMMANDS.to_vec();
+    all.push(task_prompt::COMMAND);
+    all.push(model_view::COMMAND);
+    all
 }
 
-/// The `uri` of a command's first argument (`[{"uri": "..."}]`).
-pub fn uri_argument(arguments: &[Value]) -> Result<ls_types::Uri> {
-    arguments
-        .first()
-        .and_then(|a| a.get("uri"))
-        .and_then(Value::as_str)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| Error::invalid_params("expected the arguments [{\"uri\": string}]"))
+pub async fn execute(inner: &Arc<Inner>, params: ExecuteCommandParams) -> Result<Option<Value>> {
+    match params.command.as_str() {
+        task_prompt::COMMAND => task_prompt::show_task_prompt(inner, params.arguments)
+            .await
+            .map(Some),
+        model_view::COMMAND => model_view::execute(inner, params.arguments).await,
+        c if run::COMMANDS.contains(&c) => run::execute_command(inner, params).await,
+        other => Err(Error::invalid_params(format!(
+            "unknown command `{other}`; the server's commands are {}",
+            commands().join(", ")
+        ))),
+    }
 }

@@ -20,9 +20,12 @@ use crate::{
 
 /// The characters after which the client asks for completions on its own:
 /// `session:` / `model:` (`:`), an interpolation (`{`), call arguments
-/// (`(`), a pipeline operator (`|`), a string value (`"`); in prompts and
-/// instructions, a keyword (`_`) and a command or a path (`/`).
-pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\"", "_", "/"];
+/// (`(`), a pipeline operator (`|`), a string value (`"`); in Pattern
+/// Dialect a verb (`/`), a /send domain or a reference (`@`), a permission
+/// marker (`?`); a job entry's `$variable` (`$`); in prompts and
+/// instructions, a keyword (`_`) and a command or a path (`/`). A language
+/// with nothing to offer after one answers empty.
+pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\"", "/", "@", "?", "$", "_"];
 
 /// At most this many entries of a directory are offered for a path.
 const MAX_PATH_ITEMS: usize = 500;
@@ -106,6 +109,11 @@ fn kind(kind: CompletionKind) -> CompletionItemKind {
         CompletionKind::Input => CompletionItemKind::FIELD,
         CompletionKind::Snippet => CompletionItemKind::SNIPPET,
         CompletionKind::File => CompletionItemKind::FILE,
+        CompletionKind::Verb => CompletionItemKind::FUNCTION,
+        CompletionKind::Reference => CompletionItemKind::REFERENCE,
+        CompletionKind::Marker => CompletionItemKind::OPERATOR,
+        CompletionKind::Task => CompletionItemKind::FUNCTION,
+        CompletionKind::Tool => CompletionItemKind::METHOD,
     }
 }
 

@@ -90,6 +90,7 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
             .and_then(|w| w.show_document.as_ref())
             .is_some_and(|s| s.support),
     };
+    inner.runs.set_caps(crate::handlers::run::client_caps(caps));
     let (init_settings, problems) = params
         .initialization_options
         .as_ref()
@@ -209,13 +210,14 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             .into(),
         ),
         folding_range_provider: Some(ls_types::FoldingRangeProviderCapability::Simple(true)),
-        // Prompt files' "Show what the model receives" (and later the
-        // runner's lenses).
+        // Code lenses (Run program; a job task's expanded prompt; what the
+        // model receives from a prompt file) and the server's commands
+        // (handlers/commands.rs).
         code_lens_provider: Some(ls_types::CodeLensOptions {
             resolve_provider: Some(false),
         }),
         execute_command_provider: Some(ls_types::ExecuteCommandOptions {
-            commands: crate::handlers::commands::COMMANDS
+            commands: crate::handlers::commands::commands()
                 .iter()
                 .map(|c| c.to_string())
                 .collect(),
@@ -277,28 +279,42 @@ pub async fn initialized(inner: &Arc<Inner>, _: InitializedParams) {
             .await;
     }
     if caps.watch_files {
-        let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: watchers(home.as_deref(), caps.relative_patterns),
-        };
-        let registration = Registration {
-            id: WATCH_REGISTRATION.to_string(),
-            method: "workspace/didChangeWatchedFiles".to_string(),
-            register_options: serde_json::to_value(options).ok(),
-        };
-        if let Err(e) = inner.client.register_capability(vec![registration]).await {
-            inner
-                .client
-                .log_message(
-                    MessageType::WARNING,
-                    format!("prose: cannot watch files: {}", e.message),
-                )
-                .await;
-        }
+        let watchers = watchers(home.as_deref(), caps.relative_patterns);
+        register_watchers(inner, WATCH_REGISTRATION, watchers, "files").await;
     }
+    crate::handlers::registry_watch::update(inner).await;
     if caps.configuration {
         pull_configuration(inner).await;
     }
 }
+
+/// Registers `workspace/didChangeWatchedFiles` for `watchers` under `id`;
+/// a refusal is logged (`what` says what goes unwatched).
+pub async fn register_watchers(
+    inner: &Arc<Inner>,
+    id: &str,
+    watchers: Vec<FileSystemWatcher>,
+    what: &str,
+) {
+    let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+    let registration = Registration {
+        id: id.to_string(),
+        method: WATCH_METHOD.to_string(),
+        register_options: serde_json::to_value(options).ok(),
+    };
+    if let Err(e) = inner.client.register_capability(vec![registration]).await {
+        inner
+            .client
+            .log_message(
+                MessageType::WARNING,
+                format!("prose: cannot watch {what}: {}", e.message),
+            )
+            .await;
+    }
+}
+
+/// The method file watchers are registered for.
+pub const WATCH_METHOD: &str = "workspace/didChangeWatchedFiles";
 
 /// The file watchers: the workspace globs, and `~/.prose/**` (relative to
 /// the home `.prose` folder when the client supports `RelativePattern`s,

@@ -14,8 +14,8 @@ use tower_lsp_server::jsonrpc::Result;
 
 use crate::{
     handlers::{
-        commands::uri_argument,
         snapshot::{Lsp, on_document, request_failed},
+        task_prompt::first_argument,
     },
     server::{Inner, blocking},
     workspace,
@@ -27,12 +27,18 @@ pub const COMMAND: &str = "prose.showModelView";
 /// The folder under a root where the views are written.
 pub const VIEW_DIR: &str = ".prose/model-view";
 
+/// The command's argument: the prompt file.
+#[derive(serde::Deserialize)]
+struct ModelViewArgs {
+    uri: Uri,
+}
+
 pub async fn execute(inner: &Arc<Inner>, arguments: Vec<Value>) -> Result<Option<Value>> {
-    let uri = uri_argument(&arguments)?;
+    let ModelViewArgs { uri } = first_argument(arguments)?;
     let found = on_document(inner, &uri, move |s, file| {
         let markdown = s.analysis.model_view(file).lsp()?;
         let path = s.analysis.file_path(file).lsp()?;
-        let dir = s.analysis.project_dir(file).lsp()?;
+        let dir = s.analysis.file_root_dir(file).lsp()?;
         Ok(markdown.map(|m| (m, view_path(&dir, &path))))
     })
     .await?

@@ -266,10 +266,42 @@ local function show_scratch(name, lines, filetype)
   return buf
 end
 
+--- A job task's fully expanded prompt (`prose.showTaskPrompt`, docs/lsp.md)
+--- in a scratch buffer `prose://task-prompt/TASK`.
+function M.show_task_prompt(client, arguments, bufnr)
+  request(client, "workspace/executeCommand", { command = "prose.showTaskPrompt", arguments = arguments }, function(err, result)
+    if err then
+      vim.notify("prose: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    show_scratch("prose://task-prompt/" .. result.task, vim.split(result.text, "\n", { plain = true }))
+  end, bufnr)
+end
+
+--- The handler of the lens "Show expanded prompt": Neovim runs a lens's
+--- command through vim.lsp.commands before asking the server.
+local function lens_commands()
+  vim.lsp.commands["prose.showTaskPrompt"] = function(command, ctx)
+    local client = vim.lsp.get_client_by_id(ctx.client_id) or M.client(ctx.bufnr)
+    if client then
+      M.show_task_prompt(client, command.arguments, ctx.bufnr)
+    end
+  end
+end
+
 local function commands()
   local function uri()
     return { { uri = vim.uri_from_bufnr(0) } }
   end
+  lens_commands()
+  vim.api.nvim_create_user_command("ProseTaskPrompt", function(args)
+    local client = M.client(0)
+    if not client then
+      vim.notify("prose: no prose-lsp client for this buffer", vim.log.levels.WARN)
+      return
+    end
+    M.show_task_prompt(client, { { uri = vim.uri_from_bufnr(0), task = args.args } }, 0)
+  end, { nargs = 1, desc = "Show the expanded prompt of a task of this job entry" })
   vim.api.nvim_create_user_command("ProseRun", function()
     if vim.bo.modified then
       vim.cmd("write")

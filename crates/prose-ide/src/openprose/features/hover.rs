@@ -25,6 +25,7 @@ use prose_syntax::{
 };
 
 use crate::{
+    config::Config,
     contract::{Persist, agent_persist, program_contract},
     db::{Db, SourceFile, Workspace, parse},
     diagnostics::{Diagnostic, file_config, file_diagnostics, rule},
@@ -58,8 +59,23 @@ pub(crate) fn hover(
     };
     let token = pick_token(&root, offset);
     let symbol = token.as_ref().and_then(|t| symbol_hover(&cx, t));
-
     let token_range = token.as_ref().map(|t| t.text_range());
+    with_diagnostics(db, ws, file, offset, token_range, symbol)
+}
+
+/// A hover of any language: what `symbol` says about the thing under the
+/// cursor (its range and Markdown), followed by the diagnostics there (at
+/// `offset`, or overlapping `token_range`, the word under the cursor):
+/// each one's code, message and the first paragraph of its page. `None`
+/// when there is neither.
+pub(crate) fn with_diagnostics(
+    db: &dyn Db,
+    ws: Workspace,
+    file: SourceFile,
+    offset: TextSize,
+    token_range: Option<TextRange>,
+    symbol: Option<(TextRange, String)>,
+) -> Option<HoverResult> {
     let mut diags: Vec<&Diagnostic> = file_diagnostics(db, file, Some(ws))
         .iter()
         .filter(|d| {
@@ -78,6 +94,18 @@ pub(crate) fn hover(
         (None, None) => return None,
     };
     let config = file_config(db, file, Some(ws));
+    append_diagnostics(&mut markdown, &diags, &config);
+    Some(HoverResult { range, markdown })
+}
+
+/// More diagnostics than this at one spot are left to the problems list.
+const MAX_DIAGNOSTICS: usize = 3;
+
+/// Appends the explanation of each diagnostic of `diags` (the first
+/// [`MAX_DIAGNOSTICS`]) to a hover's `markdown`, after a rule: its code,
+/// message, the first paragraph of its page and where the page is. The
+/// same for every language.
+pub(crate) fn append_diagnostics(markdown: &mut String, diags: &[&Diagnostic], config: &Config) {
     for d in diags.iter().take(MAX_DIAGNOSTICS) {
         if !markdown.is_empty() {
             markdown.push_str("\n\n---\n\n");
@@ -85,11 +113,7 @@ pub(crate) fn hover(
         let page = config.docs_url_for(d.code.as_str());
         markdown.push_str(&explain_diagnostic(d, page.as_deref()));
     }
-    Some(HoverResult { range, markdown })
 }
-
-/// More diagnostics than this at one spot are left to the problems list.
-const MAX_DIAGNOSTICS: usize = 3;
 
 /// What the hover needs to know about the file.
 struct Cx<'a> {

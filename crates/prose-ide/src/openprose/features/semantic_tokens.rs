@@ -52,6 +52,9 @@ pub enum SemanticTokenKind {
     Number,
     Comment,
     Operator,
+    /// A word that qualifies what surrounds it: a Pattern Dialect
+    /// permission marker (`?ask`, `!`).
+    Modifier,
     /// A condition keyword of the instruction language (`_instructed_`,
     /// `_resumed_`: something that happened; LSP `event`).
     Condition,
@@ -80,6 +83,7 @@ pub const TOKEN_KINDS: &[&str] = &[
     "number",
     "comment",
     "operator",
+    "modifier",
     "event",
     "macro",
     "regexp",
@@ -181,7 +185,7 @@ pub fn semantic_tokens(
 }
 
 /// Whether `piece` overlaps `range` (an empty range touches what contains it).
-fn touches(range: TextRange, piece: TextRange) -> bool {
+pub(crate) fn touches(range: TextRange, piece: TextRange) -> bool {
     if range.is_empty() {
         piece.contains_inclusive(range.start())
     } else {
@@ -400,36 +404,43 @@ fn push_lines(
     }
 }
 
+/// Renders tokens of `text` as `line:col text kind [modifiers]`, one per
+/// line, checking that they are sorted, disjoint and on one line each (the
+/// tests of every language).
+#[cfg(test)]
+pub(crate) fn render_tokens(text: &str, tokens: &[SemanticToken]) -> String {
+    let mut out = String::new();
+    let mut last_end = 0.into();
+    for t in tokens {
+        assert!(t.range.start() >= last_end, "overlap or disorder at {t:?}");
+        last_end = t.range.end();
+        let piece = &text[t.range];
+        assert!(!piece.contains('\n'), "token spans lines: {t:?}");
+        let before = &text[..usize::from(t.range.start())];
+        let line = before.matches('\n').count() + 1;
+        let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        let mods: Vec<_> = t.modifiers.names().collect();
+        out.push_str(&format!("{line}:{col} {piece} {}", t.kind.name()));
+        if !mods.is_empty() {
+            out.push_str(&format!(" [{}]", mods.join(" ")));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use expect_test::{Expect, expect};
     use prose_syntax::TextRange;
 
-    use super::{TOKEN_KINDS, TOKEN_MODIFIERS, TokenModifiers};
+    use super::{TOKEN_KINDS, TOKEN_MODIFIERS, TokenModifiers, render_tokens};
     use crate::fixture::Fixture;
 
-    /// Renders tokens as `line:col text kind [modifiers]`, one per line.
+    /// Renders the tokens of the program `text` (see [`render_tokens`]).
     fn render(text: &str, range: Option<TextRange>) -> String {
         let (host, file) = Fixture::parse(text).host(None);
-        let tokens = host.analysis().semantic_tokens(file, range).unwrap();
-        let mut out = String::new();
-        let mut last_end = 0.into();
-        for t in &tokens {
-            assert!(t.range.start() >= last_end, "overlap or disorder at {t:?}");
-            last_end = t.range.end();
-            let piece = &text[t.range];
-            assert!(!piece.contains('\n'), "token spans lines: {t:?}");
-            let before = &text[..usize::from(t.range.start())];
-            let line = before.matches('\n').count() + 1;
-            let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-            let mods: Vec<_> = t.modifiers.names().collect();
-            out.push_str(&format!("{line}:{col} {piece} {}", t.kind.name()));
-            if !mods.is_empty() {
-                out.push_str(&format!(" [{}]", mods.join(" ")));
-            }
-            out.push('\n');
-        }
-        out
+        render_tokens(text, &host.analysis().semantic_tokens(file, range).unwrap())
     }
 
     fn check(text: &str, expect: Expect) {
@@ -441,6 +452,7 @@ mod tests {
         use super::SemanticTokenKind as K;
         assert_eq!(K::Pattern.index() as usize, TOKEN_KINDS.len() - 1);
         assert_eq!(K::Condition.name(), "event");
+        assert_eq!(K::Modifier.name(), "modifier");
         assert_eq!(K::Agent.name(), "class");
         assert_eq!(
             TokenModifiers::READONLY.names().collect::<Vec<_>>(),
