@@ -185,6 +185,7 @@ fn hover_in_prompts_instructions_and_program_strings() {
     let program = file_uri(&sb.path().join("main.prose"));
     let source = "session \"Review it, then _terminate_ \\\"SGN_DONE\\\".\"\n";
     c.open(&program, 1, source);
+    c.diagnostics(&program, Some(1));
     let h = c.call("textDocument/hover", at(&program, 0, 30));
     assert!(
         h["contents"]["value"]
@@ -205,6 +206,9 @@ fn completion_of_commands_keywords_and_paths() {
     let mut c = start(&sb, json!({}));
     let prompt = file_uri(&sb.path().join("task.prompt.md"));
     open_markdown(&mut c, &prompt, "/read docs/de\nWork, then _ter\n");
+    // The first diagnostics come once the files it reads are looked up:
+    // no later load cancels the requests below.
+    c.diagnostics(&prompt, Some(1));
     let items = c.call("textDocument/completion", at(&prompt, 0, 13));
     let labels: Vec<&str> = items
         .as_array()
@@ -242,6 +246,7 @@ fn tokens_links_definition_and_outline() {
     );
     let prompt = file_uri(&sb.path().join("task.prompt.md"));
     open_markdown(&mut c, &prompt, PROMPT);
+    c.diagnostics(&prompt, Some(1));
     let design = file_uri(&sb.path().join("docs/design.md"));
 
     let tokens = c.call(
@@ -289,6 +294,7 @@ fn tokens_links_definition_and_outline() {
         &agents,
         "## _if_ _subreplied_ like \"SGN_PENDING ({id})\", _then_:\n- _run_ `resume {id}`\n",
     );
+    c.diagnostics(&agents, Some(1));
     let def = c.call("textDocument/definition", at(&agents, 1, 19));
     assert_eq!(
         def,
@@ -333,6 +339,7 @@ fn show_what_the_model_receives() {
     );
     let prompt = file_uri(&sb.path().join("task.prompt.md"));
     open_markdown(&mut c, &prompt, PROMPT);
+    c.diagnostics(&prompt, Some(1));
     let lenses = c.call(
         "textDocument/codeLens",
         json!({ "textDocument": { "uri": prompt } }),
@@ -376,5 +383,71 @@ fn show_what_the_model_receives() {
         json!({ "command": "prose.showModelView", "arguments": [{ "uri": readme }] }),
     );
     assert_eq!(c.response(id)["error"]["code"], -32803);
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+/// Job entry prompts carry the instruction language (issue 11 C): K codes,
+/// hover and tokens inside a task's prompt strings, at their place in the
+/// JSON; the entry's own features stay (J codes, `$variable` hover).
+#[test]
+fn instructions_inside_job_entry_prompts() {
+    let sb = Sandbox::new("lspmd-jobs");
+    let mut c = LspClient::spawn(prose_bin(), &["lsp"], sb.path());
+    let init = c.initialize(sb.path(), json!({}), Value::Null);
+    let uri = file_uri(&sb.path().join("team.jobs.json"));
+    let entry = "{\n  \"promptVariables\": {\"rules\": [\"Be brief.\"]},\n  \"tasks\": {\"t\": {\"model\": \"m\", \"prompt\": [\"$rules _if_ done, _then_\", \"_termiante_ \\\"SGN_DONE\\\".\"]}}\n}\n";
+    c.open_as(&uri, "json", 1, entry);
+    let d = c.diagnostics(&uri, Some(1));
+    let k001 = with_code(&d["diagnostics"], "K001");
+    assert_eq!(k001.len(), 1, "{d}");
+    assert_eq!(k001[0]["range"], range(2, 72, 2, 83));
+    assert!(
+        with_code(&d["diagnostics"], "J003").len() == 3,
+        "the entry's own checks stay: {d}"
+    );
+
+    let h = c.call("textDocument/hover", at(&uri, 2, 52));
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("**_if_**"), "{h}");
+    let h = c.call("textDocument/hover", at(&uri, 2, 46));
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("Be brief."), "the variable's hover: {h}");
+
+    let tokens = c.call(
+        "textDocument/semanticTokens/full",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let legend = &init["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"];
+    let data = tokens["data"].as_array().unwrap();
+    let kinds: Vec<&str> = data
+        .chunks(5)
+        .map(|t| legend[t[3].as_u64().unwrap() as usize].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"keyword") && kinds.contains(&"variable"),
+        "{kinds:?}"
+    );
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+/// A ```` ```dialect ```` fence: Pattern Dialect diagnostics and hover at
+/// their place in the markdown file.
+#[test]
+fn dialect_fences_in_markdown() {
+    let sb = Sandbox::new("lspmd-dialect");
+    let mut c = start(&sb, json!({}));
+    let uri = file_uri(&sb.path().join("NOTES.md"));
+    open_markdown(
+        &mut c,
+        &uri,
+        "# Notes\n\n```dialect\n/summarize notes\n/recall notes\n```\n",
+    );
+    let d = c.diagnostics(&uri, Some(1));
+    assert_eq!(codes(&d), ["D001"], "{d}");
+    assert_eq!(d["diagnostics"][0]["range"], range(3, 1, 3, 10));
+    let h = c.call("textDocument/hover", at(&uri, 4, 3));
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("**/recall**"), "{h}");
+    assert_eq!(h["range"], range(4, 0, 4, 7));
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }

@@ -85,7 +85,9 @@ impl Analysis {
                 md::hover::hover(db, ws, f, kind, pos.offset)
             }
             FileKind::Dialect => dialect::hover::file_hover(db, ws, f, pos.offset),
-            FileKind::JobEntry => jobs::hover::hover(db, ws, f, pos.offset),
+            FileKind::JobEntry => injection::features::hover(db, Some(ws), f, pos.offset)
+                .and_then(|h| md::hover::with_problems(db, ws, f, pos.offset, Some(h)))
+                .or_else(|| jobs::hover::hover(db, ws, f, pos.offset)),
         })
     }
 
@@ -107,7 +109,16 @@ impl Analysis {
                 md::completion::completions(db, ws, f, kind, pos.offset)
             }
             FileKind::Dialect => dialect::completion::file_completions(db, ws, f, pos.offset),
-            FileKind::JobEntry => jobs::completion::completions(db, f, pos.offset),
+            FileKind::JobEntry => {
+                let mut items = jobs::completion::completions(db, f, pos.offset);
+                items.extend(injection::features::completions(
+                    db,
+                    Some(ws),
+                    f,
+                    pos.offset,
+                ));
+                items
+            }
         })
     }
 
@@ -153,7 +164,16 @@ impl Analysis {
                 dialect::code_actions::file_code_actions(db, ws, frange.file, f, frange.range)
             }
             FileKind::JobEntry => {
-                jobs::code_actions::code_actions(db, frange.file, f, ws, frange.range)
+                let mut actions =
+                    jobs::code_actions::code_actions(db, frange.file, f, ws, frange.range);
+                actions.extend(injection::features::code_actions(
+                    db,
+                    Some(ws),
+                    frange.file,
+                    f,
+                    frange.range,
+                ));
+                actions
             }
         })
     }
@@ -202,7 +222,9 @@ impl Analysis {
         let ws = self.workspace;
         self.by_kind(file, move |db, f, kind| match kind {
             FileKind::PromptFile | FileKind::Markdown => md::links::document_links(db, ws, f, kind),
-            FileKind::OpenProse => injection::features::document_links(db, Some(ws), f),
+            FileKind::OpenProse | FileKind::JobEntry => {
+                injection::features::document_links(db, Some(ws), f)
+            }
             _ => Vec::new(),
         })
     }
@@ -297,7 +319,11 @@ impl Analysis {
                 md::semantic_tokens::semantic_tokens(db, ws, f, kind, range)
             }
             FileKind::Dialect => dialect::semantic_tokens::file_semantic_tokens(db, ws, f, range),
-            FileKind::JobEntry => jobs::semantic_tokens::semantic_tokens(db, f, range),
+            FileKind::JobEntry => {
+                let own = jobs::semantic_tokens::semantic_tokens(db, f, range);
+                let guests = injection::features::semantic_tokens(db, Some(ws), f, range);
+                injection::tokens::overlay(own, guests)
+            }
         })
     }
 
@@ -309,7 +335,10 @@ impl Analysis {
     pub fn goto_definition(&self, pos: FilePosition) -> Cancellable<Vec<NavigationTarget>> {
         let ws = self.workspace;
         let bound = self.by_kind(pos.file, move |db, f, kind| match kind {
-            FileKind::OpenProse | FileKind::PromptFile | FileKind::Markdown => {
+            FileKind::OpenProse
+            | FileKind::PromptFile
+            | FileKind::Markdown
+            | FileKind::JobEntry => {
                 md::links::definition(db, ws, f, pos.offset).map(|r| (r, f.text(db)[r].to_string()))
             }
             _ => None,

@@ -15,7 +15,7 @@ use crate::{
     auxiliary::WorkspaceFiles,
     config::Config,
     db::{Db, SourceFile, Workspace, parse},
-    diagnostics::{Diagnostic, Finding, file_diagnostics, finish, front_end_accs},
+    diagnostics::{Diagnostic, Finding, file_config, file_diagnostics, finish, front_end_accs},
     features::{
         code_actions::CodeAction,
         completion::{CompletionItem, CompletionKind},
@@ -135,8 +135,17 @@ pub(crate) fn hover(
             let h = op::hover::hover(db, workspace?, *g, at)?;
             (h.range, h.markdown)
         }
-        // The Pattern Dialect integration adds its hover here.
-        Guest::Dialect(_) | Guest::Instructions(None) | Guest::OpenProse(None) => return None,
+        Guest::Dialect(doc) => {
+            let config = file_config(db, file, workspace);
+            let diags = if inj.checked {
+                crate::dialect::text_diagnostics(doc, &config)
+            } else {
+                Vec::new()
+            };
+            let h = crate::dialect::hover::hover(doc, &diags, &config, at)?;
+            (h.range, h.markdown)
+        }
+        Guest::Instructions(None) | Guest::OpenProse(None) => return None,
     };
     Some(HoverResult {
         range: inj.map.range_to_host(range),
@@ -176,7 +185,14 @@ pub(crate) fn semantic_tokens(
                         }),
                 );
             }
-            // The Pattern Dialect integration adds its tokens here.
+            Guest::Dialect(doc) => out.extend(
+                crate::dialect::semantic_tokens::semantic_tokens(&inj.text, doc, None)
+                    .into_iter()
+                    .map(|mut t| {
+                        t.range = map(t.range);
+                        t
+                    }),
+            ),
             _ => {}
         }
     }
@@ -232,7 +248,20 @@ pub(crate) fn completions(
                 None => Vec::new(),
             }
         }
-        // The Pattern Dialect integration adds its completion here.
+        Guest::Dialect(_) => {
+            let registry = match workspace {
+                Some(_) => crate::dialect::registry(db, file, workspace).as_deref(),
+                None => None,
+            };
+            crate::dialect::completion::completions(&inj.text, registry, at)
+                .into_iter()
+                .filter(|c| inj.map.is_verbatim(c.replace_range))
+                .map(|mut c| {
+                    c.replace_range = inj.map.range_to_host(c.replace_range);
+                    c
+                })
+                .collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -295,6 +324,10 @@ pub(crate) fn code_actions(
     let reported = file_diagnostics(db, file, workspace);
     let mut out = Vec::new();
     for (inj, guest) in pairs(db, file, workspace).filter(|(inj, _)| inj.checked) {
+        if let Guest::Dialect(doc) = guest {
+            out.extend(dialect_fixes(db, workspace, file_id, file, inj, doc, range));
+            continue;
+        }
         let Guest::Instructions(Some(ins)) = guest else {
             continue;
         };
@@ -309,6 +342,39 @@ pub(crate) fn code_actions(
         ));
     }
     out
+}
+
+/// The parser's fixes of a dialect fence's diagnostics that touch the host
+/// `range`, as edits of the host (fixes that would cross text the fence
+/// leaves out, such as a list item's indentation, are not offered).
+fn dialect_fixes(
+    db: &dyn Db,
+    workspace: Option<Workspace>,
+    file_id: FileId,
+    file: SourceFile,
+    inj: &Injection,
+    doc: &prose_dialect::Document,
+    range: TextRange,
+) -> Vec<CodeAction> {
+    let diags = crate::dialect::text_diagnostics(doc, &file_config(db, file, workspace));
+    let whole = TextRange::up_to(TextSize::of(inj.text.as_str()));
+    crate::dialect::code_actions::code_actions(file_id, doc, &diags, whole)
+        .into_iter()
+        .filter_map(|mut a| {
+            let at = inj.map.range_to_host(a.diagnostic_range?);
+            at.intersect(range)?;
+            a.diagnostic_range = Some(at);
+            for (_, edits) in &mut a.edit.edits {
+                for e in edits {
+                    if !inj.map.is_verbatim(e.range) {
+                        return None;
+                    }
+                    e.range = inj.map.range_to_host(e.range);
+                }
+            }
+            Some(a)
+        })
+        .collect()
 }
 
 /// The `_spawn_` files the guests name (keys), for the host to load.

@@ -10,8 +10,8 @@
 //!   text and how it maps onto the host's, see [`OffsetMap`]). OpenProse
 //!   gives its prompt strings (`crate::openprose::injections`), markdown
 //!   and prompt files their content and fences
-//!   (`crate::markdown::injections`); job entries will give their prompts
-//!   (one arm below);
+//!   (`crate::markdown::injections`), job entries their prompts
+//!   (`crate::jobs::injections`);
 //! - **guests** ([`guests`], and the features in `features.rs`): for each
 //!   guest language, how its text is analysed and how each feature asks it.
 //!   The `_keyword_` instructions and Pattern Dialect are analysed on the
@@ -66,6 +66,9 @@ pub enum Escape {
     /// Inside an OpenProse string: `\`, `{`, `}` and (in a `"`-string)
     /// `"` and line breaks are escaped.
     OpenProseString { triple: bool },
+    /// Inside a JSON string (a job entry's prompt): `\`, `"` and control
+    /// characters are escaped.
+    JsonString,
 }
 
 /// One range of a host's text handed to a guest language.
@@ -132,6 +135,20 @@ impl Injection {
                 }
                 out
             }
+            Escape::JsonString => {
+                let mut out = String::with_capacity(text.len());
+                for c in text.chars() {
+                    match c {
+                        '\\' => out.push_str("\\\\"),
+                        '"' => out.push_str("\\\""),
+                        '\n' => out.push_str("\\n"),
+                        '\t' => out.push_str("\\t"),
+                        c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+                        c => out.push(c),
+                    }
+                }
+                out
+            }
         }
     }
 }
@@ -143,9 +160,8 @@ pub fn injections(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -
         FileKind::OpenProse => crate::openprose::injections::prompt_strings(db, file),
         FileKind::PromptFile => crate::markdown::injections::prompt_file(db, file),
         FileKind::Markdown => crate::markdown::injections::markdown_file(db, file, workspace),
-        // Job entries hand over their prompts when they are wired in:
-        // `crate::jobs::injections::...` goes here.
-        FileKind::JobEntry | FileKind::Dialect => Vec::new(),
+        FileKind::JobEntry => crate::jobs::injections::prompt_injections(db, file),
+        FileKind::Dialect => Vec::new(),
     }
 }
 

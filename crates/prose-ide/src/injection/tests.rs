@@ -197,3 +197,65 @@ fn editing_prose_around_a_fence_does_not_recheck_its_program() {
         "the markdown file is: {ran:?}"
     );
 }
+
+/// A ```` ```dialect ```` fence of a markdown file: the dialect's hover,
+/// tokens, completion and quick fixes, in the markdown's ranges.
+#[test]
+fn dialect_fences_answer_every_feature_in_place() {
+    let fixture = "# Notes\n\n- Try:\n\n  ```dialect\n  /recal notes\n  ```\n\n```dialect\n/recall notes\n/$0\n```\n";
+    let (host, file, text, offset) = setup(fixture, FileKind::Markdown, &[]);
+    let analysis = host.analysis();
+    let pos = |needle: &str, plus: u32| crate::FilePosition {
+        file,
+        offset: TextSize::new(text.find(needle).unwrap() as u32 + plus),
+    };
+    let diags: Vec<String> = analysis
+        .diagnostics(file)
+        .unwrap()
+        .iter()
+        .map(|d| format!("{} {}", d.code.as_str(), at(&text, d.range)))
+        .collect();
+    assert_eq!(diags, ["D002 6:4-6:9"], "{diags:?}");
+
+    let h = analysis.hover(pos("recall notes", 2)).unwrap().unwrap();
+    assert_eq!(at(&text, h.range), "10:1-10:8");
+    assert!(h.markdown.contains("/recall"), "{}", h.markdown);
+    let h = analysis.hover(pos("recal notes", 2)).unwrap().unwrap();
+    assert!(h.markdown.contains("D002"), "{}", h.markdown);
+    assert_eq!(
+        h.markdown.matches("**hint D002**").count(),
+        1,
+        "the problem once: {}",
+        h.markdown
+    );
+
+    let out = tokens(&fixture.replace("$0", ""), FileKind::Markdown);
+    assert!(out.contains("6:3-6:9 /recal function"), "{out}");
+    assert!(out.contains("10:1-10:8 /recall function"), "{out}");
+
+    let items = analysis
+        .completions(crate::FilePosition {
+            file,
+            offset: offset.unwrap(),
+        })
+        .unwrap();
+    let recall = items.iter().find(|i| i.label == "/recall").expect("verbs");
+    assert_eq!(at(&text, recall.replace_range), "11:1-11:2");
+
+    let range = TextRange::up_to(TextSize::of(text.as_str()));
+    let fixes: Vec<String> = analysis
+        .code_actions(FileRange { file, range })
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let e = &a.edit.edits[0].1[0];
+            format!(
+                "{} {} {:?}",
+                a.diagnostic_code.unwrap(),
+                at(&text, e.range),
+                e.new_text
+            )
+        })
+        .collect();
+    assert_eq!(fixes, ["D002 6:4-6:9 \"recall\""], "{fixes:?}");
+}

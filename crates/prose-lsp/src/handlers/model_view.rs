@@ -14,7 +14,7 @@ use tower_lsp_server::jsonrpc::Result;
 
 use crate::{
     handlers::{
-        snapshot::{Lsp, on_document, request_failed},
+        snapshot::{Lsp, on_document_retrying, request_failed},
         task_prompt::first_argument,
     },
     server::{Inner, blocking},
@@ -35,7 +35,7 @@ struct ModelViewArgs {
 
 pub async fn execute(inner: &Arc<Inner>, arguments: Vec<Value>) -> Result<Option<Value>> {
     let ModelViewArgs { uri } = first_argument(arguments)?;
-    let found = on_document(inner, &uri, move |s, file| {
+    let found = on_document_retrying(inner, &uri, move |s, file| {
         let markdown = s.analysis.model_view(file).lsp()?;
         let path = s.analysis.file_path(file).lsp()?;
         let dir = s.analysis.file_root_dir(file).lsp()?;
