@@ -271,6 +271,41 @@ fn hover_in_prompt_files() {
     );
 }
 
+/// Issue 11 B: every keyword and every SOP signal has its hover in an
+/// instruction file, a prompt string of a program and a job prompt, with
+/// the expansion the seed gives.
+#[test]
+fn every_keyword_and_signal_has_its_hover_wherever_agents_read() {
+    use prose_markdown::instructions::vocabulary::{KEYWORDS, SIGNALS};
+    let words = KEYWORDS
+        .iter()
+        .map(|k| (k.written(), k.expansion().to_string()))
+        .chain(
+            SIGNALS
+                .iter()
+                .map(|s| (s.name.to_string(), s.name.to_string())),
+        );
+    for (word, expected) in words {
+        let line = format!("_if_ _instructed_, _then_ {word} and _terminate_ \"SGN_DONE\".");
+        let cursor = line.replacen(&word, &format!("{}$0{}", &word[..2], &word[2..]), 1);
+        let json_cursor = cursor.replace('"', "\\\"");
+        for (fixture, kind) in [
+            (format!("{cursor}\n"), FileKind::Markdown),
+            (
+                format!("session \"{}\"\n", cursor.replace('"', "\\\"")),
+                FileKind::OpenProse,
+            ),
+            (
+                format!("{{\"tasks\": {{\"t\": {{\"prompt\": [\"{json_cursor}\"]}}}}}}\n"),
+                FileKind::JobEntry,
+            ),
+        ] {
+            let h = hover(&fixture, kind, &[]);
+            assert!(h.contains(&expected), "{word} in {kind:?}: {h}");
+        }
+    }
+}
+
 #[test]
 fn hover_in_instruction_files_and_fences() {
     let h = hover(
