@@ -51,58 +51,6 @@ fn with_context(rule: &Rule, kind: FileKind, block: &str) -> String {
     )
 }
 
-/// The blocks fenced in `lang` from the heading `## {heading}` to the
-/// next `## ` heading (fences of three or more backticks, closed by the
-/// same), each with the path of its ``File `PATH`:`` caption, if any.
-fn doc_blocks(docs: &str, heading: &str, lang: &str) -> Vec<(Option<String>, String)> {
-    let Some(start) = docs.find(&format!("## {heading}")) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let mut caption: Option<String> = None;
-    let mut fence: Option<(&str, Option<String>, String)> = None;
-    for (i, l) in docs[start..].split_inclusive('\n').enumerate() {
-        if let Some((ticks, path, body)) = fence.as_mut() {
-            if l.trim_end() == *ticks {
-                out.push((path.take(), std::mem::take(body)));
-                fence = None;
-            } else {
-                body.push_str(l);
-            }
-            continue;
-        }
-        if i > 0 && l.starts_with("## ") {
-            break;
-        }
-        let ticks = l.len() - l.trim_start_matches('`').len();
-        if ticks >= 3 {
-            let path = caption.take();
-            if l[ticks..].trim_end() == lang {
-                fence = Some((&l[..ticks], path, String::new()));
-            }
-        } else if !l.trim().is_empty() {
-            caption = l
-                .trim()
-                .strip_prefix("File `")
-                .and_then(|r| r.strip_suffix("`:"))
-                .map(str::to_string);
-        }
-    }
-    out
-}
-
-/// The first uncaptioned block of `## {heading}` and the files the
-/// captioned ones define.
-fn doc_block(docs: &str, heading: &str, lang: &str) -> Option<(String, Vec<(String, String)>)> {
-    let blocks = doc_blocks(docs, heading, lang);
-    let main = blocks.iter().find(|(p, _)| p.is_none())?.1.clone();
-    let files = blocks
-        .into_iter()
-        .filter_map(|(p, body)| Some((p?, body)))
-        .collect();
-    Some((main, files))
-}
-
 /// The diagnostics of a docs example, as a file of `kind` (strict
 /// profile), where `files` exist and every other file it reads does not.
 fn example_diagnostics(
@@ -140,7 +88,8 @@ fn every_rule_example_triggers_and_fix_does_not() {
             continue;
         };
         let lang = kind.fence_language();
-        let Some((example, files)) = doc_block(&docs, "Example", lang) else {
+        let Some((example, files)) = prose_rule_docs::example_with_files(&docs, "Example", lang)
+        else {
             failures.push(format!(
                 "{}: docs have no `## Example` {lang} block",
                 rule.code
@@ -152,7 +101,7 @@ fn every_rule_example_triggers_and_fix_does_not() {
         if !diags.iter().any(|d| d.code.as_str() == rule.code) {
             failures.push(format!("{}: the Example does not trigger it", rule.code));
         }
-        let Some((fix, files)) = doc_block(&docs, "Fix", lang) else {
+        let Some((fix, files)) = prose_rule_docs::example_with_files(&docs, "Fix", lang) else {
             failures.push(format!("{}: docs have no `## Fix` {lang} block", rule.code));
             continue;
         };
