@@ -430,17 +430,18 @@ fn instructions_inside_job_entry_prompts() {
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
 
-/// A ```` ```dialect ```` fence: Pattern Dialect diagnostics and hover at
-/// their place in the markdown file.
+/// ```` ```prose ```` and ```` ```dialect ```` fences: OpenProse and
+/// Pattern Dialect diagnostics and hover at their place in the markdown
+/// file.
 #[test]
-fn dialect_fences_in_markdown() {
+fn program_and_dialect_fences_in_markdown() {
     let sb = Sandbox::new("lspmd-dialect");
     let mut c = start(&sb, json!({}));
     let uri = file_uri(&sb.path().join("NOTES.md"));
     open_markdown(
         &mut c,
         &uri,
-        "# Notes\n\n```dialect\n/summarize notes\n/recall notes\n```\n",
+        "# Notes\n\n```dialect\n/summarize notes\n/recall notes\n```\n\n```prose\nagent a:\n  model: opus\nsession: a\n```\n",
     );
     let d = c.diagnostics(&uri, Some(1));
     assert_eq!(codes(&d), ["D001"], "{d}");
@@ -449,5 +450,9 @@ fn dialect_fences_in_markdown() {
     let text = h["contents"]["value"].as_str().unwrap();
     assert!(text.contains("**/recall**"), "{h}");
     assert_eq!(h["range"], range(4, 0, 4, 7));
+    let h = c.call("textDocument/hover", at(&uri, 10, 10));
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("opus"), "the agent's hover in the fence: {h}");
+    assert_eq!(h["range"], range(10, 9, 10, 10));
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
