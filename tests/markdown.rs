@@ -160,3 +160,50 @@ fn explain_knows_the_markdown_codes() {
     let run = sb.prose(&["explain", "misspelled-keyword"]);
     assert!(run.stdout.contains("# K001"), "{}", run.stdout);
 }
+
+/// Issue 11 C on the command line: K codes inside a program's prompt
+/// strings and a job entry's prompts (with a `_spawn_` file looked up on
+/// disk), with the JSON contract's paths and positions.
+#[test]
+fn instructions_in_program_strings_and_job_prompts() {
+    let sb = Sandbox::new("md-hosts");
+    sb.write(
+        "main.prose",
+        "session \"Review it, then _termiante_ \\\"SGN_DONE\\\".\"\n",
+    )
+    .write("helper.md", "# Helper\n")
+    .write(
+        "team.jobs.json",
+        "{\"tasks\": {\"t\": {\"prompt\": [\"_if_ _instructed_, _then_ _spawn_ `helper.md`\", \"and _spawn_ `gone.md`.\"]}}}\n",
+    );
+    let run = sb.prose(&[
+        "check",
+        "--format",
+        "json",
+        "--select",
+        "K",
+        "main.prose",
+        "team.jobs.json",
+    ]);
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let found: Vec<String> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {}:{}",
+                d["path"].as_str().unwrap(),
+                d["code"].as_str().unwrap(),
+                d["range"]["start"]["line"],
+                d["range"]["start"]["column"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        ["main.prose K001 1:26", "team.jobs.json K007 1:92"],
+        "{}",
+        run.stdout
+    );
+}
