@@ -259,3 +259,92 @@ fn dialect_fences_answer_every_feature_in_place() {
         .collect();
     assert_eq!(fixes, ["D002 6:4-6:9 \"recall\""], "{fixes:?}");
 }
+
+/// Every feature at every char boundary of odd hosts with injections
+/// (escapes, emoji, fences in list items and quotes, unclosed strings and
+/// fences, truncated entries): an answer, never a panic, every range
+/// inside the text.
+#[test]
+fn features_never_panic_around_injections() {
+    use crate::{FilePosition, fixture::Fixture};
+    let texts: &[(&str, FileKind)] = &[
+        (
+            "/read é😀.md\n/push name= \"_termi\\\"nate_ {x\"\n/run -1\n\n_if_ 😀 _then_ _spawn_ `",
+            FileKind::PromptFile,
+        ),
+        (
+            "> ```dialect\n> /recal 😀\n> ```\n- ```prose\n  session \"_if_ é, _then_\n  ```\n```dialect\n/",
+            FileKind::Markdown,
+        ),
+        (
+            "_if_ _instructed_ like \"{*}{a\", _then_ _terminate_ \"{b}\n1)\n_elif_",
+            FileKind::Markdown,
+        ),
+        (
+            "session \"_if_ \\u{1F600} {x} _then_ _terminate_ \\\"é\nlet y = \"\"\"\n  _spawn_ `a.md` \\{",
+            FileKind::OpenProse,
+        ),
+        (
+            "{\"tasks\": {\"t\": {\"prompt\": [\"_if_ \\u00e9\\ud83d\\ude00 $x, _then_\", \"_terminate_ \\\"",
+            FileKind::JobEntry,
+        ),
+        (
+            "{\"promptVariables\": {\"v\": [\"_spawn_ `\\u0061.md` \\\\ _run_\"]}, \"tasks\": {\"t\": {\"prompt\": \"_if_\"}}}",
+            FileKind::JobEntry,
+        ),
+    ];
+    for &(text, kind) in texts {
+        let (host, file) = Fixture::parse_as(text, kind).host(None);
+        let a = host.analysis();
+        let len = TextSize::of(text);
+        let inside = |r: TextRange| assert!(r.end() <= len, "{r:?} past {len:?} in {text:?}");
+        a.diagnostics(file)
+            .unwrap()
+            .iter()
+            .for_each(|d| inside(d.range));
+        let tokens = a.semantic_tokens(file, None).unwrap();
+        for t in &tokens {
+            inside(t.range);
+            assert!(
+                !text[t.range].contains('\n'),
+                "a token on one line: {t:?} in {text:?}"
+            );
+        }
+        for w in tokens.windows(2) {
+            assert!(
+                w[0].range.end() <= w[1].range.start(),
+                "sorted, without overlaps: {w:?} in {text:?}"
+            );
+        }
+        a.document_links(file)
+            .unwrap()
+            .iter()
+            .for_each(|l| inside(l.range));
+        a.document_symbols(file).unwrap();
+        a.code_lenses(file).unwrap();
+        a.model_view(file).unwrap();
+        let whole = TextRange::up_to(len);
+        for c in a.code_actions(FileRange { file, range: whole }).unwrap() {
+            c.edit
+                .edits
+                .iter()
+                .flat_map(|(_, e)| e)
+                .for_each(|e| inside(e.range));
+        }
+        for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let offset = TextSize::from(at as u32);
+            let pos = FilePosition { file, offset };
+            if let Some(h) = a.hover(pos).unwrap() {
+                inside(h.range);
+            }
+            a.completions(pos)
+                .unwrap()
+                .iter()
+                .for_each(|c| inside(c.replace_range));
+            a.goto_definition(pos).unwrap();
+            let range = TextRange::empty(offset);
+            a.semantic_tokens(file, Some(range)).unwrap();
+            a.code_actions(FileRange { file, range }).unwrap();
+        }
+    }
+}
