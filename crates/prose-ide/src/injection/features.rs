@@ -249,11 +249,8 @@ pub(crate) fn completions(
             }
         }
         Guest::Dialect(_) => {
-            let registry = match workspace {
-                Some(_) => crate::dialect::registry(db, file, workspace).as_deref(),
-                None => None,
-            };
-            crate::dialect::completion::completions(&inj.text, registry, at)
+            let registry = crate::dialect::registry(db, file, workspace);
+            crate::dialect::completion::completions(&inj.text, registry.as_deref(), at)
                 .into_iter()
                 .filter(|c| inj.map.is_verbatim(c.replace_range))
                 .map(|mut c| {

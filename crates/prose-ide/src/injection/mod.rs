@@ -200,10 +200,8 @@ pub(crate) fn guests(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>
             }
             GuestLanguage::OpenProse => Guest::OpenProse(next_file.next().copied()),
             GuestLanguage::Dialect => {
-                let registry = match file {
-                    _ if workspace.is_some() => crate::dialect::registry(db, file, workspace),
-                    _ => &None,
-                };
+                // The block registry of the host file's root.
+                let registry = crate::dialect::registry(db, file, workspace);
                 Guest::Dialect(Arc::new(crate::dialect::parse(
                     &inj.text,
                     registry.as_deref(),

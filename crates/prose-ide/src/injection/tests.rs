@@ -348,3 +348,19 @@ fn features_never_panic_around_injections() {
         }
     }
 }
+
+/// A dialect fence is read with the block registry of its file's root,
+/// as a `.dialect` file there is.
+#[test]
+fn dialect_fences_use_the_roots_block_registry() {
+    let fixture = "#- /ws/prose.toml\n[dialect]\nregistry = \"agents/blocks.txt\"\n#- /ws/agents/blocks.txt\nproject_notes\nmeeting_notes\n#- /ws/NOTES.md\n# Notes\n\n```dialect\n/recall read notes\n```\n";
+    let (text, diags) = crate::openprose::rule_tests::diagnostics_as(
+        fixture,
+        FileKind::Markdown,
+        crate::config::Profile::Default,
+    );
+    expect![[r#"
+        D012 4:14-4:19 error: 'recall' found multiple blocks matching 'notes' - did you mean project_notes or meeting_notes?
+    "#]]
+    .assert_eq(&render(&text, &diags));
+}
