@@ -118,6 +118,8 @@ fn vscode_command_ids_differ_from_the_servers() {
         "prose.cancelRun",
         "prose.revealErrors",
         "prose.showTaskPrompt",
+        "prose.runTask",
+        "prose.dryRunTask",
         "prose.showModelView",
     ];
     for command in manifest["contributes"]["commands"].as_array().unwrap() {

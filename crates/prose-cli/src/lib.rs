@@ -16,7 +16,6 @@ pub mod fix;
 pub mod fmt;
 pub mod formats;
 pub mod jobs;
-pub mod jobs_progress;
 pub mod jobs_run;
 pub mod line_index;
 pub mod live;

@@ -229,7 +229,7 @@ impl EventSink for Progress {
             EventKind::Error { message, .. } => self.line(&format!("error: {message}")),
             EventKind::Cancelled { reason } => self.line(&format!("cancelled: {reason}")),
             EventKind::InputReceived { name, .. } => self.line(&format!("input {name} received")),
-            EventKind::Job(job) => self.line(&crate::jobs_progress::describe(e, job)),
+            EventKind::Job(job) => self.line(&prose_runner::jobs::describe(e, job)),
             EventKind::RunFinished { .. }
             | EventKind::BindingWritten { .. }
             | EventKind::BranchStarted { .. }

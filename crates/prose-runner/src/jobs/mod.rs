@@ -22,7 +22,8 @@
 //!   and the end of the run;
 //! - [`prepare`](prepare_task): options, checks, the run's directory, start;
 //! - [`check`]: the entry's diagnostics, as the analysis's;
-//! - [`events`](JobEvent): the job events of the run event contract.
+//! - [`events`](JobEvent): the job events of the run event contract;
+//! - [`describe`]: a job event as one line, for progress displays.
 //!
 //! The API has the shape of a program's run ([`crate::run`]):
 //! [`prepare_task`] then [`start_task`] gives a [`crate::run::RunHandle`]
@@ -33,6 +34,7 @@
 //! docs/jobs.md, "Running tasks".
 
 pub mod check;
+mod describe;
 pub mod dry_run;
 mod events;
 mod exec;
@@ -42,6 +44,7 @@ mod session;
 mod state;
 pub mod tools;
 
+pub use describe::describe;
 pub use events::{JobEvent, TaskOutcome};
 pub use plan::{Mode, PlanOptions, TaskPlan};
 pub use prepare::{

@@ -1,11 +1,10 @@
-//! How `prose jobs run` shows a task's own events (`task_started`,
-//! `tool_called`, `availability_checked`, `criteria_checked`, `retry`,
-//! `task_finished`) among the sessions' lines of [`crate::progress`].
+//! A task's own events (`task_started`, `tool_called`,
+//! `availability_checked`, `criteria_checked`, `retry`, `task_finished`)
+//! as one line each: what `prose jobs run` shows among its sessions' lines
+//! and what the language server reports in a task's `$/progress`.
 
-use prose_runner::{
-    events::Event,
-    jobs::{JobEvent, TaskOutcome},
-};
+use super::{JobEvent, TaskOutcome};
+use crate::events::Event;
 
 fn first_line(s: &str) -> &str {
     s.lines()
