@@ -47,6 +47,8 @@ pub struct ClientCaps {
     pub hierarchical_symbols: bool,
     /// Completion items may be snippets (`completionItem.snippetSupport`).
     pub snippet_support: bool,
+    /// `window/showDocument` is supported.
+    pub show_document: bool,
 }
 
 /// A document the editor has open.
@@ -96,6 +98,12 @@ pub struct State {
     pub client_settings: ClientSettings,
     /// Memory files known to exist.
     pub memory_files: BTreeSet<String>,
+    /// Auxiliary files (`/read` targets, `_spawn_` files) looked up on disk;
+    /// watched-file events keep them current.
+    pub aux_files: BTreeSet<String>,
+    /// How many watcher registrations for auxiliary files were made (each
+    /// has an id of its own).
+    pub aux_registrations: u64,
     /// External paths (memory files, import candidates) already looked up
     /// on disk; watched-file events keep them current.
     pub checked_external: Arc<HashSet<String>>,
@@ -122,6 +130,8 @@ impl Default for State {
             init_settings: ClientSettings::default(),
             client_settings: ClientSettings::default(),
             memory_files: BTreeSet::new(),
+            aux_files: BTreeSet::new(),
+            aux_registrations: 0,
             checked_external: Arc::default(),
             published: HashMap::new(),
             disk_files: HashSet::new(),
@@ -390,6 +400,13 @@ impl State {
             }
             self.host.set_memory_files(self.memory_files.clone());
         }
+        let aux: Vec<String> = self.aux_files.iter().filter(|p| gone(p)).cloned().collect();
+        let checked = Arc::make_mut(&mut self.checked_external);
+        for path in &aux {
+            self.aux_files.remove(path);
+            checked.remove(path);
+            self.host.forget_aux_file(path);
+        }
         self.touch();
     }
 
@@ -403,6 +420,18 @@ impl State {
         };
         if changed {
             self.host.set_memory_files(self.memory_files.clone());
+            self.touch();
+        }
+        changed
+    }
+
+    /// Records what is at an auxiliary path. True if that changed.
+    pub fn set_aux_file(&mut self, path: &str, state: prose_ide::auxiliary::AuxState) -> bool {
+        Arc::make_mut(&mut self.checked_external).insert(path.to_string());
+        self.aux_files.insert(path.to_string());
+        let changed = self.host.aux_state(path).as_ref() != Some(&state);
+        if changed {
+            self.host.set_aux_file(path, state);
             self.touch();
         }
         changed
