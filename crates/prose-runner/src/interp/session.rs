@@ -647,7 +647,7 @@ impl Interp {
             time: time.clone(),
             tool_calls: Vec::new(),
         };
-        if let Err(e) = self.store.journal.put(entry) {
+        if let Err(e) = self.store.journal.put_async(entry).await {
             flight.done = true;
             let e = RunError::new(format!("cannot record session {id}: {e}"), ask.site);
             return Err(self.raise(cx, e));

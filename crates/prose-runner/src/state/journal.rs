@@ -145,15 +145,35 @@ impl Journal {
 
     /// Commits a record: on disk (atomically) first, then in memory.
     pub fn put(&self, entry: JournalEntry) -> io::Result<()> {
+        let (path, text) = self.record(&entry)?;
+        write_atomic(&path, text.as_bytes(), self.durable)?;
+        self.lock().insert(entry.key.clone(), entry);
+        Ok(())
+    }
+
+    /// [`Journal::put`] with the file written on a blocking thread: the
+    /// records of parallel branches that finish together are written side
+    /// by side instead of one after another on the run's thread. Still on
+    /// disk before it returns.
+    pub async fn put_async(&self, entry: JournalEntry) -> io::Result<()> {
+        let (path, text) = self.record(&entry)?;
+        let durable = self.durable;
+        tokio::task::spawn_blocking(move || write_atomic(&path, text.as_bytes(), durable))
+            .await
+            .map_err(io::Error::other)??;
+        self.lock().insert(entry.key.clone(), entry);
+        Ok(())
+    }
+
+    /// The file of a record and its text.
+    fn record(&self, entry: &JournalEntry) -> io::Result<(PathBuf, String)> {
         let file = if crate::events::session_number(&entry.id).is_some() {
             format!("{}.json", entry.id.split('@').next().unwrap_or("s"))
         } else {
             format!("input-{:016x}.json", fnv(&entry.key))
         };
-        let text = serde_json::to_string_pretty(&entry).map_err(io::Error::other)?;
-        write_atomic(&self.dir.join(file), text.as_bytes(), self.durable)?;
-        self.lock().insert(entry.key.clone(), entry);
-        Ok(())
+        let text = serde_json::to_string_pretty(entry).map_err(io::Error::other)?;
+        Ok((self.dir.join(file), text))
     }
 }
 
