@@ -130,6 +130,23 @@ impl LspClient {
         self.stderr.lock().unwrap().clone()
     }
 
+    /// Closes the server's stdin (a client that went away).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The server's text of an open document (`prose/debug/documentText`).
+    pub fn document_text(&mut self, uri: &str) -> String {
+        let r = self.call(
+            "prose/debug/documentText",
+            json!({ "textDocument": { "uri": uri } }),
+        );
+        r["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{uri} is not open: {r}"))
+            .to_string()
+    }
+
     /// Writes raw bytes (for malformed-input tests).
     pub fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin is open");

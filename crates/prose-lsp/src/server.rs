@@ -84,6 +84,17 @@ impl Server {
     pub async fn invalid_message(&self, params: serde_json::Value) -> Result<()> {
         crate::transport::invalid_message(params)
     }
+
+    /// `prose/debug/documentText` (see `handlers/debug.rs`).
+    pub async fn document_text(
+        &self,
+        params: handlers::debug::DocumentTextParams,
+    ) -> Result<Option<handlers::debug::DocumentText>> {
+        guard(handlers::debug::DOCUMENT_TEXT, async {
+            handlers::debug::document_text(&self.inner, params)
+        })
+        .await
+    }
 }
 
 /// The message of a panic payload.

@@ -3,6 +3,7 @@
 
 pub mod code_actions;
 pub mod completion;
+pub mod debug;
 pub mod diagnostics;
 pub mod folding;
 pub mod formatting;
