@@ -3,9 +3,9 @@
 //! The conventions (they are part of the `--format json` contract):
 //!
 //! - lines and columns are **1-based**;
-//! - a line ends after each `\n`; in a CRLF file the `\r` is the last
-//!   character of its line (the lexer treats `\r\n` as one newline and a lone
-//!   `\r` as whitespace, so lone `\r` never starts a line either);
+//! - a line ends after each `\n`, `\r\n` or lone `\r` (as in the lexer, the
+//!   language server and LSP: `prose_syntax::lines`); in a CRLF file the
+//!   `\r` is the last character of its line;
 //! - columns count **Unicode scalar values** (Rust `char`s), not bytes and
 //!   not UTF-16 code units: in `é x`, `x` is at column 3;
 //! - a byte order mark at the very start of the file is **not** a column:
@@ -40,12 +40,7 @@ impl<'a> LineIndex<'a> {
             0
         };
         let mut line_starts = vec![first];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        line_starts.extend(prose_syntax::lines::line_starts(text));
         LineIndex { text, line_starts }
     }
 
@@ -82,7 +77,7 @@ impl<'a> LineIndex<'a> {
 
     /// The byte range of the whole lines `range` touches, each line with its
     /// terminator; used to cut a snippet for rendering. A non-empty range
-    /// ending right after a `\n` does not touch the next line.
+    /// ending right after a line break does not touch the next line.
     pub fn lines_around(&self, start: usize, end: usize) -> std::ops::Range<usize> {
         let start = self.clamp(start);
         let end = self.clamp(end).max(start);
@@ -161,8 +156,9 @@ mod tests {
     }
 
     #[test]
-    fn lone_cr_is_not_a_line_break() {
-        assert_eq!(lc("a\rb", 2), (1, 3));
+    fn lone_cr_is_a_line_break() {
+        assert_eq!(lc("a\rb", 1), (1, 2)); // `\r`
+        assert_eq!(lc("a\rb", 2), (2, 1));
     }
 
     #[test]

@@ -17,6 +17,7 @@
 
 pub mod convert;
 pub mod handlers;
+pub mod line_text;
 pub mod server;
 pub mod settings;
 pub mod state;

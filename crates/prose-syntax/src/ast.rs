@@ -1134,7 +1134,7 @@ impl DiscretionExpr {
     }
     pub fn is_multiline(&self) -> bool {
         self.token()
-            .is_some_and(|t| t.text().starts_with("***") || t.text().contains('\n'))
+            .is_some_and(|t| t.text().starts_with("***") || crate::lines::has_line_break(t.text()))
     }
     /// The condition text between the markers, trimmed.
     pub fn text(&self) -> String {

@@ -70,9 +70,9 @@ impl Lexed {
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
 enum Outer {
     #[regex(r"[ \t\x0C\u{FEFF}]", lex_blanks)]
-    #[token("\r")]
     Whitespace,
-    #[regex(r"\r?\n")]
+    /// `\n`, `\r\n` or a lone `\r` (see `lines.rs`).
+    #[regex(r"\r\n?|\n")]
     Newline,
     #[token("#", lex_to_line_end)]
     Comment,
@@ -445,6 +445,8 @@ fn simple_token(text: &str, bytes: &[u8], at: usize) -> Option<(SyntaxKind, usiz
     let token = match first {
         b' ' | b'\t' => (WHITESPACE, 1 + blanks_len(&rest[1..])),
         b'\n' => (NEWLINE, 1),
+        b'\r' if second == Some(b'\n') => (NEWLINE, 2),
+        b'\r' => (NEWLINE, 1),
         b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
             let len = ident_len(rest)?;
             let kind = SyntaxKind::from_keyword(&text[at..at + len]).unwrap_or(IDENT);

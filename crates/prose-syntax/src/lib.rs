@@ -12,6 +12,7 @@ pub mod ast;
 mod kind;
 pub mod layout;
 pub mod lexer;
+pub mod lines;
 mod parser;
 
 use std::{fmt, sync::Arc};

@@ -84,7 +84,7 @@ impl<'a> Ctx<'a> {
     pub fn line_of(&self, offset: prose_syntax::TextSize) -> usize {
         let starts = self.line_starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(self.text().match_indices('\n').map(|(i, _)| i as u32 + 1))
+                .chain(prose_syntax::lines::line_starts(self.text()).map(|i| i as u32))
                 .collect()
         });
         starts.partition_point(|&s| s <= u32::from(offset))

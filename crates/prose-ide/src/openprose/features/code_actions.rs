@@ -937,21 +937,18 @@ impl Cx<'_> {
 
     fn line_start(&self, offset: TextSize) -> TextSize {
         let at = usize::from(offset).min(self.text.len());
-        TextSize::from(self.text[..at].rfind('\n').map_or(0, |i| i + 1) as u32)
+        TextSize::from(prose_syntax::lines::line_start(self.text, at) as u32)
     }
 
     /// The offset after the newline ending the line that holds `offset`
     /// (or the end of the text); an offset at a line start is returned as is.
     fn line_end_after(&self, offset: TextSize) -> TextSize {
         let at = usize::from(offset).min(self.text.len());
-        if at == 0 || self.text.as_bytes()[at - 1] == b'\n' {
+        if at == 0 || prose_syntax::lines::line_start(self.text, at) == at {
             return TextSize::from(at as u32);
         }
-        TextSize::from(
-            self.text[at..]
-                .find('\n')
-                .map_or(self.text.len(), |i| at + i + 1) as u32,
-        )
+        let end = prose_syntax::lines::line_end(self.text, at);
+        TextSize::from((end + prose_syntax::lines::break_len(&self.text.as_bytes()[end..])) as u32)
     }
 
     /// The whole lines a node occupies, with the final newline.
@@ -978,7 +975,7 @@ impl Cx<'_> {
                     .filter_map(NodeOrToken::into_token)
                     .find(|t| {
                         t.kind() == SyntaxKind::WHITESPACE
-                            && !t.text().contains('\n')
+                            && !prose_syntax::lines::has_line_break(t.text())
                             && t.text_range().start() == self.line_start(t.text_range().start())
                     })
                     .map(|t| t.text().to_string())
@@ -1050,12 +1047,10 @@ impl Cx<'_> {
                 let start = key_range(first).start();
                 let indent = self.text[TextRange::new(self.line_start(start), start)].to_string();
                 let end = property_range(last).end();
-                let line_end = TextSize::from(
-                    self.text[usize::from(end)..]
-                        .find('\n')
-                        .map_or(self.text.len(), |i| usize::from(end) + i)
-                        as u32,
-                );
+                let line_end = TextSize::from(prose_syntax::lines::line_end(
+                    self.text,
+                    usize::from(end),
+                ) as u32);
                 (line_end, indent)
             }
             _ => {

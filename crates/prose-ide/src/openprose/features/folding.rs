@@ -15,7 +15,7 @@
 //! (editors keep only one): the largest.
 
 use prose_syntax::{
-    AstNode, NodeOrToken, SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize, ast,
+    AstNode, NodeOrToken, SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize, ast, lines,
 };
 
 /// What a fold holds.
@@ -59,9 +59,9 @@ pub fn folding_ranges(root: &SyntaxNode) -> Vec<Fold> {
     }
     comment_runs(root, &mut folds);
     // Keep folds that span lines; one per start line, the largest.
-    let breaks: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
-    let line_of = |offset: TextSize| breaks.partition_point(|&b| b < usize::from(offset));
-    folds.retain(|f| text[f.range].contains('\n'));
+    let starts: Vec<usize> = lines::line_starts(&text).collect();
+    let line_of = |offset: TextSize| starts.partition_point(|&s| s <= usize::from(offset));
+    folds.retain(|f| lines::has_line_break(&text[f.range]));
     folds.sort_by_key(|f| (f.range.start(), std::cmp::Reverse(f.range.end())));
     let mut out: Vec<Fold> = Vec::with_capacity(folds.len());
     for fold in folds {
@@ -153,7 +153,7 @@ fn comment_runs(root: &SyntaxNode, folds: &mut Vec<Fold>) {
                     None => (token.text_range(), 1),
                 });
             }
-            WHITESPACE if !token.text().contains('\n') => {}
+            WHITESPACE if !lines::has_line_break(token.text()) => {}
             // One line break between comments keeps the run going.
             NEWLINE | WHITESPACE
                 if run.is_some_and(|(range, _)| range.end() == token.text_range().start()) => {}
@@ -168,7 +168,7 @@ fn starts_line(token: &SyntaxToken) -> bool {
     let mut prev = token.prev_token();
     while let Some(t) = prev {
         match t.kind() {
-            WHITESPACE if !t.text().contains('\n') => prev = t.prev_token(),
+            WHITESPACE if !lines::has_line_break(t.text()) => prev = t.prev_token(),
             WHITESPACE | NEWLINE => return true,
             _ => return false,
         }

@@ -33,7 +33,7 @@
 
 use prose_syntax::{
     NodeOrToken, Parse, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken, WalkEvent,
-    layout::indent_width,
+    layout::indent_width, lines::has_line_break,
 };
 
 /// Spaces per indentation level.
@@ -94,7 +94,7 @@ struct Line {
 }
 
 fn is_line_break(t: &SyntaxToken) -> bool {
-    matches!(t.kind(), NEWLINE | WHITESPACE) && t.text().contains('\n')
+    matches!(t.kind(), NEWLINE | WHITESPACE) && has_line_break(t.text())
 }
 
 fn lines(root: &SyntaxNode) -> Vec<Line> {
@@ -147,10 +147,15 @@ struct Printer {
 
 impl Printer {
     fn new(text: &str) -> Self {
-        let crlf = text.find('\n').is_some_and(|i| text[..i].ends_with('\r'));
+        // The line break of the file's first line: `\n`, `\r\n` or `\r`.
+        let newline = match text.bytes().position(prose_syntax::lines::is_line_break) {
+            Some(i) if text[i..].starts_with("\r\n") => "\r\n",
+            Some(i) if text.as_bytes()[i] == b'\r' => "\r",
+            _ => "\n",
+        };
         Printer {
             out: String::with_capacity(text.len() + text.len() / 8),
-            newline: if crlf { "\r\n" } else { "\n" },
+            newline,
             bom: text.starts_with(BOM),
         }
     }
@@ -450,6 +455,15 @@ mod tests {
             formatted,
             "\u{FEFF}agent a:\r\n  model: opus\r\n\r\nsession: a\r\n"
         );
+    }
+
+    #[test]
+    fn lone_cr_line_ends_are_lines_and_are_kept() {
+        // A comment, a lone `\r`, then code: two lines, as for the editor.
+        assert_eq!(format_text("#\re = 1\r").as_deref(), Some("#\re = 1\r"));
+        let formatted = format_text("agent a:\r    model: opus  \r\r\rsession: a\r").unwrap();
+        assert_eq!(formatted, "agent a:\r  model: opus\r\rsession: a\r");
+        assert_eq!(format_text(&formatted).as_deref(), Some(formatted.as_str()));
     }
 
     #[test]

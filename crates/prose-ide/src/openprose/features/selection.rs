@@ -11,7 +11,7 @@
 //! previous one (equal ranges appear once).
 
 use prose_syntax::{
-    AstNode, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize, ast,
+    AstNode, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize, ast, lines,
 };
 
 /// The chain of growing ranges around `offset` (clamped to the file).
@@ -87,9 +87,9 @@ fn token_ranges(token: &SyntaxToken, offset: TextSize, chain: &mut Chain) {
         if let Some(word) = word_at(text, at) {
             chain.push(shift(word));
         }
-        if text.contains('\n') {
-            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let end = text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i);
+        if lines::has_line_break(text) {
+            let start = lines::line_start(text, at);
+            let end = lines::line_end(text, at);
             if let Some(line) = trim(text, start..end) {
                 chain.push(shift(line));
             }
