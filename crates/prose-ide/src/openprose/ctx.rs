@@ -9,6 +9,7 @@ use crate::{
     openprose::{
         contract::{Contract, program_contract},
         semantics::{FileSemantics, file_semantics},
+        suggestions::SuggestionBudget,
     },
 };
 
@@ -32,6 +33,8 @@ pub struct Ctx<'a> {
     /// Results of helpers several rules share ([`Ctx::shared`]), computed
     /// once per file.
     memo: std::cell::RefCell<Vec<(usize, std::rc::Rc<dyn std::any::Any>)>>,
+    /// What the rules of this file may still spend on "did you mean".
+    pub suggestions: SuggestionBudget,
 }
 
 impl<'a> Ctx<'a> {
@@ -59,6 +62,7 @@ impl<'a> Ctx<'a> {
             by_kind,
             line_starts: std::sync::OnceLock::new(),
             memo: Default::default(),
+            suggestions: SuggestionBudget::default(),
         }
     }
 

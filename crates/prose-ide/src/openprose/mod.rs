@@ -11,4 +11,5 @@ pub mod imports;
 pub(crate) mod rule_tests;
 pub(crate) mod rules;
 pub mod semantics;
+pub(crate) mod suggestions;
 pub mod vocabulary;

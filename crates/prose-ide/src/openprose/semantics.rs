@@ -175,7 +175,33 @@ pub struct FileSemantics {
     pub refs: Vec<Reference>,
     /// Definitions by name, in definition order: lookups by name do not
     /// scan every definition.
-    by_name: std::collections::BTreeMap<String, Vec<DefId>>,
+    by_name: std::collections::BTreeMap<String, Named>,
+}
+
+/// The definitions of one name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+struct Named {
+    /// In definition order.
+    ids: Vec<DefId>,
+    /// The first of each kind (a handful of kinds at most), so that
+    /// [`FileSemantics::find`] does not scan thousands of definitions of
+    /// one name.
+    first_of_kind: Vec<(DefKind, DefId)>,
+}
+
+impl Named {
+    fn push(&mut self, id: DefId, kind: DefKind) {
+        self.ids.push(id);
+        if !self.first_of_kind.iter().any(|(k, _)| *k == kind) {
+            self.first_of_kind.push((kind, id));
+        }
+    }
+
+    fn first(&self, kind: DefKind) -> Option<DefId> {
+        self.first_of_kind
+            .iter()
+            .find_map(|&(k, id)| (k == kind).then_some(id))
+    }
 }
 
 impl FileSemantics {
@@ -193,14 +219,16 @@ impl FileSemantics {
 
     /// The first definition of `kind` called `name`.
     pub fn find(&self, kind: DefKind, name: &str) -> Option<(DefId, &Def)> {
-        self.named(name)
-            .map(|id| (id, self.def(id)))
-            .find(|(_, d)| d.kind == kind)
+        let id = self.by_name.get(name)?.first(kind)?;
+        Some((id, self.def(id)))
     }
 
     /// The definitions named `name`, in definition order.
     pub fn named(&self, name: &str) -> impl Iterator<Item = DefId> + '_ {
-        self.by_name.get(name).into_iter().flatten().copied()
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flat_map(|n| n.ids.iter().copied())
     }
 
     /// The definition whose name covers `offset`.
@@ -333,7 +361,11 @@ impl Resolver {
         scope: Option<TextRange>,
     ) -> DefId {
         let id = DefId(self.out.defs.len() as u32);
-        self.out.by_name.entry(name.clone()).or_default().push(id);
+        self.out
+            .by_name
+            .entry(name.clone())
+            .or_default()
+            .push(id, kind);
         self.out.defs.push(Def {
             name,
             kind,
@@ -392,7 +424,7 @@ impl Resolver {
         {
             return Some(id);
         }
-        let candidates = self.out.by_name.get(name).map_or(&[][..], Vec::as_slice);
+        let candidates = self.out.by_name.get(name).map_or(&[][..], |n| n.ids.as_slice());
         let def = |id: &DefId| self.out.def(*id);
         let flat = |d: &Def| d.kind.is_flat_binding();
         let before = candidates
@@ -419,12 +451,7 @@ impl Resolver {
 
     /// The first definition of `kind` called `name`.
     fn first_named(&self, name: &str, kind: DefKind) -> Option<DefId> {
-        self.out
-            .by_name
-            .get(name)?
-            .iter()
-            .copied()
-            .find(|id| self.out.def(*id).kind == kind)
+        self.out.by_name.get(name)?.first(kind)
     }
 
     /// Runs `f` with scoped definitions visible.

@@ -76,6 +76,9 @@ pub(super) fn report_shadowing(
 /// or nothing. Scoped variables count only inside their scope (a loop's
 /// own variable is no suggestion for its collection).
 pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str, at: TextRange) -> String {
+    if !ctx.suggestions.spend(ctx.sema.defs.len()) {
+        return String::new();
+    }
     let mut names: Vec<&str> = ctx
         .sema
         .defs
@@ -86,7 +89,7 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str, at: TextRange) -> S
         .collect();
     names.sort_unstable();
     names.dedup();
-    did_you_mean_hint(name, &names)
+    ctx.suggestions.hint(name, &names)
 }
 
 // ---- bodies -------------------------------------------------------------------

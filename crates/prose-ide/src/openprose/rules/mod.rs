@@ -138,7 +138,7 @@ pub(crate) mod prelude {
             .iter()
             .filter(|r| r.kind == kind && r.target.is_none())
         {
-            let hint = did_you_mean_hint(&r.name, &names);
+            let hint = ctx.suggestions.hint(&r.name, &names);
             acc.report(r.range, format!("{what} not defined: `{}`{hint}", r.name));
         }
     }
