@@ -57,11 +57,12 @@ fn element_at_offset(node: &SyntaxNode, offset: TextSize) -> rowan::TokenAtOffse
         }
         first = prev;
     }
-    let touching: Vec<SyntaxElement> = std::iter::successors(Some(first), |e| e.next_sibling_or_token())
-        .take_while(|e| e.text_range().start() <= offset)
-        .filter(|e| !e.text_range().is_empty() && e.text_range().contains_inclusive(offset))
-        .take(2)
-        .collect();
+    let touching: Vec<SyntaxElement> =
+        std::iter::successors(Some(first), |e| e.next_sibling_or_token())
+            .take_while(|e| e.text_range().start() <= offset)
+            .filter(|e| !e.text_range().is_empty() && e.text_range().contains_inclusive(offset))
+            .take(2)
+            .collect();
     let single = |e: &SyntaxElement| match e {
         rowan::NodeOrToken::Token(t) => TokenAtOffset::Single(t.clone()),
         rowan::NodeOrToken::Node(n) => element_at_offset(n, offset),

@@ -424,7 +424,11 @@ impl Resolver {
         {
             return Some(id);
         }
-        let candidates = self.out.by_name.get(name).map_or(&[][..], |n| n.ids.as_slice());
+        let candidates = self
+            .out
+            .by_name
+            .get(name)
+            .map_or(&[][..], |n| n.ids.as_slice());
         let def = |id: &DefId| self.out.def(*id);
         let flat = |d: &Def| d.kind.is_flat_binding();
         let before = candidates

@@ -66,7 +66,10 @@ mod tests {
     #[test]
     fn a_spent_budget_suggests_nothing() {
         let budget = SuggestionBudget(Cell::new(3));
-        assert_eq!(budget.did_you_mean("reserch", &["research", "other"]), Some("research"));
+        assert_eq!(
+            budget.did_you_mean("reserch", &["research", "other"]),
+            Some("research")
+        );
         assert!(budget.left());
         assert_eq!(budget.did_you_mean("reserch", &["research", "other"]), None);
         assert!(!budget.left());

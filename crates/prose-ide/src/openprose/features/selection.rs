@@ -403,7 +403,10 @@ if **ok**:
                 .unwrap();
             for (offset, chain) in offsets.iter().zip(&chains) {
                 let first = chain.first().expect("a chain is never empty");
-                assert!(first.contains_inclusive(*offset), "{text:?} at {offset:?}: {chain:?}");
+                assert!(
+                    first.contains_inclusive(*offset),
+                    "{text:?} at {offset:?}: {chain:?}"
+                );
                 for pair in chain.windows(2) {
                     assert!(
                         pair[1] != pair[0] && pair[1].contains_range(pair[0]),

@@ -235,9 +235,7 @@ impl<'n, T> Earlier<'n, T> {
         let holding = lists_in_frame(later)
             .skip(1)
             .filter_map(|above| named.in_list.get(&Some(above)).copied());
-        let inside = list
-            .as_ref()
-            .and_then(|l| named.under_list.get(l).copied());
+        let inside = list.as_ref().and_then(|l| named.under_list.get(l).copied());
         if let Some(i) = holding.chain(inside).max() {
             return found(Relation::Nested, i);
         }
@@ -309,7 +307,9 @@ mod tests {
         for _ in 0..60 {
             let mut text = String::new();
             for _ in 0..8 {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 text.push_str(pieces[(state >> 33) as usize % pieces.len()]);
             }
             let root = prose_syntax::parse(&text).syntax_node();

@@ -143,7 +143,10 @@ fn closest_variable<'a>(ctx: &'a Ctx<'_>, r: &crate::semantics::Reference) -> Op
         .filter(|d| d.kind.is_variable() && d.name != r.name)
         .filter(|d| d.scope.is_none_or(|s| s.contains_range(r.range)))
         // The distance is at least the difference in length.
-        .filter(|d| d.name.len().abs_diff(r.name.len()) <= 2 * 4 && d.name.chars().count().abs_diff(chars) <= 2)
+        .filter(|d| {
+            d.name.len().abs_diff(r.name.len()) <= 2 * 4
+                && d.name.chars().count().abs_diff(chars) <= 2
+        })
         .map(|d| {
             (
                 strsim::damerau_levenshtein(&r.name, &d.name),

@@ -135,7 +135,10 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str) -> String {
         return format!(" (`{name}` is a block; run it with `do {name}`)");
     }
     let named = ctx.sema.named(name).map(|id| ctx.sema.def(id));
-    if let Some(d) = named.into_iter().find(|d| d.kind.is_variable() && d.kind != DefKind::PipelineItem) {
+    if let Some(d) = named
+        .into_iter()
+        .find(|d| d.kind.is_variable() && d.kind != DefKind::PipelineItem)
+    {
         return if d.kind.is_scoped() {
             format!(
                 " (a {} `{name}` exists, but only inside its body)",
