@@ -15,6 +15,7 @@
 //! See docs/lsp.md for what the server does and docs/architecture.md for
 //! how edits, snapshots and diagnostics runs fit together.
 
+pub mod analyzer;
 pub mod convert;
 pub mod handlers;
 pub mod line_text;

@@ -24,7 +24,7 @@
 use logos::Logos;
 use text_size::{TextRange, TextSize};
 
-use crate::{SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*};
+use crate::{SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, interrupt::Interrupt};
 
 /// The lexed form of a text: token kinds and their start offsets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -327,12 +327,17 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// Lexes `text` into raw tokens. Never fails: unknown input becomes
 /// `ERROR_TOKEN`s and lexical problems are reported as errors.
 pub fn lex(text: &str) -> Lexed {
-    lex_with(text, true)
+    lex_with(text, true, &Interrupt::new(&crate::interrupt::never))
+}
+
+/// [`lex`], ticking `interrupt` once per token.
+pub(crate) fn lex_interruptible(text: &str, interrupt: &Interrupt<'_>) -> Lexed {
+    lex_with(text, true, interrupt)
 }
 
 /// [`lex`], with or without the hand-written fast path (the tests check
 /// that both agree).
-fn lex_with(text: &str, fast: bool) -> Lexed {
+fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
     // Real programs have about one token per 3 to 10 bytes; growing these
     // vectors would copy them.
     let mut out = Lexed {
@@ -347,6 +352,7 @@ fn lex_with(text: &str, fast: bool) -> Lexed {
     let bytes = text.as_bytes();
     let mut lexer = Outer::lexer(text);
     loop {
+        interrupt.tick();
         // The frequent tokens, recognised here without the automaton, which
         // then only sees strings, discretions, odd characters and errors.
         let at = lexer.span().end;
@@ -722,7 +728,12 @@ mod tests {
             texts.push(text);
         }
         for text in &texts {
-            assert_eq!(lex_with(text, true), lex_with(text, false), "{text:?}");
+            let never = &crate::interrupt::never;
+            assert_eq!(
+                lex_with(text, true, &Interrupt::new(never)),
+                lex_with(text, false, &Interrupt::new(never)),
+                "{text:?}"
+            );
         }
     }
 

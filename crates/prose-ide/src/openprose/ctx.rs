@@ -42,7 +42,16 @@ impl<'a> Ctx<'a> {
     pub fn new(db: &'a dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Ctx<'a> {
         let parse = parse(db, file);
         let root = parse.tree();
-        let nodes: Vec<SyntaxNode> = prose_syntax::AstNode::syntax(&root).descendants().collect();
+        let nodes: Vec<SyntaxNode> = prose_syntax::AstNode::syntax(&root)
+            .descendants()
+            .enumerate()
+            .inspect(|(i, _)| {
+                if i % (1 << 16) == 0 {
+                    db.unwind_if_revision_cancelled();
+                }
+            })
+            .map(|(_, n)| n)
+            .collect();
         let mut by_kind: Vec<Vec<u32>> = Vec::new();
         for (i, node) in nodes.iter().enumerate() {
             let k = node.kind() as usize;

@@ -258,12 +258,27 @@ impl FileSemantics {
 #[salsa::tracked(returns(ref))]
 pub fn file_semantics(db: &dyn Db, file: SourceFile) -> FileSemantics {
     let root = parse(db, file).tree();
-    resolve(&root)
+    // A file of megabytes takes a while: stop when an edit arrives.
+    resolve_interruptible(&root, &|| db.unwind_if_revision_cancelled())
 }
 
 /// Resolves names in a parsed file (pure; also used directly in tests).
 pub fn resolve(file: &ast::SourceFile) -> FileSemantics {
-    let mut r = Resolver::default();
+    resolve_interruptible(file, &|| {})
+}
+
+/// [`resolve`], calling `interrupt` every few thousand statements (see
+/// `prose_syntax::parse_interruptible`).
+pub fn resolve_interruptible(file: &ast::SourceFile, interrupt: &dyn Fn()) -> FileSemantics {
+    let mut r = Resolver {
+        out: FileSemantics::default(),
+        scopes: Vec::new(),
+        in_block_def: false,
+        in_hoisted: false,
+        deferred: Vec::new(),
+        interrupt,
+        ticks: 0,
+    };
     // Hoisted: agents, blocks, imports, inputs (anywhere in the file).
     for node in file.syntax().descendants() {
         match node.kind() {
@@ -324,9 +339,11 @@ fn range(node: &SyntaxNode) -> TextRange {
     node.text_range()
 }
 
-#[derive(Default)]
-struct Resolver {
+struct Resolver<'a> {
     out: FileSemantics,
+    /// Called every [`INTERRUPT_EVERY`] statements.
+    interrupt: &'a dyn Fn(),
+    ticks: u32,
     /// Scoped definitions currently visible, innermost last.
     scopes: Vec<DefId>,
     in_block_def: bool,
@@ -338,7 +355,10 @@ struct Resolver {
     deferred: Vec<usize>,
 }
 
-impl Resolver {
+/// Statements between two calls of the resolver's `interrupt`.
+const INTERRUPT_EVERY: u32 = 4096;
+
+impl Resolver<'_> {
     fn finish(mut self) -> FileSemantics {
         for i in std::mem::take(&mut self.deferred) {
             let name = &self.out.refs[i].name;
@@ -468,6 +488,10 @@ impl Resolver {
 
     fn stmts(&mut self, stmts: impl Iterator<Item = Stmt>) {
         for s in stmts {
+            self.ticks = self.ticks.wrapping_add(1);
+            if self.ticks.is_multiple_of(INTERRUPT_EVERY) {
+                (self.interrupt)();
+            }
             self.stmt(&s);
         }
     }

@@ -3,9 +3,10 @@
 //!
 //! Pushes come from one worker task ([`worker`]) that does one run at a
 //! time over the newest state; changes only [`schedule`] work for it. A run
-//! takes a [`Job`] (an analysis snapshot plus the texts and versions of its
-//! documents) under the state lock, computes on a blocking thread, and
-//! comes back to the lock only to check that nothing changed since:
+//! takes a [`Job`] (the texts and versions of its documents under the state
+//! lock, and an analysis snapshot queued to the analysis thread at the same
+//! moment), computes on a blocking thread, and comes back to the lock only
+//! to check that nothing changed since:
 //!
 //! - the snapshot is moved into the blocking closure and dropped there, so
 //!   no snapshot outlives the run or waits on the lock (a host write waits
@@ -49,7 +50,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use crate::{
     convert::{self, LineText},
     server::{Inner, blocking, blocking_cancellable, panic_message},
-    state::Job,
+    state::{Job, PendingJob},
     workspace::{self, DiskText, MAX_FILE_SIZE},
 };
 
@@ -297,7 +298,10 @@ const BATCH: usize = 16;
 
 /// Runs a job and publishes its results; false if the run was superseded
 /// (the rest of this push is then left to the newer run).
-async fn run_and_publish(inner: &Arc<Inner>, job: Job) -> Result<bool> {
+async fn run_and_publish(inner: &Arc<Inner>, job: PendingJob) -> Result<bool> {
+    let Some(job) = job.ready().await else {
+        return Ok(false);
+    };
     let generation = job.generation;
     match blocking(move || compute(job)).await? {
         Outcome::Cancelled => Ok(false),
@@ -373,15 +377,16 @@ pub async fn pull(
     for _ in 0..PULL_ATTEMPTS {
         let job = {
             let st = inner.state();
-            let known =
-                st.docs.contains_key(&uri) || st.host.file_id(&workspace::uri_key(&uri)).is_some();
-            if !known {
+            if !st.knows(&uri) {
                 return Err(Error::invalid_params(format!(
                     "unknown document {}: not open and not a program of the workspace",
                     uri.as_str()
                 )));
             }
             st.job(Some(std::slice::from_ref(&uri)))
+        };
+        let Some(job) = job.ready().await else {
+            return Err(Error::internal_error());
         };
         let token = job.analysis.cancel_token();
         match blocking_cancellable(token, move || compute(job)).await? {

@@ -19,7 +19,8 @@ use rowan::{GreenNode, GreenNodeBuilder};
 use text_size::TextRange;
 
 use crate::{
-    SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, layout::LayoutTokens, lexer::Lexed,
+    SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, interrupt::Interrupt,
+    layout::LayoutTokens, lexer::Lexed,
 };
 
 /// Deepest nesting of blocks and expressions the parser recurses into.
@@ -70,6 +71,7 @@ impl Events {
 
 pub(crate) struct Parser<'i> {
     input: &'i LayoutTokens,
+    interrupt: &'i Interrupt<'i>,
     /// The raw tokens' starts, for ranges.
     starts: &'i [u32],
     pos: usize,
@@ -97,9 +99,10 @@ pub(crate) struct CompletedMarker {
 }
 
 impl<'i> Parser<'i> {
-    fn new(input: &'i LayoutTokens, starts: &'i [u32]) -> Self {
+    fn new(input: &'i LayoutTokens, starts: &'i [u32], interrupt: &'i Interrupt<'i>) -> Self {
         Parser {
             input,
+            interrupt,
             starts,
             pos: 0,
             fuel: FUEL,
@@ -225,6 +228,7 @@ impl<'i> Parser<'i> {
 
     fn do_bump(&mut self, kind: SyntaxKind) {
         let raw = self.input.kinds[self.pos];
+        self.interrupt.tick();
         self.pos += 1;
         self.fuel = FUEL;
         self.last = raw;
@@ -396,8 +400,12 @@ impl CompletedMarker {
     }
 }
 
-pub(crate) fn parse(input: &LayoutTokens, starts: &[u32]) -> (Events, Vec<SyntaxError>) {
-    let mut p = Parser::new(input, starts);
+pub(crate) fn parse<'i>(
+    input: &'i LayoutTokens,
+    starts: &'i [u32],
+    interrupt: &'i Interrupt<'i>,
+) -> (Events, Vec<SyntaxError>) {
+    let mut p = Parser::new(input, starts, interrupt);
     grammar::source_file(&mut p);
     let events = Events {
         list: p.events,
@@ -424,16 +432,17 @@ pub(crate) fn build_tree(
     lexed: &Lexed,
     events: Events,
     errors: &mut Vec<SyntaxError>,
+    interrupt: &Interrupt<'_>,
 ) -> GreenNode {
     // The tree has at most one node per event and one token per raw token
     // (plus the root's ERROR node): that bounds what the builder interns.
     if events.list.len() + lexed.kinds.len() < green::MAX_ELEMENTS {
         let mut builder = green::TreeBuilder::new(events.list.len());
-        replay(text, lexed, events, &mut builder, errors);
+        replay(text, lexed, events, &mut builder, errors, interrupt);
         builder.finish()
     } else {
         let mut builder = GreenNodeBuilder::new();
-        replay(text, lexed, events, &mut builder, errors);
+        replay(text, lexed, events, &mut builder, errors, interrupt);
         builder.finish()
     }
 }
@@ -448,7 +457,15 @@ pub(crate) fn build_tree_with_rowan(
     errors: &mut Vec<SyntaxError>,
 ) -> GreenNode {
     let mut builder = GreenNodeBuilder::new();
-    replay(text, lexed, events, &mut builder, errors);
+    let never = &crate::interrupt::never;
+    replay(
+        text,
+        lexed,
+        events,
+        &mut builder,
+        errors,
+        &Interrupt::new(never),
+    );
     builder.finish()
 }
 
@@ -495,6 +512,7 @@ fn replay<B: TreeSink>(
     mut events: Events,
     builder: &mut B,
     errors: &mut Vec<SyntaxError>,
+    interrupt: &Interrupt<'_>,
 ) {
     let raw_kinds = &lexed.kinds[..];
     let starts = &lexed.starts[..];
@@ -516,6 +534,7 @@ fn replay<B: TreeSink>(
     };
 
     for i in 0..events.list.len() {
+        interrupt.tick();
         match events.list[i] {
             Event::Start {
                 kind,

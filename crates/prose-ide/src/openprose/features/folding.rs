@@ -40,7 +40,9 @@ pub struct Fold {
 pub fn folding_ranges(root: &SyntaxNode) -> Vec<Fold> {
     let text = root.text().to_string();
     let mut folds = Vec::new();
+    let mut cancel = crate::CancelCheck::default();
     for element in root.descendants_with_tokens() {
+        cancel.tick();
         match element {
             NodeOrToken::Node(node) => {
                 if let Some(fold) = node_fold(&node) {
@@ -142,10 +144,12 @@ fn comment_runs(root: &SyntaxNode, folds: &mut Vec<Fold>) {
             });
         }
     };
+    let mut cancel = crate::CancelCheck::default();
     for token in root
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
     {
+        cancel.tick();
         match token.kind() {
             COMMENT if starts_line(&token) => {
                 run = Some(match run {

@@ -55,7 +55,7 @@ pub(crate) fn format_parse(parse: &Parse, text: &str) -> Option<String> {
     let root = parse.syntax_node();
     let out = Printer::new(text).print(&root);
     // The safety net: same tree, no errors.
-    let again = prose_syntax::parse(&out);
+    let again = prose_syntax::parse_interruptible(&out, &crate::check_cancelled);
     (again.errors().is_empty() && shape(&again.syntax_node()) == shape(&root)).then_some(out)
 }
 
@@ -67,7 +67,9 @@ pub(crate) fn format_parse(parse: &Parse, text: &str) -> Option<String> {
 fn shape(root: &SyntaxNode) -> Vec<(SyntaxKind, String)> {
     let mut out = Vec::new();
     let mut comments = Vec::new();
+    let mut cancel = crate::CancelCheck::default();
     for event in root.preorder_with_tokens() {
+        cancel.tick();
         match event {
             WalkEvent::Enter(NodeOrToken::Node(n)) => out.push((n.kind(), String::new())),
             WalkEvent::Leave(NodeOrToken::Node(_)) => out.push((EOF, String::new())),
@@ -115,10 +117,12 @@ fn lines(root: &SyntaxNode) -> Vec<Line> {
             body: tokens[first..last.max(first)].to_vec(),
         });
     };
+    let mut cancel = crate::CancelCheck::default();
     for t in root
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
     {
+        cancel.tick();
         if is_line_break(&t) {
             finish(&mut current, &mut lines);
         } else {
@@ -171,7 +175,9 @@ impl Printer {
         let mut brackets: Vec<usize> = Vec::new();
         let mut blank_pending = false;
         let mut printed_any = false;
+        let mut cancel = crate::CancelCheck::default();
         for (i, line) in lines.iter().enumerate() {
+            cancel.tick();
             let Some(first) = line.body.first() else {
                 blank_pending |= printed_any;
                 continue;

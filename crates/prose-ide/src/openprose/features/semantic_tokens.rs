@@ -151,7 +151,9 @@ pub fn semantic_tokens(
             .collect(),
         NodeOrToken::Token(t) => vec![t],
     };
+    let mut cancel = crate::CancelCheck::default();
     for token in tokens {
+        cancel.tick();
         if range.is_some_and(|r| !touches(r, token.text_range())) {
             continue;
         }
