@@ -398,6 +398,28 @@ impl LspClient {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+
+    /// The server's resident memory now and at its peak, in MiB
+    /// (`VmRSS`, `VmHWM`; Linux only).
+    pub fn memory_mib(&self) -> Option<(u64, u64)> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let field = |name: &str| -> Option<u64> {
+            let line = status.lines().find(|l| l.starts_with(name))?;
+            Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+        };
+        Some((field("VmRSS:")?, field("VmHWM:")?))
+    }
+
+    /// User + system CPU time of the server, in clock ticks (Linux only).
+    pub fn cpu_ticks(&self) -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).ok()?;
+        // The fields after the command name (which may hold spaces): state
+        // is field 3, utime field 14, stime field 15.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let utime: u64 = fields.get(11)?.parse().ok()?;
+        let stime: u64 = fields.get(12)?.parse().ok()?;
+        Some(utime + stime)
+    }
 }
 
 impl Drop for LspClient {

@@ -29,7 +29,9 @@ const BOM: char = '\u{FEFF}';
 pub struct LineIndex<'a> {
     text: &'a str,
     /// Byte offset where each line starts; `line_starts[0]` is after the BOM.
-    line_starts: Vec<usize>,
+    /// (`u32`, and counted before they are collected: a file of ten million
+    /// empty lines has ten million of them.)
+    line_starts: Vec<u32>,
 }
 
 impl<'a> LineIndex<'a> {
@@ -39,8 +41,9 @@ impl<'a> LineIndex<'a> {
         } else {
             0
         };
-        let mut line_starts = vec![first];
-        line_starts.extend(prose_syntax::lines::line_starts(text));
+        let mut line_starts = Vec::with_capacity(prose_syntax::lines::count_breaks(text) + 1);
+        line_starts.push(first as u32);
+        line_starts.extend(prose_syntax::lines::line_starts(text).map(|s| s as u32));
         LineIndex { text, line_starts }
     }
 
@@ -52,7 +55,7 @@ impl<'a> LineIndex<'a> {
     /// Clamps `offset` into the text (after the BOM) and down to a `char`
     /// boundary, so any offset is safe to slice at.
     pub fn clamp(&self, offset: usize) -> usize {
-        let mut offset = offset.clamp(self.line_starts[0], self.text.len());
+        let mut offset = offset.clamp(self.line_starts[0] as usize, self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
@@ -61,14 +64,18 @@ impl<'a> LineIndex<'a> {
 
     /// The 0-based index of the line containing `offset` (after clamping).
     fn line_of(&self, offset: usize) -> usize {
-        self.line_starts.partition_point(|&start| start <= offset) - 1
+        self.line_starts
+            .partition_point(|&start| start as usize <= offset)
+            - 1
     }
 
     /// The position of a byte offset (see the module docs for conventions).
     pub fn line_col(&self, offset: usize) -> LineCol {
         let offset = self.clamp(offset);
         let line = self.line_of(offset);
-        let column = self.text[self.line_starts[line]..offset].chars().count();
+        let column = self.text[self.line_starts[line] as usize..offset]
+            .chars()
+            .count();
         LineCol {
             line: line as u32 + 1,
             column: column as u32 + 1,
@@ -87,12 +94,11 @@ impl<'a> LineIndex<'a> {
         } else {
             first
         };
-        let from = self.line_starts[first];
+        let from = self.line_starts[first] as usize;
         let to = self
             .line_starts
             .get(last + 1)
-            .copied()
-            .unwrap_or(self.text.len());
+            .map_or(self.text.len(), |&s| s as usize);
         from..to
     }
 }

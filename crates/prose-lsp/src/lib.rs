@@ -67,17 +67,20 @@ pub fn run_stdio() -> ExitCode {
     let shutdown = Arc::new(AtomicBool::new(false));
     let flag = shutdown.clone();
     runtime.block_on(async move {
-        let (service, socket) =
-            LspService::build(move |client| server::Server::new(client, flag.clone()))
-                .custom_method(transport::INVALID_MESSAGE, server::Server::invalid_message)
-                .custom_method(
-                    handlers::debug::DOCUMENT_TEXT,
-                    server::Server::document_text,
-                )
-                .finish();
+        let (stdout, outbox) = transport::output::writer(tokio::io::stdout());
+        let flush = outbox.clone();
+        let (service, socket) = LspService::build(move |client| {
+            server::Server::new(client, flag.clone(), outbox.clone())
+        })
+        .custom_method(transport::INVALID_MESSAGE, server::Server::invalid_message)
+        .custom_method(
+            handlers::debug::DOCUMENT_TEXT,
+            server::Server::document_text,
+        )
+        .finish();
         let signals = Arc::new(transport::Signals::default());
         let stdin = transport::guard(tokio::io::stdin(), signals.clone());
-        let serve = Server::new(stdin, tokio::io::stdout(), socket)
+        let serve = Server::new(stdin, stdout, socket)
             .concurrency_level(CONCURRENCY)
             .serve(service);
         // After `exit` or the end of stdin, handlers still waiting (on the
@@ -100,6 +103,8 @@ pub fn run_stdio() -> ExitCode {
             () = serve => {}
             () = grace => {}
         }
+        // What was answered so far reaches the client before the end.
+        flush.flush(Duration::from_secs(1)).await;
     });
     // Stdin is read on a blocking thread that may still wait for input, and
     // an analysis may still run: do not wait for them.

@@ -75,10 +75,12 @@ impl LineText {
 
     fn reindex(&mut self) {
         let text = self.text.as_str();
-        self.starts.clear();
-        self.starts.push(0);
-        self.starts
-            .extend(lines::line_starts(text).map(|s| s as u32));
+        // Counted first: growing the vector by doubling would take up to
+        // twice the room (10 M empty lines are 40 MB of starts).
+        let mut starts = Vec::with_capacity(lines::count_breaks(text) + 1);
+        starts.push(0);
+        starts.extend(lines::line_starts(text).map(|s| s as u32));
+        self.starts = starts;
         self.wide.clear();
         if !text.is_ascii() {
             let mut saved = 0;
@@ -93,7 +95,6 @@ impl LineText {
                 self.wide.push(wide);
             }
         }
-        self.starts.shrink_to_fit();
         self.wide.shrink_to_fit();
     }
 

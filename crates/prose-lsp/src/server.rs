@@ -35,6 +35,9 @@ use crate::{handlers, state::State};
 /// What every handler shares.
 pub struct Inner {
     pub client: Client,
+    /// Notifications serialised by the server itself (large diagnostics
+    /// lists; see `transport/output.rs`).
+    pub outbox: crate::transport::output::Outbox,
     state: Mutex<State>,
     /// Held while pushing diagnostics, so pushes go out in generation order.
     pub publish_lock: tokio::sync::Mutex<()>,
@@ -65,9 +68,14 @@ pub struct Server {
 impl Server {
     /// A server; starts its diagnostics worker (so it must be called
     /// inside the tokio runtime).
-    pub fn new(client: Client, shutdown: Arc<AtomicBool>) -> Server {
+    pub fn new(
+        client: Client,
+        shutdown: Arc<AtomicBool>,
+        outbox: crate::transport::output::Outbox,
+    ) -> Server {
         let inner = Arc::new(Inner {
             client,
+            outbox,
             state: Mutex::new(State::default()),
             publish_lock: tokio::sync::Mutex::new(()),
             shutdown,

@@ -104,7 +104,9 @@ pub struct State {
     /// on disk; watched-file events keep them current.
     pub checked_external: Arc<HashSet<String>>,
     /// The version and diagnostics last pushed per document.
-    pub published: HashMap<Uri, (Option<i32>, Vec<ls_types::Diagnostic>)>,
+    /// (A hash of the list, not the list: a copy of every document's
+    /// diagnostics would double what they cost.)
+    pub published: HashMap<Uri, (Option<i32>, u64)>,
     /// Programs loaded from disk (not open), by analysis key, with a hash
     /// of their text (to tell whether a reload changes anything).
     pub disk_files: HashMap<String, u64>,

@@ -33,6 +33,7 @@
 //! would wait forever, so the process would never end.
 
 mod message;
+pub mod output;
 
 use std::{sync::Arc, time::Duration};
 
@@ -309,18 +310,29 @@ impl<R: AsyncRead + Unpin> Frames<R> {
     /// Reads a body of `length` bytes, repaired when its length is wrong;
     /// `None` when it vanished (the input ended).
     async fn body(&mut self, length: usize) -> Option<Vec<u8>> {
+        // Room for the whole body at once (growing by doubling would
+        // take up to twice its size).
+        let missing = length.saturating_sub(self.pending().len());
+        self.buf.reserve_exact(missing + CHUNK);
         loop {
             let pending = self.pending();
             if pending.len() >= length {
                 return Some(self.take_body(length).await);
             }
             // Incomplete: wait, but not forever if what came is a whole
-            // value already (a `Content-Length` too long).
-            let whole = matches!(read_json(pending), Json::Value(end) if pending[end..].trim_ascii().is_empty());
-            let pause = (whole && !pending.is_empty()).then_some(PAUSE);
-            match self.fill(pause).await {
+            // value already (a `Content-Length` too long). That is checked
+            // only when the input pauses (or ends): parsing a large body
+            // again at each chunk would be quadratic.
+            let pause = (!pending.is_empty()).then_some(PAUSE);
+            let fill = self.fill(pause).await;
+            let whole = || {
+                let pending = self.pending();
+                !pending.is_empty()
+                    && matches!(read_json(pending), Json::Value(end) if pending[end..].trim_ascii().is_empty())
+            };
+            match fill {
                 Fill::More => {}
-                Fill::Paused | Fill::Eof if whole && !self.pending().is_empty() => {
+                Fill::Paused | Fill::Eof if whole() => {
                     let n = self.pending().len();
                     eprintln!(
                         "prose-lsp: a message said Content-Length: {length} but its body has {n} bytes; read as {n}"
@@ -338,6 +350,14 @@ impl<R: AsyncRead + Unpin> Frames<R> {
     }
 
     fn consume(&mut self, n: usize) -> Vec<u8> {
+        if self.start + n == self.buf.len() {
+            // The whole rest (the usual case for a large body): no copy,
+            // and the buffer starts afresh, small.
+            let mut body = std::mem::take(&mut self.buf);
+            body.drain(..self.start);
+            self.start = 0;
+            return body;
+        }
         let body = self.buf[self.start..self.start + n].to_vec();
         self.start += n;
         body

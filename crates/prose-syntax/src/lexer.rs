@@ -338,11 +338,14 @@ pub(crate) fn lex_interruptible(text: &str, interrupt: &Interrupt<'_>) -> Lexed 
 /// [`lex`], with or without the hand-written fast path (the tests check
 /// that both agree).
 fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
-    // Real programs have about one token per 3 to 10 bytes; growing these
-    // vectors would copy them.
+    // Real programs have about one token per 3 to 10 bytes, and every line
+    // break is a token (a file of empty lines has one per byte); growing
+    // these vectors would copy them, and hold both copies for a moment.
+    let breaks = text.bytes().filter(|&b| b == b'\n').count();
+    let tokens = (text.len() / 3).max(breaks) + 16;
     let mut out = Lexed {
-        kinds: Vec::with_capacity(text.len() / 3 + 16),
-        starts: Vec::with_capacity(text.len() / 3 + 17),
+        kinds: Vec::with_capacity(tokens),
+        starts: Vec::with_capacity(tokens + 1),
         errors: Vec::new(),
     };
     assert!(

@@ -30,7 +30,7 @@
 
 use std::{
     collections::{BTreeSet, HashMap, hash_map::DefaultHasher},
-    hash::{Hash, Hasher},
+    hash::Hasher,
     panic::AssertUnwindSafe,
     path::Path,
     sync::Arc,
@@ -60,6 +60,8 @@ pub struct DocResult {
     pub uri: Uri,
     pub version: Option<i32>,
     pub diagnostics: Vec<ls_types::Diagnostic>,
+    /// [`list_hash`] of `diagnostics`.
+    pub hash: u64,
 }
 
 /// How a run ended.
@@ -114,10 +116,12 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
             (None, None) => continue,
         };
         let Some(file) = doc.file else {
+            let diagnostics = vec![too_large(text.len())];
             results.push(DocResult {
                 uri: doc.uri.clone(),
                 version: doc.version,
-                diagnostics: vec![too_large(text.len())],
+                hash: list_hash(&diagnostics),
+                diagnostics,
             });
             continue;
         };
@@ -139,13 +143,14 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
             let t = others.get(path)?.as_ref()?;
             Some((workspace::key_uri(path)?, t.range(enc, range)))
         };
-        let diagnostics = raw
+        let diagnostics: Vec<_> = raw
             .iter()
             .map(|d| convert::diagnostic(enc, &text, d, resolve))
             .collect();
         results.push(DocResult {
             uri: doc.uri.clone(),
             version: doc.version,
+            hash: list_hash(&diagnostics),
             diagnostics,
         });
     }
@@ -264,15 +269,17 @@ pub async fn worker(inner: Arc<Inner>) {
 }
 
 async fn push(inner: &Arc<Inner>, first: Vec<Uri>) -> Result<()> {
-    if !first.is_empty() {
-        let job = inner.state().job(Some(&first));
+    // The edited documents, then the other open ones, one at a time:
+    // results arrive as they are ready (each job checks the generation
+    // again), and only one document's diagnostics are converted and
+    // serialised at a time (those of a large program take megabytes).
+    for uri in &first {
+        let job = inner.state().job(Some(std::slice::from_ref(uri)));
         if !run_and_publish(inner, job).await? {
             // Superseded: a newer run (already scheduled) covers everything.
             return Ok(());
         }
     }
-    // The other open documents, a few at a time so results arrive as they
-    // are ready (each batch checks the generation again).
     let others: Vec<Uri> = {
         let st = inner.state();
         let mut uris: Vec<Uri> = st
@@ -284,17 +291,14 @@ async fn push(inner: &Arc<Inner>, first: Vec<Uri>) -> Result<()> {
         uris.sort();
         uris
     };
-    for batch in others.chunks(BATCH) {
-        let job = inner.state().job(Some(batch));
+    for uri in &others {
+        let job = inner.state().job(Some(std::slice::from_ref(uri)));
         if !run_and_publish(inner, job).await? {
             break;
         }
     }
     Ok(())
 }
-
-/// Documents per job when re-checking the documents not edited.
-const BATCH: usize = 16;
 
 /// Runs a job and publishes its results; false if the run was superseded
 /// (the rest of this push is then left to the newer run).
@@ -330,22 +334,38 @@ async fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<DocResult>) -
                 continue;
             }
             let last = st.published.get(&r.uri);
-            if last.is_some_and(|(v, d)| *v == r.version && *d == r.diagnostics) {
+            if last.is_some_and(|&(v, h)| v == r.version && h == r.hash) {
                 continue;
             }
-            st.published
-                .insert(r.uri.clone(), (r.version, r.diagnostics.clone()));
+            st.published.insert(r.uri.clone(), (r.version, r.hash));
             to_send.push(r);
         }
         to_send
     };
     for r in to_send {
-        inner
-            .client
-            .publish_diagnostics(r.uri, r.diagnostics, r.version)
-            .await;
+        send(inner, r.uri, r.diagnostics, r.version).await;
     }
     true
+}
+
+/// Sends `textDocument/publishDiagnostics`, serialised straight into its
+/// frame (see `transport/output.rs`: the list of a large program would
+/// otherwise be built as a JSON tree of tens of megabytes first).
+async fn send(
+    inner: &Arc<Inner>,
+    uri: Uri,
+    diagnostics: Vec<ls_types::Diagnostic>,
+    version: Option<i32>,
+) {
+    let params = ls_types::PublishDiagnosticsParams {
+        uri,
+        diagnostics,
+        version,
+    };
+    inner
+        .outbox
+        .notify("textDocument/publishDiagnostics", &params)
+        .await;
 }
 
 /// Clears the pushed diagnostics of a closed document.
@@ -357,10 +377,7 @@ pub async fn clear(inner: &Arc<Inner>, uri: Uri) {
     if inner.state().docs.contains_key(&uri) {
         return; // opened again meanwhile: its own run publishes
     }
-    inner
-        .client
-        .publish_diagnostics(uri, Vec::new(), None)
-        .await;
+    send(inner, uri, Vec::new(), None).await;
 }
 
 /// How often a pull retries after its snapshot was cancelled by an edit.
@@ -425,9 +442,23 @@ pub async fn pull(
 
 /// A stable id of a report's contents.
 fn result_id(items: &[ls_types::Diagnostic]) -> String {
-    let mut hasher = DefaultHasher::new();
-    serde_json::to_string(items)
-        .unwrap_or_default()
-        .hash(&mut hasher);
-    format!("{:016x}", hasher.finish())
+    format!("{:016x}", list_hash(items))
+}
+
+/// A hash of a list of diagnostics (of its JSON, streamed into the hasher
+/// rather than built as a string).
+pub fn list_hash(items: &[ls_types::Diagnostic]) -> u64 {
+    struct HashWriter(DefaultHasher);
+    impl std::io::Write for HashWriter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.write(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut writer = HashWriter(DefaultHasher::new());
+    let _ = serde_json::to_writer(&mut writer, items);
+    writer.0.finish()
 }

@@ -526,9 +526,29 @@ fn replay<B: TreeSink>(
     // deep region gets one error.
     let mut reported_at: Option<usize> = None;
     let mut forward: Vec<SyntaxKind> = Vec::new();
+    // A line break the layout pass made trivia (a blank line, a line
+    // inside brackets).
+    let trivial_break = |raw: usize| {
+        raw_kinds[raw] == WHITESPACE
+            && crate::lines::is_line_break(text.as_bytes()[starts[raw] as usize])
+    };
     let eat_trivia = |builder: &mut B, raw: &mut usize| {
         while *raw < raw_kinds.len() && raw_kinds[*raw].is_trivia() {
-            builder.token(raw_kinds[*raw], text, range(*raw));
+            interrupt.tick();
+            // A run of trivial line breaks (blank lines) is one token: a
+            // file of ten million empty lines is one token, not ten million.
+            let start = *raw;
+            if trivial_break(start) {
+                while *raw + 1 < raw_kinds.len() && trivial_break(*raw + 1) {
+                    interrupt.tick();
+                    *raw += 1;
+                }
+            }
+            builder.token(
+                raw_kinds[start],
+                text,
+                starts[start] as usize..starts[*raw + 1] as usize,
+            );
             *raw += 1;
         }
     };

@@ -158,9 +158,11 @@ fn comment_runs(root: &SyntaxNode, folds: &mut Vec<Fold>) {
                 });
             }
             WHITESPACE if !lines::has_line_break(token.text()) => {}
-            // One line break between comments keeps the run going.
+            // One line break between comments keeps the run going (a run of
+            // blank lines is one token).
             NEWLINE | WHITESPACE
-                if run.is_some_and(|(range, _)| range.end() == token.text_range().start()) => {}
+                if lines::count_breaks(token.text()) <= 1
+                    && run.is_some_and(|(range, _)| range.end() == token.text_range().start()) => {}
             _ => flush(&mut run),
         }
     }

@@ -124,7 +124,10 @@ fn lines(root: &SyntaxNode) -> Vec<Line> {
     {
         cancel.tick();
         if is_line_break(&t) {
-            finish(&mut current, &mut lines);
+            // A run of blank lines is one token: one line per break.
+            for _ in 0..prose_syntax::lines::count_breaks(t.text()) {
+                finish(&mut current, &mut lines);
+            }
         } else {
             current.push(t);
         }
