@@ -30,7 +30,7 @@ fn json_has_exact_one_based_scalar_value_positions() {
         concat!(
             r#"{"version":1,"files":2,"diagnostics":["#,
             r#"{"path":"crlf.prose","code":"E004","severity":"error","#,
-            r#""message":"Unexpected name: expected end of line","#,
+            r#""message":"Unexpected `foo`: expected end of line","#,
             r#""range":{"start":{"line":5,"column":19},"end":{"line":5,"column":22}}},"#,
             r#"{"path":"eol.prose","code":"E005","severity":"error","#,
             r#""message":"Expected an expression","#,
@@ -65,7 +65,7 @@ fn human_output_has_code_location_source_line_and_carets() {
     let run = sb.prose(&["check", "crlf.prose"]);
     assert_eq!(run.code, 1, "{run:?}");
     let out = &run.stdout;
-    assert!(out.contains("error[E004]: Unexpected name"), "{out}");
+    assert!(out.contains("error[E004]: Unexpected `foo`"), "{out}");
     assert!(out.contains("crlf.prose:5:19"), "{out}");
     let lines: Vec<&str> = out.lines().collect();
     // The source line (without its `\r`), then carets under exactly `foo`;
@@ -119,8 +119,7 @@ fn exit_codes() {
 
     // Usage errors.
     for args in [
-        &["check"][..],
-        &["check", "--format", "xml", "good.prose"],
+        &["check", "--format", "xml", "good.prose"][..],
         &["check", "--bogus", "good.prose"],
         &["frobnicate"],
         &[],
@@ -140,15 +139,23 @@ fn non_utf8_file_is_reported_and_the_others_still_checked() {
     sb.write("bad-encoding.prose", bytes)
         .write("other.prose", BAD);
 
+    // The file is an F001 diagnostic of the report, in path order.
     let run = sb.prose(&["check", "bad-encoding.prose", "other.prose"]);
     assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: bad-encoding.prose is not valid UTF-8 (invalid byte at offset 15)\n"
+    assert_eq!(run.stderr, "");
+    assert!(
+        run.stdout.starts_with(
+            "error[F001]: bad-encoding.prose is not valid UTF-8 (invalid byte at offset 15)\n--> bad-encoding.prose\n\n"
+        ),
+        "{run:?}"
     );
     assert!(run.stdout.contains("other.prose:1:13"), "{run:?}");
-    assert!(run.stdout.ends_with("1 error, 0 warnings in 1 file\n"));
+    assert!(
+        run.stdout
+            .ends_with("1 error, 0 warnings in 1 file; 1 path could not be read\n")
+    );
 
+    // In JSON too (and on stderr, for whoever watches the log).
     let run = sb.prose(&["check", "--format", "json", "."]);
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(
@@ -157,7 +164,15 @@ fn non_utf8_file_is_reported_and_the_others_still_checked() {
     );
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["files"], 1);
-    assert_eq!(v["diagnostics"][0]["path"], "./other.prose");
+    assert_eq!(
+        v["diagnostics"][0],
+        serde_json::json!({
+            "path": "./bad-encoding.prose", "code": "F001", "severity": "error",
+            "message": "./bad-encoding.prose is not valid UTF-8 (invalid byte at offset 15)",
+            "range": {"start": {"line": 1, "column": 1}, "end": {"line": 1, "column": 1}}
+        })
+    );
+    assert_eq!(v["diagnostics"][1]["path"], "./other.prose");
 }
 
 #[test]
@@ -166,11 +181,13 @@ fn nonexistent_path_is_reported_and_the_others_still_checked() {
     sb.write("good.prose", GOOD);
     let run = sb.prose(&["check", "missing.prose", "good.prose", "nodir/"]);
     assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(run.stderr, "");
     assert_eq!(
-        run.stderr,
-        "error: missing.prose does not exist\nerror: nodir/ does not exist\n"
+        run.stdout,
+        "error[F001]: missing.prose does not exist\n--> missing.prose\n\n\
+         error[F001]: nodir/ does not exist\n--> nodir/\n\n\
+         0 errors, 0 warnings in 1 file; 2 paths could not be read\n"
     );
-    assert_eq!(run.stdout, "0 errors, 0 warnings in 1 file\n");
 }
 
 #[test]
@@ -217,10 +234,11 @@ fn directories_are_recursed_in_sorted_order() {
     assert!(run.stdout.contains(" --> ./proj/sub/deeper/d.prose:1:13\n"));
     assert!(run.stdout.ends_with("2 errors, 0 warnings in 2 files\n"));
 
-    // A directory without programs is fine.
+    // A directory without files to check is an error alone, a warning
+    // beside others (tests/cli_ci.rs has more).
     let run = sb.prose(&["check", "proj/empty"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "0 errors, 0 warnings in 0 files\n");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(run.stdout, "");
 }
 
 #[test]
@@ -251,9 +269,34 @@ fn dump_cst_and_dump_tokens() {
 #[test]
 fn version_and_help() {
     let sb = Sandbox::new("help");
+    // The version and the commit it was built from (with its date).
     let run = sb.prose(&["--version"]);
     assert_eq!(run.code, 0);
-    assert_eq!(run.stdout, format!("prose {}\n", env!("CARGO_PKG_VERSION")));
+    let commit = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8(o.stdout).unwrap().trim().to_string());
+    let expected = format!("prose {} (", env!("CARGO_PKG_VERSION"));
+    match commit {
+        Some(commit) => {
+            assert!(
+                run.stdout.starts_with(&format!("{expected}{commit} ")),
+                "{run:?}"
+            );
+            assert!(run.stdout.ends_with(")\n"), "{run:?}");
+        }
+        // Built outside a checkout: the version alone.
+        None => assert!(run.stdout.starts_with("prose "), "{run:?}"),
+    }
+    let run = sb.prose(&["check", "--version"]);
+    assert!(
+        run.stdout
+            .starts_with(&format!("prose-check {}", &expected[6..])),
+        "{run:?}"
+    );
 
     let run = sb.prose(&["--help"]);
     assert_eq!(run.code, 0);
@@ -274,10 +317,12 @@ fn version_and_help() {
 #[test]
 fn directories_give_every_kind_of_document() {
     let sb = Sandbox::new("kinds");
+    // Job entries that check clean (tests/jobs.rs has the J checks).
+    let entry = "{\"models\": {\"driving\": \"d\", \"planning\": \"p\", \"coding\": \"c\", \"reviewers\": []},\n \"promptVariables\": {}, \"grid\": [], \"tasks\": {}}\n";
     sb.write("prose.toml", "[files]\njobs = [\"ci/*.json\"]\n")
         .write("a.prose", GOOD)
-        .write("team.jobs.json", "{\"models\": {}}\n")
-        .write("ci/nightly.json", "{}\n")
+        .write("team.jobs.json", entry)
+        .write("ci/nightly.json", entry)
         .write("package.json", "{ not a program }\n")
         .write("notes.md", "# Notes\n\nSome _emphasis_ here.\n")
         .write(".agents/review.md", "/read a.prose\nReview it.\n")

@@ -1,7 +1,7 @@
 //! The official OpenProse example corpus, parsed with `prose-syntax`.
 //!
 //! Set `PROSE_CORPUS` to the corpus directory (relative paths are taken from
-//! the workspace root), e.g.
+//! the workspace root; unset, the test skips, or fails when `CI` is set), e.g.
 //! `PROSE_CORPUS=../shared/corpus/openprose-examples cargo test -p prose-e2e --test corpus`.
 //! Every `*.prose` file below it must parse losslessly, and the syntax errors
 //! must be exactly the reviewed true positives listed in
@@ -9,12 +9,7 @@
 //! parser regression (or a new program to review), and a listed error that no
 //! longer occurs must be removed from the list.
 
-use std::{
-    collections::BTreeMap,
-    fmt::Write as _,
-    fs,
-    path::{Path, PathBuf},
-};
+use std::{collections::BTreeMap, fmt::Write as _, fs, path::Path};
 
 const LIST: &str = "tests/corpus-syntax-true-positives.txt";
 
@@ -23,20 +18,6 @@ type Key = (String, usize, String);
 
 fn workspace_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The `*.prose` files below `dir`, recursively, sorted.
-fn prose_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries =
-        fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry.expect("directory entry").path();
-        if path.is_dir() {
-            prose_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "prose") {
-            out.push(path);
-        }
-    }
 }
 
 /// `path` relative to `base`, with `/` separators on every platform.
@@ -96,22 +77,10 @@ fn read_list() -> BTreeMap<Key, String> {
 
 #[test]
 fn corpus_syntax_errors_are_the_reviewed_true_positives() {
-    let Some(dir) = std::env::var_os("PROSE_CORPUS") else {
-        println!(
-            "PROSE_CORPUS is not set; set it to ../shared/corpus/openprose-examples to run the corpus test"
-        );
+    let Some(dir) = prose_test_support::corpus_dir() else {
         return;
     };
-    let dir = workspace_root().join(dir);
-    assert!(
-        dir.is_dir(),
-        "PROSE_CORPUS is set but {} is not a directory",
-        dir.display()
-    );
-    let mut files = Vec::new();
-    prose_files(&dir, &mut files);
-    files.sort();
-    assert!(!files.is_empty(), "no .prose files below {}", dir.display());
+    let files = prose_test_support::prose_files(&dir);
 
     // Every error found, by location; one list entry covers all errors of
     // its code on its line.

@@ -64,7 +64,10 @@ fn initialize_negotiates_the_position_encoding() {
     assert_eq!(caps["textDocumentSync"]["openClose"], true);
     assert_eq!(caps["diagnosticProvider"]["identifier"], "prose");
     assert_eq!(caps["diagnosticProvider"]["interFileDependencies"], true);
-    assert!(caps.get("codeLensProvider").is_none());
+    // Code lenses (Run program, tests/lsp_run.rs; a job task's expanded
+    // prompt, tests/lsp_jobs.rs) and the server's commands.
+    assert_eq!(caps["codeLensProvider"]["resolveProvider"], false);
+    assert!(caps["executeCommandProvider"]["commands"].is_array());
     assert_eq!(r["serverInfo"]["name"], "prose-lsp");
     let status = c.shutdown_and_exit();
     assert_eq!(status.code(), Some(0));
@@ -95,10 +98,8 @@ fn did_open_publishes_exact_diagnostics_in_utf16() {
     assert_eq!(dup["range"], range(5, 6, 5, 14));
     assert_eq!(dup["severity"], 1);
     assert_eq!(dup["source"], "prose");
-    assert_eq!(
-        dup["codeDescription"]["href"],
-        "https://github.com/prose-lsp/prose-lsp/blob/main/docs/diagnostics/E006.md"
-    );
+    // No docs URL is configured: no link (tests/lsp_newcomer.rs has one).
+    assert_eq!(dup.get("codeDescription"), None, "{dup}");
     assert_eq!(dup["message"], "Agent already defined: `reviewer`");
     let related = &dup["relatedInformation"][0];
     assert_eq!(related["location"]["uri"], uri.as_str());

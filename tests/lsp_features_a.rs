@@ -7,7 +7,7 @@ mod common;
 mod lsp;
 
 use common::{Sandbox, prose_bin};
-use lsp::{LspClient, file_uri};
+use lsp::{LspClient, at, decode_tokens, file_uri, range};
 use serde_json::{Value, json};
 
 /// A program with two agents, a block, a session and a block call.
@@ -34,30 +34,8 @@ fn open(name: &str, capabilities: Value, text: &str) -> (Sandbox, LspClient, Str
     (sb, c, uri)
 }
 
-/// Sends a request and returns its result; asks again when the answer is
-/// `ContentModified` (a workspace load may cancel a snapshot).
 fn call(c: &mut LspClient, method: &str, params: Value) -> Value {
-    for _ in 0..20 {
-        let id = c.request(method, params.clone());
-        let response = c.response(id);
-        if response["error"]["code"] == -32801 {
-            continue;
-        }
-        assert!(
-            response.get("error").is_none(),
-            "{method} failed: {response}"
-        );
-        return response["result"].clone();
-    }
-    panic!("{method}: content modified 20 times");
-}
-
-fn at(uri: &str, line: u32, character: u32) -> Value {
-    json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } })
-}
-
-fn range(l1: u32, c1: u32, l2: u32, c2: u32) -> Value {
-    json!({ "start": { "line": l1, "character": c1 }, "end": { "line": l2, "character": c2 } })
+    c.call_retrying(method, params)
 }
 
 #[test]
@@ -69,7 +47,7 @@ fn initialize_advertises_the_editing_features() {
     assert_eq!(caps["hoverProvider"], true, "{r}");
     assert_eq!(
         caps["completionProvider"]["triggerCharacters"],
-        json!([":", "{", "(", "|", "\""])
+        json!([":", "{", "(", "|", "\"", "/", "@", "?", "$"])
     );
     assert_eq!(
         caps["signatureHelpProvider"]["triggerCharacters"],
@@ -247,30 +225,6 @@ fn labels_of_hints(hints: &Value) -> Vec<&str> {
         .collect()
 }
 
-/// The absolute `(line, column, length, type name)` of delta-encoded tokens.
-fn decode(result: &Value, legend: &Value) -> Vec<(u32, u32, u32, String)> {
-    let data: Vec<u32> = result["data"]
-        .as_array()
-        .expect("data")
-        .iter()
-        .map(|n| n.as_u64().unwrap() as u32)
-        .collect();
-    assert_eq!(data.len() % 5, 0);
-    let (mut line, mut col) = (0, 0);
-    data.chunks(5)
-        .map(|t| {
-            if t[0] > 0 {
-                line += t[0];
-                col = t[1];
-            } else {
-                col += t[1];
-            }
-            let kind = legend["tokenTypes"][t[3] as usize].as_str().unwrap();
-            (line, col, t[2], kind.to_string())
-        })
-        .collect()
-}
-
 const TOKENS: &str = "agent writer:\n  model: opus\nlet x = \"é😀\" # 😀\nsession: writer\n";
 
 fn tokens_in(capabilities: Value, name: &str) -> Vec<(u32, u32, u32, String)> {
@@ -285,14 +239,14 @@ fn tokens_in(capabilities: Value, name: &str) -> Vec<(u32, u32, u32, String)> {
         "textDocument/semanticTokens/full",
         json!({ "textDocument": { "uri": uri } }),
     );
-    let all = decode(&full, &legend);
+    let all = decode_tokens(&full, &legend);
     // The range request: the tokens of line 2 only.
     let part = call(
         &mut c,
         "textDocument/semanticTokens/range",
         json!({ "textDocument": { "uri": uri }, "range": range(2, 0, 2, 3) }),
     );
-    let part = decode(&part, &legend);
+    let part = decode_tokens(&part, &legend);
     assert!(
         !part.is_empty() && part.iter().all(|t| t.0 == 2),
         "{part:?}"

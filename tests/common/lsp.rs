@@ -5,9 +5,10 @@
 //!
 //! The server runs with `PROSE_HOME` inside the test's directory, so it
 //! never looks at the real home. The client answers the server's requests
-//! itself (`workspace/configuration` with [`LspClient::settings`],
-//! everything else with `null`) and keeps every notification it has not
-//! been asked for yet, in order.
+//! itself (`workspace/configuration` with [`LspClient::settings`], the
+//! methods of [`LspClient::answers`] with their answer, everything else
+//! with `null`) and keeps every notification it has not been asked for
+//! yet, in order.
 
 #![allow(dead_code)]
 
@@ -43,6 +44,9 @@ pub struct LspClient {
     pub settings: Value,
     /// Server requests left unanswered, by method (a client that hangs).
     pub unanswered: Vec<&'static str>,
+    /// Answers to server requests by method (`window/showMessageRequest`,
+    /// `prose/inputRequest`, ...); others get `null`.
+    pub answers: Vec<(&'static str, Value)>,
 }
 
 /// Reads one framed message; `None` at the end of the stream.
@@ -123,6 +127,7 @@ impl LspClient {
             server_requests: Vec::new(),
             settings: Value::Null,
             unanswered: Vec::new(),
+            answers: Vec::new(),
         }
     }
 
@@ -215,7 +220,12 @@ impl LspClient {
                 let n = request["params"]["items"].as_array().map_or(1, Vec::len);
                 Value::Array(vec![self.settings.clone(); n])
             }
-            _ => Value::Null,
+            Some(method) => self
+                .answers
+                .iter()
+                .find(|(m, _)| *m == method)
+                .map_or(Value::Null, |(_, answer)| answer.clone()),
+            None => Value::Null,
         };
         let id = request["id"].clone();
         self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": result }));
@@ -251,9 +261,19 @@ impl LspClient {
     /// Waits until the server has sent a request `method` (answered by
     /// the client); returns the first one.
     pub fn server_request(&mut self, method: &str) -> Value {
+        self.server_request_where(method, |_| true)
+    }
+
+    /// Waits until the server has sent a request `method` whose params
+    /// satisfy `pred`; returns the first one.
+    pub fn server_request_where(&mut self, method: &str, pred: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + TIMEOUT;
         loop {
-            if let Some(r) = self.server_requests.iter().find(|r| r["method"] == method) {
+            if let Some(r) = self
+                .server_requests
+                .iter()
+                .find(|r| r["method"] == method && pred(&r["params"]))
+            {
                 return r.clone();
             }
             let Some(message) = self.next_any(deadline) else {
@@ -277,6 +297,24 @@ impl LspClient {
             "{method} failed: {response}"
         );
         response["result"].clone()
+    }
+
+    /// Like [`LspClient::call`], asking again when the answer is
+    /// `ContentModified` (a workspace load may cancel a snapshot).
+    pub fn call_retrying(&mut self, method: &str, params: Value) -> Value {
+        for _ in 0..20 {
+            let id = self.request(method, params.clone());
+            let response = self.response(id);
+            if response["error"]["code"] == -32801 {
+                continue;
+            }
+            assert!(
+                response.get("error").is_none(),
+                "{method} failed: {response}"
+            );
+            return response["result"].clone();
+        }
+        panic!("{method}: content modified 20 times");
     }
 
     /// Waits for a notification `method` whose params satisfy `pred`;
@@ -324,6 +362,49 @@ impl LspClient {
         }
     }
 
+    /// Collects the notifications of `methods` (whole messages, in the
+    /// order they came) until one satisfies `last`; other messages stay
+    /// queued for later waits.
+    pub fn collect_notifications(
+        &mut self,
+        methods: &[&str],
+        last: impl Fn(&Value) -> bool,
+    ) -> Vec<Value> {
+        let deadline = Instant::now() + TIMEOUT;
+        let wanted = |m: &Value| methods.contains(&m["method"].as_str().unwrap_or_default());
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.queue.len() {
+            if wanted(&self.queue[i]) {
+                let message = self.queue.remove(i).unwrap();
+                let done = last(&message);
+                out.push(message);
+                if done {
+                    return out;
+                }
+            } else {
+                i += 1;
+            }
+        }
+        loop {
+            let Some(message) = self.next_message(deadline) else {
+                panic!(
+                    "no end of {methods:?} within {TIMEOUT:?}; got {out:?}; stderr:\n{}",
+                    self.stderr()
+                );
+            };
+            if wanted(&message) {
+                let done = last(&message);
+                out.push(message);
+                if done {
+                    return out;
+                }
+            } else {
+                self.queue.push_back(message);
+            }
+        }
+    }
+
     /// Waits for the diagnostics of `uri` at `version` (`None`: any).
     pub fn diagnostics(&mut self, uri: &str, version: Option<i64>) -> Value {
         self.wait_notification("textDocument/publishDiagnostics", |p| {
@@ -349,9 +430,15 @@ impl LspClient {
     }
 
     pub fn open(&mut self, uri: &str, version: i64, text: &str) {
+        self.open_as(uri, "prose", version, text);
+    }
+
+    /// `didOpen` with the editor's language id (`prose-dialect`, `json`,
+    /// `markdown`, ...).
+    pub fn open_as(&mut self, uri: &str, language_id: &str, version: i64, text: &str) {
         self.notify(
             "textDocument/didOpen",
-            json!({ "textDocument": { "uri": uri, "languageId": "prose", "version": version, "text": text } }),
+            json!({ "textDocument": { "uri": uri, "languageId": language_id, "version": version, "text": text } }),
         );
     }
 
@@ -457,5 +544,50 @@ pub fn with_code<'a>(items: &'a Value, code: &str) -> Vec<&'a Value> {
         .expect("an array of diagnostics")
         .iter()
         .filter(|d| d["code"] == code)
+        .collect()
+}
+
+/// The params of a request at a position of `uri`.
+pub fn at(uri: &str, line: u32, character: u32) -> Value {
+    json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } })
+}
+
+/// An LSP range.
+pub fn range(l1: u32, c1: u32, l2: u32, c2: u32) -> Value {
+    json!({ "start": { "line": l1, "character": c1 }, "end": { "line": l2, "character": c2 } })
+}
+
+/// The absolute `(line, column, length, type name)` of the delta-encoded
+/// semantic tokens of `result`, named by `legend`.
+pub fn decode_tokens(result: &Value, legend: &Value) -> Vec<(u32, u32, u32, String)> {
+    let data: Vec<u32> = result["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .map(|n| n.as_u64().unwrap() as u32)
+        .collect();
+    assert_eq!(data.len() % 5, 0);
+    let (mut line, mut col) = (0, 0);
+    data.chunks(5)
+        .map(|t| {
+            if t[0] > 0 {
+                line += t[0];
+                col = t[1];
+            } else {
+                col += t[1];
+            }
+            let kind = legend["tokenTypes"][t[3] as usize].as_str().unwrap();
+            (line, col, t[2], kind.to_string())
+        })
+        .collect()
+}
+
+/// The `key` string of each item of the array `items` (labels, names).
+pub fn strings<'a>(items: &'a Value, key: &str) -> Vec<&'a str> {
+    items
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|i| i[key].as_str().expect("a string"))
         .collect()
 }

@@ -88,14 +88,35 @@ impl Sandbox {
         self.run_in(&self.dir.join(rel), args, &[])
     }
 
+    /// Runs `prose ARGS` in the sandbox with `input` on stdin.
+    pub fn prose_with_stdin(&self, args: &[&str], input: &[u8]) -> Run {
+        self.run(&self.dir, args, &[], Some(input))
+    }
+
     fn run_in(&self, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+        self.run(dir, args, env, None)
+    }
+
+    fn run(&self, dir: &Path, args: &[&str], env: &[(&str, &str)], input: Option<&[u8]>) -> Run {
+        use std::io::Write;
         let mut cmd = Command::new(prose_bin());
         cmd.args(args).current_dir(dir);
         for var in ["NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE"] {
             cmd.env_remove(var);
         }
         cmd.envs(env.iter().copied());
-        let out = cmd.output().expect("run the prose binary");
+        cmd.stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().expect("run the prose binary");
+        let mut stdin = child.stdin.take().expect("a stdin pipe");
+        // Written on its own thread: the child may fill its output pipes first.
+        let input = input.unwrap_or_default().to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let out = child.wait_with_output().expect("wait for the prose binary");
+        writer.join().expect("the stdin writer");
         Run {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),

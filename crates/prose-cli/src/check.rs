@@ -1,14 +1,21 @@
-//! `prose check`: find files, analyse them through `prose-ide`, report.
+//! `prose check`: find files, analyse them through `prose-ide`, fix what
+//! is safe to fix (`--fix`), report in the chosen format.
 
-use std::{io::Write, process::ExitCode};
+use std::{
+    collections::HashSet,
+    io::{Read, Write},
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
 
-use prose_ide::{AnalysisHost, Cancellable, Diagnostic, Severity};
+use prose_ide::{AnalysisHost, Cancellable, Config, Diagnostic, FileId, FileRange, TextRange};
 
 use crate::{
     args::{CheckArgs, Format},
-    render::{self, CheckedFile},
-    source::{LoadError, collect_files, read_source, report_load_error},
-    workspace, write_or_exit,
+    diff, fix, formats, render,
+    report::{CheckedFile, Fixed, Report, plural},
+    source::{LoadError, collect_files, empty_dirs, read_source, report_load_error},
+    statistics, workspace, write_or_exit,
 };
 
 /// Exit status: no errors (warnings are fine).
@@ -23,99 +30,369 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     ExitCode::from(status)
 }
 
+/// One file to check: how it is shown, its analysis key, its id.
+struct Loaded {
+    path: String,
+    key: String,
+    id: FileId,
+}
+
 /// Runs the check, writing the report to `out`; returns the exit status.
 pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
-    // Diagnostics come from prose-ide, the same analysis the language
-    // server uses, so `prose check` and the editor never disagree.
-    let root = workspace::find_root(args.root.as_deref());
-    let mut config = match workspace::load_config(&root) {
-        Ok(config) => config,
+    let (root, config) = match settings(args) {
+        Ok(settings) => settings,
         Err(message) => {
-            eprintln!("error: {message}");
+            anstream::eprintln!("error: {message}");
             return EXIT_FAILURE;
         }
     };
-    if let Some(profile) = args.profile {
-        config.profile = profile.into();
-    }
-    // Directories give every file of a known kind (docs/languages.md).
-    let mut failures: Vec<LoadError> = Vec::new();
-    let root_key = workspace::key(&root);
-    let accept = |path: &std::path::Path| {
-        prose_ide::kind::kind_of_path(&workspace::key(path), Some(&root_key), &config).is_some()
-    };
-    let paths = collect_files(&args.paths, &accept, &mut failures);
+    // Diagnostics come from prose-ide, the same analysis the language
+    // server uses, so `prose check` and the editor never disagree.
     let mut host = AnalysisHost::new();
-    workspace::configure(&mut host, &root, config);
-    let mut loaded = Vec::new();
-    for path in paths {
-        match read_source(&path) {
-            Ok(text) => {
-                let display = path.display().to_string();
-                let id = host.set_file_text(&workspace::key(&path), text);
-                loaded.push((display, id));
-            }
-            Err(e) => failures.push(e),
+    workspace::configure(&mut host, &root, config.clone());
+    let mut failures: Vec<LoadError> = Vec::new();
+    let mut stdin_bytes = None;
+    let loaded = match &args.stdin_filename {
+        Some(name) => {
+            let (loaded, bytes) = load_stdin(&mut host, name, &mut failures);
+            stdin_bytes = Some(bytes);
+            loaded
         }
-    }
-    for failure in &failures {
-        report_load_error(failure);
-    }
-    let ids: Vec<_> = loaded.iter().map(|(_, id)| *id).collect();
+        None => match load_paths(args, &root, &config, &mut host, &mut failures) {
+            Ok(loaded) => loaded,
+            Err(message) => {
+                anstream::eprintln!("error: {message}");
+                return EXIT_FAILURE;
+            }
+        },
+    };
+    let ids: Vec<_> = loaded.iter().map(|l| l.id).collect();
     workspace::load_dependencies(&mut host, &ids);
 
-    let files = analyse(&host, loaded);
+    let fixing = args.fix || args.diff;
+    let mut fixed = Vec::new();
+    if fixing {
+        let mut changed = Vec::new();
+        for l in &loaded {
+            let result = fix::fix_file(&mut host, l.id, &l.key, &l.path);
+            if let Some(why) = &result.refused
+                && !args.quiet
+            {
+                anstream::eprintln!("warning: {} was not fixed: {why}", l.path);
+            }
+            fixed.extend(result.fixed);
+            if result.text != result.original {
+                changed.push((l.path.clone(), result.original, result.text));
+            }
+        }
+        if args.diff {
+            return print_diffs(&mut out, args, &changed, &fixed, &failures);
+        }
+        if let Some(bytes) = &stdin_bytes {
+            // The fixed text is the output; the report goes to stderr.
+            let text = changed.first().map(|(_, _, text)| text.as_bytes());
+            let written = out
+                .write_all(text.unwrap_or(bytes))
+                .and_then(|()| out.flush());
+            write_or_exit(written, EXIT_FAILURE);
+            out = std::io::BufWriter::with_capacity(64 * 1024, Box::new(anstream::stderr()));
+        } else {
+            for (path, _, text) in &changed {
+                if let Err(e) = std::fs::write(path, text) {
+                    anstream::eprintln!("error: cannot write {path}: {e}");
+                    return EXIT_FAILURE;
+                }
+            }
+        }
+    }
 
-    let has_errors = files
-        .iter()
-        .flat_map(|f| &f.diagnostics)
-        .any(|d| d.severity == Severity::Error);
-    let status = if !failures.is_empty() {
-        EXIT_FAILURE
-    } else if has_errors {
-        EXIT_ERRORS
-    } else {
-        EXIT_OK
+    let mut report = Report {
+        files: analyse(&host, &loaded),
+        context: Vec::new(),
+        fixed: fixing.then_some(fixed),
     };
+    report.files.extend(
+        failures
+            .iter()
+            .map(|e| CheckedFile::unread(e.path().display().to_string(), e.to_string())),
+    );
+    report
+        .files
+        .sort_by(|a, b| Path::new(&a.path).cmp(Path::new(&b.path)));
+    report.context = context_files(&host, &report);
+    if args.format != Format::Human {
+        // The report holds them as F001; people watching the log see them too.
+        failures.iter().for_each(report_load_error);
+    }
 
-    let written = match args.format {
-        Format::Human => render::human(&mut out, &files),
-        Format::Json => render::json(&mut out, &files),
+    let status = exit_status(!failures.is_empty(), report.has_errors());
+    let written = if args.statistics {
+        let fixable = fixable(&host, &loaded);
+        let is_fixable = |f: &CheckedFile, d: &Diagnostic| {
+            fixable.contains(&(f.key.clone(), d.code.as_str(), d.range))
+        };
+        let rows = statistics::rows(&report, &is_fixable);
+        match args.format {
+            Format::Json => statistics::json(&mut out, &rows),
+            _ => statistics::human(&mut out, &rows).and_then(|()| {
+                if args.quiet {
+                    Ok(())
+                } else {
+                    writeln!(out, "{}", crate::report::summary(&report))
+                }
+            }),
+        }
+    } else {
+        match args.format {
+            Format::Human => render::human(&mut out, &report, args.quiet),
+            Format::Json => render::json(&mut out, &report),
+            Format::Github => formats::github::write(&mut out, &report),
+            Format::Sarif => formats::sarif::write(&mut out, &report, config.docs_url.as_deref()),
+            Format::Junit => formats::junit::write(&mut out, &report),
+        }
     };
     write_or_exit(written.and_then(|()| out.flush()), status);
     status
 }
 
+/// 2 when something could not be read, else 1 when `problems`, else 0.
+pub(crate) fn exit_status(unreadable: bool, problems: bool) -> u8 {
+    if unreadable {
+        EXIT_FAILURE
+    } else if problems {
+        EXIT_ERRORS
+    } else {
+        EXIT_OK
+    }
+}
+
+/// The root and its configuration with the command line's overrides.
+fn settings(args: &CheckArgs) -> Result<(PathBuf, Config), String> {
+    if args.statistics && matches!(args.format, Format::Github | Format::Sarif | Format::Junit) {
+        return Err("--statistics prints with --format human or json only".into());
+    }
+    if let Some(root) = &args.root
+        && !root.is_dir()
+    {
+        return Err(format!("--root {} is not a directory", root.display()));
+    }
+    let root = workspace::find_root(args.root.as_deref());
+    let mut config = workspace::load_config(&root)?;
+    if let Some(profile) = args.profile {
+        config.profile = profile.into();
+    }
+    if let Some(select) = &args.select {
+        let codes = prose_ide::config::resolve_selectors(select, "--select");
+        config.select = Some(codes.map_err(|e| e.message)?);
+    }
+    let ignore = prose_ide::config::resolve_selectors(&args.ignore, "--ignore");
+    config.ignore.extend(ignore.map_err(|e| e.message)?);
+    Ok((root, config))
+}
+
+/// Reads the text of `--stdin-filename NAME` into the host as the file
+/// NAME; returns it and the bytes read (echoed by `--fix` when they are
+/// not text).
+fn load_stdin(
+    host: &mut AnalysisHost,
+    name: &Path,
+    failures: &mut Vec<LoadError>,
+) -> (Vec<Loaded>, Vec<u8>) {
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
+        failures.push(LoadError::Io(name.to_path_buf(), e));
+        return (Vec::new(), bytes);
+    }
+    match String::from_utf8(bytes.clone()) {
+        Ok(text) => {
+            let key = workspace::key(name);
+            let id = host.set_file_text(&key, text);
+            let path = name.display().to_string();
+            (vec![Loaded { path, key, id }], bytes)
+        }
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            failures.push(LoadError::NotUtf8(name.to_path_buf(), offset));
+            (Vec::new(), bytes)
+        }
+    }
+}
+
+/// Finds and reads the files below the paths (the root without paths).
+/// Directories give every file of a known kind (docs/languages.md). An
+/// error when there is nothing at all to check.
+fn load_paths(
+    args: &CheckArgs,
+    root: &Path,
+    config: &Config,
+    host: &mut AnalysisHost,
+    failures: &mut Vec<LoadError>,
+) -> Result<Vec<Loaded>, String> {
+    let implicit = args.paths.is_empty();
+    let paths = if implicit {
+        vec![workspace::relative_to_cwd(root)]
+    } else {
+        args.paths.clone()
+    };
+    let root_key = workspace::key(root);
+    let accept = |path: &Path| {
+        prose_ide::kind::kind_of_path(&workspace::key(path), Some(&root_key), config).is_some()
+    };
+    let mut files = collect_files(&paths, &accept, failures);
+    let empty = empty_dirs(&paths, &files);
+    if files.is_empty() && failures.is_empty() {
+        let what = if implicit { "the workspace root " } else { "" };
+        let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(format!(
+            "nothing to check: {what}{} holds no file of a known kind (*.prose, *.dialect, *.md, job entries)",
+            shown.join(", ")
+        ));
+    }
+    if !args.quiet {
+        for dir in empty {
+            anstream::eprintln!("warning: {} holds no file to check", dir.display());
+        }
+    }
+    if implicit && paths[0] == Path::new(".") {
+        // `prose check` in the root shows `a.prose`, not `./a.prose`.
+        for f in &mut files {
+            if let Ok(rel) = f.strip_prefix(".") {
+                *f = rel.to_path_buf();
+            }
+        }
+    }
+    let mut loaded = Vec::new();
+    for path in files {
+        match read_source(&path) {
+            Ok(text) => {
+                let key = workspace::key(&path);
+                let id = host.set_file_text(&key, text);
+                let path = path.display().to_string();
+                loaded.push(Loaded { path, key, id });
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    Ok(loaded)
+}
+
+/// `--diff`: the unified diffs of what `--fix` would change, on `out`; a
+/// summary on stderr. Status 1 when something would change.
+fn print_diffs(
+    out: &mut dyn Write,
+    args: &CheckArgs,
+    changed: &[(String, String, String)],
+    fixed: &[Fixed],
+    failures: &[LoadError],
+) -> u8 {
+    failures.iter().for_each(report_load_error);
+    let status = exit_status(!failures.is_empty(), !changed.is_empty());
+    let written = changed
+        .iter()
+        .try_for_each(|(path, old, new)| out.write_all(diff::unified(path, old, new).as_bytes()))
+        .and_then(|()| out.flush());
+    write_or_exit(written, status);
+    if !args.quiet {
+        anstream::eprintln!(
+            "would fix {} in {}",
+            plural(fixed.len(), "problem"),
+            plural(changed.len(), "file")
+        );
+    }
+    status
+}
+
 /// Computes the diagnostics of `loaded` files on one thread per core, each
 /// with its own database snapshot; the result keeps the input order.
-fn analyse(host: &AnalysisHost, loaded: Vec<(String, prose_ide::FileId)>) -> Vec<CheckedFile> {
+fn analyse(host: &AnalysisHost, loaded: &[Loaded]) -> Vec<CheckedFile> {
+    per_file(host, loaded, |analysis, l| {
+        Ok(CheckedFile {
+            path: l.path.clone(),
+            key: l.key.clone(),
+            text: analysis.file_text(l.id)?,
+            diagnostics: sorted(analysis.diagnostics(l.id)?),
+            read: true,
+        })
+    })
+}
+
+/// The diagnostics (file key, code, range) that have a safe fix.
+fn fixable(host: &AnalysisHost, loaded: &[Loaded]) -> HashSet<(String, &'static str, TextRange)> {
+    per_file(host, loaded, |analysis, l| {
+        let len = analysis.file_text(l.id)?.len() as u32;
+        let range = TextRange::up_to(len.into());
+        let actions = analysis.code_actions(FileRange { file: l.id, range })?;
+        Ok(actions
+            .into_iter()
+            .filter(|a| a.is_safe)
+            .filter_map(|a| Some((l.key.clone(), a.diagnostic_code?, a.diagnostic_range?)))
+            .collect::<Vec<_>>())
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Runs `f` for every loaded file, on one thread per core, each with its
+/// own database snapshot; the results keep the input order.
+fn per_file<T: Send>(
+    host: &AnalysisHost,
+    loaded: &[Loaded],
+    f: impl Fn(&prose_ide::Analysis, &Loaded) -> Cancellable<T> + Sync,
+) -> Vec<T> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(loaded.len().max(1));
     let chunk = loaded.len().div_ceil(threads).max(1);
-    let mut files: Vec<CheckedFile> = Vec::with_capacity(loaded.len());
+    let mut results: Vec<T> = Vec::with_capacity(loaded.len());
     std::thread::scope(|scope| {
         let workers: Vec<_> = loaded
             .chunks(chunk)
             .map(|part| {
                 let analysis = host.analysis();
+                let f = &f;
                 scope.spawn(move || {
                     part.iter()
-                        .map(|(path, id)| CheckedFile {
-                            path: path.clone(),
-                            text: uncancelled(analysis.file_text(*id)),
-                            diagnostics: sorted(uncancelled(analysis.diagnostics(*id))),
-                        })
+                        .map(|l| uncancelled(f(&analysis, l)))
                         .collect::<Vec<_>>()
                 })
             })
             .collect();
         for w in workers {
-            files.extend(w.join().expect("an analysis thread panicked"));
+            results.extend(w.join().expect("an analysis thread panicked"));
         }
     });
-    files
+    results
+}
+
+/// The files that related notes point into and that are not reported on
+/// (imported programs), shown relative to the current directory.
+fn context_files(host: &AnalysisHost, report: &Report) -> Vec<CheckedFile> {
+    let reported: HashSet<&str> = report.files.iter().map(|f| f.key.as_str()).collect();
+    let mut keys: Vec<&str> = report
+        .diagnostics()
+        .flat_map(|(_, d)| &d.related)
+        .map(|r| r.path.as_str())
+        .filter(|k| !reported.contains(k))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let analysis = host.analysis();
+    keys.into_iter()
+        .filter_map(|key| {
+            let text = uncancelled(analysis.file_text_at(key))?;
+            Some(CheckedFile {
+                path: workspace::relative_to_cwd(Path::new(key))
+                    .display()
+                    .to_string(),
+                key: key.to_string(),
+                text,
+                diagnostics: Vec::new(),
+                read: true,
+            })
+        })
+        .collect()
 }
 
 /// Orders by position (the JSON contract), keeping prose-ide's order for

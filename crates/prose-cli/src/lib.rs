@@ -1,5 +1,5 @@
-//! The `prose` command line: `check`, `fmt`, `explain`, `dump-cst`,
-//! `dump-tokens`, `lsp`.
+//! The `prose` command line: `check`, `fmt`, `run`, `consent`, `explain`,
+//! `dump-cst`, `dump-tokens`, `lsp`, `dialect parse`.
 //!
 //! Everything lives in this library so the thin `prose` binary and the
 //! end-to-end test harness of the workspace root run the very same code
@@ -7,12 +7,21 @@
 
 pub mod args;
 pub mod check;
+pub mod consent;
+pub mod dialect;
+pub mod diff;
 pub mod dump;
 pub mod explain;
+pub mod fix;
 pub mod fmt;
+pub mod formats;
 pub mod line_index;
+pub mod progress;
 pub mod render;
+pub mod report;
+pub mod run;
 pub mod source;
+pub mod statistics;
 pub mod workspace;
 
 use std::{io, process::ExitCode};
@@ -28,10 +37,13 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Fmt(args) => fmt::run(&args),
+        Command::Run(args) => run::run(&args),
+        Command::Consent(args) => consent::run(&args),
         Command::Explain(args) => explain::run(args.code.as_deref()),
         Command::DumpCst(args) => dump::cst(&args.file),
         Command::DumpTokens(args) => dump::tokens(&args.file),
         Command::Lsp(_) => prose_lsp::run_stdio(),
+        Command::Dialect(args) => dialect::run(&args),
     }
 }
 

@@ -1,20 +1,16 @@
-//! Printing a check report: annotated snippets for people, JSON for tools.
+//! Printing a check report: annotated snippets for people, JSON for tools
+//! (the other formats are in `formats/`).
 
 use std::io::{self, Write};
 
 use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
-use prose_ide::{Diagnostic, Severity};
+use prose_ide::Severity;
 use serde::Serialize;
 
-use crate::line_index::{LineCol, LineIndex};
-
-/// One checked file: its path as given or discovered, its text, and its
-/// diagnostics sorted by position.
-pub struct CheckedFile {
-    pub path: String,
-    pub text: String,
-    pub diagnostics: Vec<Diagnostic>,
-}
+use crate::{
+    line_index::{LineCol, LineIndex},
+    report::{Report, summary},
+};
 
 /// The renderer for everything the CLI prints. Always styled: the
 /// [`anstream`] streams strip the styles when the output is not a terminal
@@ -54,64 +50,72 @@ fn snippet<'a>(
         .annotation(kind.span(start - window.start..end - window.start))
 }
 
-/// Prints every diagnostic as an annotated snippet, then a summary line.
-pub fn human(out: &mut dyn Write, files: &[CheckedFile]) -> io::Result<()> {
+/// Prints every diagnostic as an annotated snippet, then (unless `quiet`)
+/// the fixes applied and a summary line. A related note shows the file and
+/// snippet it points to when that file's text is known (a checked file or
+/// an imported one), under the path the user typed for it.
+pub fn human(out: &mut dyn Write, report: &Report, quiet: bool) -> io::Result<()> {
     let renderer = renderer();
-    let indexes: Vec<LineIndex> = files.iter().map(|f| LineIndex::new(&f.text)).collect();
-    for (file, index) in files.iter().zip(&indexes) {
+    let indexes: Vec<LineIndex> = report
+        .files
+        .iter()
+        .chain(&report.context)
+        .map(|f| LineIndex::new(&f.text))
+        .collect();
+    let index_of = |key: &str| {
+        report
+            .files
+            .iter()
+            .chain(&report.context)
+            .position(|f| f.read && f.key == key)
+    };
+    if let (Some(fixed), false) = (&report.fixed, quiet) {
+        for f in fixed {
+            let origin = format!("{}:{}:{}", f.path, f.start.line, f.start.column);
+            writeln!(out, "fixed[{}] {origin}: {}", f.code, f.title)?;
+        }
+        if !fixed.is_empty() {
+            writeln!(out)?;
+        }
+    }
+    for (i, file) in report.files.iter().enumerate() {
         for d in &file.diagnostics {
-            let mut report = vec![
-                level(d.severity)
-                    .primary_title(d.message.as_str())
-                    .id(d.code.as_str())
-                    .element(snippet(&file.path, index, d.range, AnnotationKind::Primary)),
-            ];
+            let title = level(d.severity)
+                .primary_title(d.message.as_str())
+                .id(d.code.as_str());
+            let mut group = vec![if file.read {
+                title.element(snippet(
+                    &file.path,
+                    &indexes[i],
+                    d.range,
+                    AnnotationKind::Primary,
+                ))
+            } else {
+                title.element(Origin::path(file.path.as_str()))
+            }];
             for related in &d.related {
                 let title = Level::NOTE.secondary_title(related.message.as_str());
-                let other = files.iter().position(|f| f.path == related.path);
-                report.push(match other {
-                    Some(i) => title.element(snippet(
-                        &related.path,
-                        &indexes[i],
-                        related.range,
-                        AnnotationKind::Context,
-                    )),
+                group.push(match index_of(&related.path) {
+                    Some(j) => {
+                        let other = report.files.iter().chain(&report.context).nth(j);
+                        let path = other.map_or(related.path.as_str(), |f| f.path.as_str());
+                        title.element(snippet(
+                            path,
+                            &indexes[j],
+                            related.range,
+                            AnnotationKind::Context,
+                        ))
+                    }
                     None => title.element(Origin::path(related.path.as_str())),
                 });
             }
-            writeln!(out, "{}\n", renderer.render(&report))?;
+            writeln!(out, "{}\n", renderer.render(&group))?;
         }
     }
-    writeln!(out, "{}", summary(files))
-}
-
-/// `2 errors, 1 warning in 3 files` (info and hint counts only when present).
-pub fn summary(files: &[CheckedFile]) -> String {
-    let count = |severity| {
-        files
-            .iter()
-            .flat_map(|f| &f.diagnostics)
-            .filter(|d| d.severity == severity)
-            .count()
-    };
-    let plural = |n: usize, word: &str| {
-        if n == 1 {
-            format!("{n} {word}")
-        } else {
-            format!("{n} {word}s")
-        }
-    };
-    let mut parts = vec![
-        plural(count(Severity::Error), "error"),
-        plural(count(Severity::Warning), "warning"),
-    ];
-    for (severity, word) in [(Severity::Info, "info"), (Severity::Hint, "hint")] {
-        let n = count(severity);
-        if n > 0 {
-            parts.push(plural(n, word));
-        }
+    if quiet {
+        return Ok(());
     }
-    format!("{} in {}", parts.join(", "), plural(files.len(), "file"))
+    writeln!(out, "{}", summary(report))
 }
 
 /// The `--format json` report. Field order and names are a stable contract
@@ -121,6 +125,16 @@ struct JsonReport<'a> {
     version: u32,
     files: usize,
     diagnostics: Vec<JsonDiagnostic<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixed: Option<Vec<JsonFixed<'a>>>,
+}
+
+#[derive(Serialize)]
+struct JsonFixed<'a> {
+    path: &'a str,
+    code: &'static str,
+    title: &'a str,
+    range: JsonRange,
 }
 
 #[derive(Serialize)]
@@ -132,10 +146,21 @@ struct JsonDiagnostic<'a> {
     range: JsonRange,
 }
 
+/// `{"start":{"line","column"},"end":{..}}`, as in [`crate::line_index`];
+/// also used by `prose dialect parse`.
 #[derive(Serialize)]
-struct JsonRange {
+pub(crate) struct JsonRange {
     start: LineCol,
     end: LineCol,
+}
+
+impl JsonRange {
+    pub(crate) fn new(index: &LineIndex<'_>, start: usize, end: usize) -> Self {
+        JsonRange {
+            start: index.line_col(start),
+            end: index.line_col(end),
+        }
+    }
 }
 
 impl Serialize for LineCol {
@@ -152,37 +177,52 @@ impl Serialize for LineCol {
 /// `{"version":1,"files":N,"diagnostics":[{"path","code","severity","message",
 /// "range":{"start":{"line","column"},"end":{..}}}]}`, positions as in
 /// [`crate::line_index`], diagnostics ordered by path then position; `files`
-/// counts the files that were read and checked.
-pub fn json(out: &mut dyn Write, files: &[CheckedFile]) -> io::Result<()> {
+/// counts the files that were read and checked. A path that could not be
+/// read has one F001 diagnostic at 1:1. With `--fix`, a fourth key
+/// `"fixed":[{"path","code","title","range"}]` lists the fixes applied.
+pub fn json(out: &mut dyn Write, report: &Report) -> io::Result<()> {
     let mut diagnostics = Vec::new();
-    for file in files {
+    for file in &report.files {
         let index = LineIndex::new(&file.text);
         diagnostics.extend(file.diagnostics.iter().map(|d| JsonDiagnostic {
             path: &file.path,
             code: d.code.as_str(),
             severity: d.severity.as_str(),
             message: &d.message,
-            range: JsonRange {
-                start: index.line_col(d.range.start().into()),
-                end: index.line_col(d.range.end().into()),
-            },
+            range: JsonRange::new(&index, d.range.start().into(), d.range.end().into()),
         }));
     }
-    let report = JsonReport {
+    let fixed = report.fixed.as_ref().map(|fixed| {
+        fixed
+            .iter()
+            .map(|f| JsonFixed {
+                path: &f.path,
+                code: f.code,
+                title: &f.title,
+                range: JsonRange {
+                    start: f.start,
+                    end: f.end,
+                },
+            })
+            .collect()
+    });
+    let json = JsonReport {
         version: 1,
-        files: files.len(),
+        files: report.checked(),
         diagnostics,
+        fixed,
     };
-    serde_json::to_writer(&mut *out, &report)?;
+    serde_json::to_writer(&mut *out, &json)?;
     writeln!(out)
 }
 
 #[cfg(test)]
 mod tests {
     use expect_test::{Expect, expect};
-    use prose_ide::{DiagnosticCode, Related, TextRange};
+    use prose_ide::{Diagnostic, DiagnosticCode, Related, TextRange};
 
     use super::*;
+    use crate::report::{CheckedFile, Fixed};
 
     /// A diagnostic with the given range and severity. Built from a real one
     /// (not a struct literal) so that fields added to `Diagnostic` for other
@@ -202,21 +242,42 @@ mod tests {
     fn file(text: &str, diagnostics: Vec<Diagnostic>) -> CheckedFile {
         CheckedFile {
             path: "f.prose".into(),
+            key: "/ws/f.prose".into(),
             text: text.into(),
             diagnostics,
+            read: true,
         }
     }
 
-    fn check_human(files: &[CheckedFile], expect: Expect) {
+    fn related(path: &str, range: std::ops::Range<u32>, message: &str) -> Related {
+        Related {
+            path: path.into(),
+            range: TextRange::new(range.start.into(), range.end.into()),
+            message: message.into(),
+        }
+    }
+
+    fn report(files: &[CheckedFile]) -> Report {
+        Report {
+            files: files.to_vec(),
+            ..Report::default()
+        }
+    }
+
+    fn render_human(report: &Report, quiet: bool) -> String {
         let mut out = Vec::new();
-        human(&mut out, files).unwrap();
+        human(&mut out, report, quiet).unwrap();
         let out = String::from_utf8(out).unwrap();
-        expect.assert_eq(&anstream::adapter::strip_str(&out).to_string());
+        anstream::adapter::strip_str(&out).to_string()
+    }
+
+    fn check_human(files: &[CheckedFile], expect: Expect) {
+        expect.assert_eq(&render_human(&report(files), false));
     }
 
     fn check_json(files: &[CheckedFile], expect: Expect) {
         let mut out = Vec::new();
-        json(&mut out, files).unwrap();
+        json(&mut out, &report(files)).unwrap();
         expect.assert_eq(&String::from_utf8(out).unwrap());
     }
 
@@ -344,16 +405,8 @@ mod tests {
     fn related_locations() {
         let mut d = diag(3..4, Severity::Error);
         d.related = vec![
-            Related {
-                path: "f.prose".into(),
-                range: TextRange::new(0.into(), 1.into()),
-                message: "first here".into(),
-            },
-            Related {
-                path: "elsewhere.prose".into(),
-                range: TextRange::new(0.into(), 1.into()),
-                message: "unknown file".into(),
-            },
+            related("/ws/f.prose", 0..1, "first here"),
+            related("elsewhere.prose", 0..1, "unknown file"),
         ];
         check_human(
             &[file("a\nb\n", vec![d])],
@@ -377,9 +430,109 @@ mod tests {
         );
     }
 
+    /// A note into another file shows its snippet under the path the user
+    /// typed for it, and an imported (context) file's too.
+    #[test]
+    fn related_notes_find_their_file_by_key() {
+        let mut d = diag(0..1, Severity::Error);
+        d.related = vec![
+            related("/ws/lib/g.prose", 2..3, "in g"),
+            related("/ws/.prose/imports/a--b/program.prose", 0..5, "imported"),
+        ];
+        let g = CheckedFile {
+            path: "./lib/g.prose".into(),
+            key: "/ws/lib/g.prose".into(),
+            ..file("x\ny\n", vec![])
+        };
+        let mut report = report(&[file("a\n", vec![d]), g]);
+        report.context.push(CheckedFile {
+            path: ".prose/imports/a--b/program.prose".into(),
+            key: "/ws/.prose/imports/a--b/program.prose".into(),
+            ..file("input topic: \"t\"\n", vec![])
+        });
+        expect![[r#"
+            error[E004]: msg
+             --> f.prose:1:1
+              |
+            1 | a
+              | ^
+              |
+            note: in g
+             --> ./lib/g.prose:2:1
+              |
+            2 | y
+              | -
+            note: imported
+             --> .prose/imports/a--b/program.prose:1:1
+              |
+            1 | input topic: "t"
+              | -----
+
+            1 error, 0 warnings in 2 files
+        "#]]
+        .assert_eq(&render_human(&report, false));
+    }
+
+    #[test]
+    fn unread_paths_fixes_and_quiet() {
+        let mut report = report(&[
+            CheckedFile::unread("gone.prose".into(), "gone.prose does not exist".into()),
+            file("ab\n", vec![diag(0..2, Severity::Warning)]),
+        ]);
+        report.fixed = Some(vec![Fixed {
+            path: "f.prose".into(),
+            code: "E008",
+            title: "Change to `opus`".into(),
+            start: LineCol {
+                line: 3,
+                column: 10,
+            },
+            end: LineCol {
+                line: 3,
+                column: 14,
+            },
+        }]);
+        expect![[r#"
+            fixed[E008] f.prose:3:10: Change to `opus`
+
+            error[F001]: gone.prose does not exist
+            --> gone.prose
+
+            warning[E004]: msg
+             --> f.prose:1:1
+              |
+            1 | ab
+              | ^^
+
+            0 errors, 1 warning in 1 file; 1 path could not be read; fixed 1 problem
+        "#]]
+        .assert_eq(&render_human(&report, false));
+        expect![[r#"
+            error[F001]: gone.prose does not exist
+            --> gone.prose
+
+            warning[E004]: msg
+             --> f.prose:1:1
+              |
+            1 | ab
+              | ^^
+
+        "#]]
+        .assert_eq(&render_human(&report, true));
+        let mut out = Vec::new();
+        json(&mut out, &report).unwrap();
+        expect![[r#"
+            {"version":1,"files":1,"diagnostics":[{"path":"gone.prose","code":"F001","severity":"error","message":"gone.prose does not exist","range":{"start":{"line":1,"column":1},"end":{"line":1,"column":1}}},{"path":"f.prose","code":"E004","severity":"warning","message":"msg","range":{"start":{"line":1,"column":1},"end":{"line":1,"column":3}}}],"fixed":[{"path":"f.prose","code":"E008","title":"Change to `opus`","range":{"start":{"line":3,"column":10},"end":{"line":3,"column":14}}}]}
+        "#]]
+        .assert_eq(&String::from_utf8(out).unwrap());
+    }
+
     #[test]
     fn summary_counts() {
-        assert_eq!(summary(&[]), "0 errors, 0 warnings in 0 files");
+        assert_eq!(
+            summary(&Report::default()),
+            "0 errors, 0 warnings in 0 files"
+        );
         let files = [file(
             "",
             vec![
@@ -388,6 +541,9 @@ mod tests {
                 diag(0..0, Severity::Hint),
             ],
         )];
-        assert_eq!(summary(&files), "2 errors, 0 warnings, 1 hint in 1 file");
+        assert_eq!(
+            summary(&report(&files)),
+            "2 errors, 0 warnings, 1 hint in 1 file"
+        );
     }
 }

@@ -15,6 +15,18 @@ pub enum LoadError {
     NotUtf8(PathBuf, usize),
 }
 
+impl LoadError {
+    /// The path that could not be read.
+    pub fn path(&self) -> &Path {
+        match self {
+            LoadError::NotFound(p)
+            | LoadError::Io(p, _)
+            | LoadError::ReadDir(p, _)
+            | LoadError::NotUtf8(p, _) => p,
+        }
+    }
+}
+
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -60,6 +72,16 @@ pub fn collect_files(
     files.sort();
     files.dedup();
     files
+}
+
+/// The directories among `paths` below which `files` (from
+/// [`collect_files`]) holds nothing: a directory named on the command line
+/// that gave no file to check.
+pub fn empty_dirs<'a>(paths: &'a [PathBuf], files: &[PathBuf]) -> Vec<&'a PathBuf> {
+    paths
+        .iter()
+        .filter(|p| p.is_dir() && !files.iter().any(|f| f.starts_with(p)))
+        .collect()
 }
 
 /// Whether `path` is an OpenProse program by its name (`*.prose`).

@@ -4,14 +4,9 @@
 //! The analysis itself does no IO; this module reads the disk and hands
 //! the results to the `AnalysisHost`.
 
-use std::{
-    collections::BTreeSet,
-    path::{Path, PathBuf},
-};
+use std::path::{Path, PathBuf};
 
 use prose_ide::{AnalysisHost, Config, FileId, config::CONFIG_FILE};
-
-use crate::check::uncancelled;
 
 /// The workspace root: `explicit`, else the nearest ancestor of the current
 /// directory holding `prose.toml` or a `.prose/` directory, else the current
@@ -36,13 +31,35 @@ pub fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// `path` as a user in the current directory would type it: relative to
+/// the current directory when it lies below it (`.` for the directory
+/// itself), `../..` when it is an ancestor, else absolute.
+pub fn relative_to_cwd(path: &Path) -> PathBuf {
+    let path = absolute(path);
+    let Ok(cwd) = std::env::current_dir() else {
+        return path;
+    };
+    if let Ok(rel) = path.strip_prefix(&cwd) {
+        return if rel.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            rel.to_path_buf()
+        };
+    }
+    match cwd.strip_prefix(&path) {
+        Ok(down) => down.components().map(|_| "..").collect(),
+        Err(_) => path,
+    }
+}
+
 /// The analysis key of a path: absolute, `/`-separated.
 pub fn key(path: &Path) -> String {
     let s = absolute(path).to_string_lossy().replace('\\', "/");
     prose_ide::db::join_path("/", &s)
 }
 
-/// Reads `{root}/prose.toml` if it exists. Errors name the file.
+/// Reads `{root}/prose.toml` if it exists, and the files it names (the
+/// `[dialect] registry`). Errors name the file.
 pub fn load_config(root: &Path) -> Result<Config, String> {
     let path = root.join(CONFIG_FILE);
     if !path.is_file() {
@@ -50,7 +67,14 @@ pub fn load_config(root: &Path) -> Result<Config, String> {
     }
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Config::from_toml(&text).map_err(|e| format!("{}: {}", path.display(), e.message))
+    let mut config =
+        Config::from_toml(&text).map_err(|e| format!("{}: {}", path.display(), e.message))?;
+    config
+        .load_dialect_registry(&key(root), |registry| {
+            std::fs::read_to_string(registry).map_err(|e| format!("cannot read {registry}: {e}"))
+        })
+        .map_err(|e| format!("{}: {}", path.display(), e.message))?;
+    Ok(config)
 }
 
 /// Sets root, home (`$PROSE_HOME`, else `$HOME`, as the language server
@@ -64,24 +88,7 @@ pub fn configure(host: &mut AnalysisHost, root: &Path, config: Config) {
 
 /// Loads the memory files and imported programs that `files` depend on.
 /// Imported programs are added to the host (for their contracts) but are
-/// not reported on.
+/// not reported on. (The runner's error check loads them the same way.)
 pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId]) {
-    let analysis = host.analysis();
-    let mut memory = BTreeSet::new();
-    let mut imports = BTreeSet::new();
-    for &file in files {
-        let paths = uncancelled(analysis.external_paths(file));
-        memory.extend(paths.memory.into_iter().filter(|p| Path::new(p).is_file()));
-        imports.extend(paths.imports);
-    }
-    drop(analysis);
-    host.set_memory_files(memory);
-    for path in imports {
-        if host.file_id(&path).is_some() {
-            continue;
-        }
-        if let Ok(text) = std::fs::read_to_string(&path) {
-            host.set_file_text(&path, text);
-        }
-    }
+    prose_runner::check::load_dependencies(host, files);
 }

@@ -1,9 +1,10 @@
 //! Every IDE feature of the [`Analysis`] API, dispatched by file kind.
 //!
 //! Each method asks the file's kind ([`crate::db::file_kind`]) and calls
-//! that language's implementation: OpenProse in `openprose/features/`, one
-//! file per feature. A kind without the feature answers nothing (an empty
-//! list, `None`). To give a language a feature, add its arm here; the
+//! that language's implementation: OpenProse in `openprose/features/`,
+//! Pattern Dialect in `dialect/`, job entries in `jobs/`, one file per
+//! feature. A kind without the feature answers nothing (an empty list,
+//! `None`). To give a language a feature, add its arm here; the
 //! server and the CLI need no change.
 //!
 //! The result types live with the OpenProse implementations (re-exported
@@ -20,10 +21,12 @@ use prose_syntax::{TextRange, TextSize};
 use crate::{
     Analysis, Cancellable, FileId, FilePosition, FileRange,
     db::{Db, SourceFile, file_kind, parse},
+    dialect, jobs,
     kind::FileKind,
     openprose::{features as op, semantics::file_semantics},
 };
 
+use crate::code_lens::CodeLens;
 use code_actions::CodeAction;
 use completion::CompletionItem;
 use document_symbols::DocumentSymbol;
@@ -65,15 +68,13 @@ impl Analysis {
         self.with_db(move |db| f(&Nav::new(db, ws, &files)))
     }
 
-    fn is_openprose(&self, file: FileId) -> Cancellable<bool> {
-        Ok(self.file_kind(file)? == FileKind::OpenProse)
-    }
-
     /// What is under the cursor, as Markdown; `None` where there is nothing to say.
     pub fn hover(&self, pos: FilePosition) -> Cancellable<Option<HoverResult>> {
         let ws = self.workspace;
         self.by_kind(pos.file, move |db, f, kind| match kind {
             FileKind::OpenProse => op::hover::hover(db, ws, f, pos.offset),
+            FileKind::Dialect => dialect::hover::file_hover(db, ws, f, pos.offset),
+            FileKind::JobEntry => jobs::hover::hover(db, ws, f, pos.offset),
             _ => None,
         })
     }
@@ -83,6 +84,8 @@ impl Analysis {
         let ws = self.workspace;
         self.by_kind(pos.file, move |db, f, kind| match kind {
             FileKind::OpenProse => op::completion::completions(db, ws, f, pos.offset),
+            FileKind::Dialect => dialect::completion::file_completions(db, ws, f, pos.offset),
+            FileKind::JobEntry => jobs::completion::completions(db, f, pos.offset),
             _ => Vec::new(),
         })
     }
@@ -103,22 +106,61 @@ impl Analysis {
             FileKind::OpenProse => {
                 op::code_actions::code_actions(db, frange.file, f, ws, frange.range)
             }
+            FileKind::Dialect => {
+                dialect::code_actions::file_code_actions(db, ws, frange.file, f, frange.range)
+            }
+            FileKind::JobEntry => {
+                jobs::code_actions::code_actions(db, frange.file, f, ws, frange.range)
+            }
             _ => Vec::new(),
+        })
+    }
+
+    /// The code lenses of a file ([`crate::code_lens`]), in document order.
+    pub fn code_lenses(&self, file: FileId) -> Cancellable<Vec<CodeLens>> {
+        let ws = self.workspace;
+        self.by_kind(file, move |db, f, kind| match kind {
+            // Run program, Dry run (or the errors that block the run).
+            FileKind::OpenProse => op::code_lens::code_lenses(db, ws, f),
+            // Show expanded prompt, on each task.
+            FileKind::JobEntry => jobs::code_lens::code_lenses(db, f),
+            _ => Vec::new(),
+        })
+    }
+
+    /// The fully expanded prompt of the task `task` of a job entry (what
+    /// its "Show expanded prompt" lens shows); `None` for another kind of
+    /// file, a task the file does not have, or a task without a prompt.
+    pub fn expanded_prompt(
+        &self,
+        file: FileId,
+        task: &str,
+    ) -> Cancellable<Option<jobs::code_lens::ExpandedPrompt>> {
+        let task = task.to_string();
+        self.by_kind(file, move |db, f, kind| match kind {
+            FileKind::JobEntry => jobs::code_lens::expanded_prompt(db, f, &task),
+            _ => None,
         })
     }
 
     /// The outline of a file.
     pub fn document_symbols(&self, file: FileId) -> Cancellable<Vec<DocumentSymbol>> {
-        self.by_kind(file, |db, f, kind| match kind {
+        let ws = self.workspace;
+        self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => op::document_symbols::document_symbols(db, f),
+            FileKind::Dialect => dialect::document_symbols::file_document_symbols(db, ws, f),
+            FileKind::JobEntry => jobs::document_symbols::document_symbols(db, f),
             _ => Vec::new(),
         })
     }
 
     /// The folding ranges of a file, sorted by start.
     pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {
-        self.by_kind(file, |db, f, kind| match kind {
+        let ws = self.workspace;
+        self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => op::folding::folding_ranges(&parse(db, f).syntax_node()),
+            FileKind::Dialect => dialect::folding::file_folding_ranges(db, ws, f),
+            FileKind::JobEntry => jobs::folding::folding_ranges(db, f),
             _ => Vec::new(),
         })
     }
@@ -151,6 +193,7 @@ impl Analysis {
         file: FileId,
         offsets: Vec<TextSize>,
     ) -> Cancellable<Vec<Vec<TextRange>>> {
+        let ws = self.workspace;
         self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => {
                 let root = parse(db, f).syntax_node();
@@ -163,6 +206,7 @@ impl Analysis {
                     })
                     .collect()
             }
+            FileKind::Dialect => dialect::selection::file_selection_ranges(db, ws, f, &offsets),
             _ => {
                 // The whole text, for every offset: a chain that contains
                 // the cursor is better than none.
@@ -179,11 +223,14 @@ impl Analysis {
         file: FileId,
         range: Option<TextRange>,
     ) -> Cancellable<Vec<SemanticToken>> {
+        let ws = self.workspace;
         self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => {
                 let root = parse(db, f).syntax_node();
                 op::semantic_tokens::semantic_tokens(&root, file_semantics(db, f), range)
             }
+            FileKind::Dialect => dialect::semantic_tokens::file_semantic_tokens(db, ws, f, range),
+            FileKind::JobEntry => jobs::semantic_tokens::semantic_tokens(db, f, range),
             _ => Vec::new(),
         })
     }
@@ -191,11 +238,15 @@ impl Analysis {
     /// Where the name under the cursor is defined (empty when it is not a
     /// name, or resolves to nothing).
     pub fn goto_definition(&self, pos: FilePosition) -> Cancellable<Vec<NavigationTarget>> {
-        if !self.is_openprose(pos.file)? {
-            return Ok(Vec::new());
-        }
         let f = self.source_file(pos.file);
-        self.with_nav(move |nav| op::navigation::goto_definition(nav, f, pos.offset))
+        match self.file_kind(pos.file)? {
+            FileKind::OpenProse => {
+                self.with_nav(move |nav| op::navigation::goto_definition(nav, f, pos.offset))
+            }
+            FileKind::JobEntry => self
+                .with_db(move |db| jobs::navigation::goto_definition(db, pos.file, f, pos.offset)),
+            _ => Ok(Vec::new()),
+        }
     }
 
     /// Every reference to the name under the cursor, in every file
@@ -206,32 +257,44 @@ impl Analysis {
         pos: FilePosition,
         include_declaration: bool,
     ) -> Cancellable<Vec<FileRange>> {
-        if !self.is_openprose(pos.file)? {
-            return Ok(Vec::new());
-        }
         let f = self.source_file(pos.file);
-        self.with_nav(move |nav| {
-            op::references::references(nav, f, pos.offset, include_declaration)
-        })
+        match self.file_kind(pos.file)? {
+            FileKind::OpenProse => self.with_nav(move |nav| {
+                op::references::references(nav, f, pos.offset, include_declaration)
+            }),
+            FileKind::JobEntry => self.with_db(move |db| {
+                jobs::navigation::references(db, pos.file, f, pos.offset, include_declaration)
+            }),
+            _ => Ok(Vec::new()),
+        }
     }
 
     /// The occurrences of the name under the cursor in its file, sorted.
     pub fn highlight_related(&self, pos: FilePosition) -> Cancellable<Vec<(TextRange, Access)>> {
-        if !self.is_openprose(pos.file)? {
-            return Ok(Vec::new());
-        }
         let f = self.source_file(pos.file);
-        self.with_nav(move |nav| op::highlight_related::highlight_related(nav, f, pos.offset))
+        match self.file_kind(pos.file)? {
+            FileKind::OpenProse => self
+                .with_nav(move |nav| op::highlight_related::highlight_related(nav, f, pos.offset)),
+            FileKind::JobEntry => {
+                self.with_db(move |db| jobs::navigation::highlight_related(db, f, pos.offset))
+            }
+            _ => Ok(Vec::new()),
+        }
     }
 
     /// The range of the name a rename at the cursor would change, or why
     /// there is nothing to rename there.
     pub fn prepare_rename(&self, pos: FilePosition) -> Cancellable<Result<TextRange, RenameError>> {
-        if !self.is_openprose(pos.file)? {
-            return Ok(Err(RenameError::nothing_here()));
-        }
         let f = self.source_file(pos.file);
-        self.with_nav(move |nav| op::rename::plan(nav, f, pos.offset).map(|p| p.range))
+        match self.file_kind(pos.file)? {
+            FileKind::OpenProse => {
+                self.with_nav(move |nav| op::rename::plan(nav, f, pos.offset).map(|p| p.range))
+            }
+            FileKind::JobEntry => {
+                self.with_db(move |db| jobs::rename::prepare_rename(db, f, pos.offset))
+            }
+            _ => Ok(Err(RenameError::nothing_here())),
+        }
     }
 
     /// The edits that rename the name under the cursor to `new_name`.
@@ -240,12 +303,17 @@ impl Analysis {
         pos: FilePosition,
         new_name: &str,
     ) -> Cancellable<Result<SourceChange, RenameError>> {
-        if !self.is_openprose(pos.file)? {
-            return Ok(Err(RenameError::nothing_here()));
-        }
         let f = self.source_file(pos.file);
         let new_name = new_name.to_string();
-        self.with_nav(move |nav| op::rename::rename(nav, f, pos.offset, &new_name))
+        match self.file_kind(pos.file)? {
+            FileKind::OpenProse => {
+                self.with_nav(move |nav| op::rename::rename(nav, f, pos.offset, &new_name))
+            }
+            FileKind::JobEntry => {
+                self.with_db(move |db| jobs::rename::rename(db, pos.file, f, pos.offset, &new_name))
+            }
+            _ => Ok(Err(RenameError::nothing_here())),
+        }
     }
 
     /// Symbols of every workspace file whose name matches `query`.

@@ -14,7 +14,8 @@
 //! `/ws/example.jobs.json`). Files named
 //! `memory.md` become existing memory files. `/ws` is always a root; a
 //! `{dir}/prose.toml` makes `{dir}` a root (another workspace folder, when
-//! not `/ws`) with that configuration. The home is `/home/user`. The file
+//! not `/ws`) with that configuration; the file its `[dialect] registry`
+//! names is read for it (and not checked). The home is `/home/user`. The file
 //! under test is `/ws/main.prose`, else the first `.prose` file.
 
 use std::collections::BTreeSet;
@@ -125,11 +126,31 @@ impl Fixture {
         }];
         let mut memory = BTreeSet::new();
         let mut main = None;
+        // Files a configuration names as its dialect registry: the host
+        // reads those for the configuration, they are not checked.
+        let mut registries = BTreeSet::new();
+        for (path, text) in &self.files {
+            if let Some(dir) = path.strip_suffix(&format!("/{CONFIG_FILE}")) {
+                let config = Config::from_toml(text).expect("fixture config is valid");
+                registries.extend(config.dialect_registry_path(dir));
+            }
+        }
         for (path, text) in &self.files {
             if path.ends_with("/memory.md") {
                 memory.insert(path.clone());
+            } else if registries.contains(path) {
+                continue;
             } else if let Some(dir) = path.strip_suffix(&format!("/{CONFIG_FILE}")) {
-                let config = Config::from_toml(text).expect("fixture config is valid");
+                let mut config = Config::from_toml(text).expect("fixture config is valid");
+                config
+                    .load_dialect_registry(dir, |p| {
+                        self.files
+                            .iter()
+                            .find(|(f, _)| f == p)
+                            .map(|(_, t)| t.clone())
+                            .ok_or_else(|| format!("no file {p} in the fixture"))
+                    })
+                    .expect("fixture registry is valid");
                 match roots.iter_mut().find(|r| r.path == dir) {
                     Some(root) => root.config = config,
                     None => roots.push(Root {

@@ -9,12 +9,16 @@
 //! return `Err(Cancelled)`; long queries notice at their next salsa query
 //! call or explicit check (`file_diagnostics` checks between rules).
 
+pub mod code_lens;
 pub mod config;
 pub mod db;
 pub mod diagnostics;
+pub mod dialect;
 pub mod features;
 #[doc(hidden)]
 pub mod fixture;
+pub mod host;
+pub mod jobs;
 pub mod kind;
 pub mod openprose;
 
@@ -404,6 +408,22 @@ impl Analysis {
     pub fn file_text_at(&self, path: &str) -> Cancellable<Option<String>> {
         let ws = self.workspace;
         self.with_db(move |db| ws.files(db).get(path).map(|f| f.text(db).to_string()))
+    }
+
+    /// The configuration a file is checked with: its root's `prose.toml`
+    /// with the host's layers over it (the server's editor settings).
+    pub fn file_config(&self, file: FileId) -> Cancellable<Config> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| diagnostics::file_config(db, f, Some(ws)))
+    }
+
+    /// The directory a file's project state is under (its root, or its own
+    /// directory outside every root): where a run of it keeps `.prose/`.
+    pub fn file_root_dir(&self, file: FileId) -> Cancellable<String> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| db::file_root(db, f, ws).dir.clone())
     }
 
     /// All diagnostics of a file, sorted by position.

@@ -190,3 +190,32 @@ fn one_roots_config_change_does_not_rerun_another_roots_files() {
         t.diagnostics(other)
     );
 }
+
+/// A dialect file: an edit re-parses that document only, not the block
+/// registry of its root (read once per file, from the configuration), and
+/// a program next to it is not re-checked.
+#[test]
+fn editing_a_dialect_file_reparses_it_and_not_its_registry() {
+    let mut t = Tracked::new();
+    let mut config =
+        prose_ide::Config::from_toml("[dialect]\nregistry = \"blocks.txt\"\n").unwrap();
+    config
+        .load_dialect_registry("/ws", |_| Ok("project_notes\n".to_string()))
+        .unwrap();
+    t.host.set_config(config);
+    let d = t
+        .host
+        .set_file_text("/ws/out.dialect", "/recall read notes\n");
+    let p = t.host.set_file_text("/ws/a.prose", "session \"x\"\n");
+    t.diagnose(d);
+    t.diagnose(p);
+    assert_eq!(t.diagnostics(d).len(), 1, "D012 with the registry");
+    t.host
+        .set_file_text("/ws/out.dialect", "/recall read project_notes\n");
+    let log = t.diagnose(d);
+    assert_eq!(ran(&log, "document"), 1, "{log:?}");
+    assert_eq!(ran(&log, "registry"), 0, "{log:?}");
+    assert!(t.diagnostics(d).is_empty());
+    let log = t.diagnose(p);
+    assert_eq!(ran(&log, "file_diagnostics"), 0, "{log:?}");
+}

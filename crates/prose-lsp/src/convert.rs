@@ -44,10 +44,6 @@ impl Encoding {
 
 pub use crate::line_text::LineText;
 
-/// The docs page of every diagnostic code: `{DIAGNOSTICS_DOCS}/{CODE}.md`.
-pub const DIAGNOSTICS_DOCS: &str =
-    "https://github.com/prose-lsp/prose-lsp/blob/main/docs/diagnostics";
-
 /// The `source` of every diagnostic this server sends.
 pub const SOURCE: &str = "prose";
 
@@ -67,18 +63,24 @@ pub fn tag(tag: Tag) -> DiagnosticTag {
     }
 }
 
-/// The docs link of a code.
-pub fn code_description(code: &str) -> Option<CodeDescription> {
-    let href = format!("{DIAGNOSTICS_DOCS}/{code}.md").parse().ok()?;
+/// The link to a code's page under the docs URL (`docs-url` of
+/// `prose.toml`, or the editor's `docsUrl`); none without one, so no link
+/// ever points at a page that is not there.
+pub fn code_description(code: &str, docs_url: Option<&str>) -> Option<CodeDescription> {
+    let href = prose_ide::config::docs_url_for(docs_url?, code)?
+        .parse()
+        .ok()?;
     Some(CodeDescription { href })
 }
 
-/// Converts one diagnostic of the file `text`. `related` resolves the
-/// location of a related note in any file (`None` drops the note).
+/// Converts one diagnostic of the file `text`, linking its code's page
+/// under `docs_url` when there is one. `related` resolves the location of
+/// a related note in any file (`None` drops the note).
 pub fn diagnostic(
     enc: Encoding,
     text: &LineText,
     d: &prose_ide::Diagnostic,
+    docs_url: Option<&str>,
     mut related: impl FnMut(&str, TextRange) -> Option<(Uri, Range)>,
 ) -> ls_types::Diagnostic {
     let related_information: Vec<_> = d
@@ -97,7 +99,7 @@ pub fn diagnostic(
         range: text.range(enc, d.range),
         severity: Some(severity(d.severity)),
         code: Some(NumberOrString::String(d.code.as_str().to_string())),
-        code_description: code_description(d.code.as_str()),
+        code_description: code_description(d.code.as_str(), docs_url),
         source: Some(SOURCE.to_string()),
         message: d.message.clone(),
         related_information: (!related_information.is_empty()).then_some(related_information),
@@ -145,14 +147,17 @@ mod tests {
             tags: vec![Tag::Unnecessary],
         };
         let uri: Uri = "file:///w/a.prose".parse().unwrap();
-        let out = diagnostic(Encoding::Utf16, &t, &d, |_, r| {
-            Some((uri.clone(), t.range(Encoding::Utf16, r)))
-        });
+        let resolve = |_: &str, r| Some((uri.clone(), t.range(Encoding::Utf16, r)));
+        // No docs URL, no link.
+        let out = diagnostic(Encoding::Utf16, &t, &d, None, resolve);
+        assert_eq!(out.code_description, None);
+        let docs = Some("file:///ext/docs/diagnostics/");
+        let out = diagnostic(Encoding::Utf16, &t, &d, docs, resolve);
         assert_eq!(out.range, Range::new(pos(0, 3), pos(0, 4)));
         assert_eq!(out.code, Some(NumberOrString::String("E006".into())));
         assert_eq!(
             out.code_description.unwrap().href.as_str(),
-            "https://github.com/prose-lsp/prose-lsp/blob/main/docs/diagnostics/E006.md"
+            "file:///ext/docs/diagnostics/E006.md"
         );
         assert_eq!(out.source.as_deref(), Some("prose"));
         assert_eq!(out.severity, Some(DiagnosticSeverity::WARNING));

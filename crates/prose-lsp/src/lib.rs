@@ -10,7 +10,9 @@
 //! - `handlers/`: one module per group of methods;
 //! - `transport.rs`: keeps malformed input from stopping the server;
 //! - `workspace.rs`: all IO (paths, file reading with limits, scans, `prose.toml`);
-//! - `settings.rs`: the editor's `prose` settings.
+//! - `settings.rs`: the editor's `prose` settings (`run_settings.rs`: its
+//!   `runner` part);
+//! - `runs.rs`: the runs in progress (`handlers/run.rs` starts them).
 //!
 //! See docs/lsp.md for what the server does and docs/architecture.md for
 //! how edits, snapshots and diagnostics runs fit together.
@@ -19,6 +21,8 @@ pub mod analyzer;
 pub mod convert;
 pub mod handlers;
 pub mod line_text;
+pub mod run_settings;
+pub mod runs;
 pub mod server;
 pub mod settings;
 pub mod state;
@@ -66,16 +70,24 @@ pub fn run_stdio() -> ExitCode {
     };
     let shutdown = Arc::new(AtomicBool::new(false));
     let flag = shutdown.clone();
+    let runs = Arc::new(runs::Runs::default());
+    let server_runs = runs.clone();
     runtime.block_on(async move {
         let (stdout, outbox) = transport::output::writer(tokio::io::stdout());
         let flush = outbox.clone();
         let (service, socket) = LspService::build(move |client| {
-            server::Server::new(client, flag.clone(), outbox.clone())
+            server::Server::new(client, flag.clone(), server_runs.clone(), outbox.clone())
         })
         .custom_method(transport::INVALID_MESSAGE, server::Server::invalid_message)
         .custom_method(
             handlers::debug::DOCUMENT_TEXT,
             server::Server::document_text,
+        )
+        .custom_method(handlers::syntax_tree::METHOD, server::Server::syntax_tree)
+        .custom_method(handlers::explain::METHOD, server::Server::explain)
+        .custom_method(
+            handlers::run::PROGRESS_CANCEL,
+            server::Server::work_done_progress_cancel,
         )
         .finish();
         let signals = Arc::new(transport::Signals::default());
@@ -103,6 +115,10 @@ pub fn run_stdio() -> ExitCode {
             () = serve => {}
             () = grace => {}
         }
+        // Runs outlive no server (stdin ended without `shutdown`): each is
+        // cancelled, its processes killed, its state left resumable.
+        runs.cancel_all("the language server stopped", handlers::run::SHUTDOWN_WAIT)
+            .await;
         // What was answered so far reaches the client before the end.
         flush.flush(Duration::from_secs(1)).await;
     });

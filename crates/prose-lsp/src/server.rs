@@ -46,6 +46,8 @@ pub struct Inner {
     /// Work for the diagnostics worker, and its wake-up call.
     pending: Mutex<handlers::diagnostics::Pending>,
     pub wake: tokio::sync::Notify,
+    /// The runs in progress (`handlers/run.rs`).
+    pub runs: Arc<crate::runs::Runs>,
 }
 
 impl Inner {
@@ -71,6 +73,7 @@ impl Server {
     pub fn new(
         client: Client,
         shutdown: Arc<AtomicBool>,
+        runs: Arc<crate::runs::Runs>,
         outbox: crate::transport::output::Outbox,
     ) -> Server {
         let inner = Arc::new(Inner {
@@ -81,6 +84,7 @@ impl Server {
             shutdown,
             pending: Mutex::default(),
             wake: tokio::sync::Notify::new(),
+            runs,
         });
         tokio::spawn(handlers::diagnostics::worker(inner.clone()));
         Server { inner }
@@ -100,6 +104,38 @@ impl Server {
     ) -> Result<Option<handlers::debug::DocumentText>> {
         guard(handlers::debug::DOCUMENT_TEXT, async {
             handlers::debug::document_text(&self.inner, params)
+        })
+        .await
+    }
+
+    /// `prose/syntaxTree` (the editors' "Show syntax tree").
+    pub async fn syntax_tree(
+        &self,
+        params: handlers::syntax_tree::SyntaxTreeParams,
+    ) -> Result<String> {
+        guard(
+            handlers::syntax_tree::METHOD,
+            handlers::syntax_tree::syntax_tree(&self.inner, params),
+        )
+        .await
+    }
+
+    /// `window/workDoneProgress/cancel` (tower-lsp-server has no method
+    /// for it): cancels the run of that progress.
+    pub async fn work_done_progress_cancel(&self, params: ls_types::WorkDoneProgressCancelParams) {
+        guard_notification(handlers::run::PROGRESS_CANCEL, async {
+            handlers::run::progress_cancel(&self.inner, params)
+        })
+        .await
+    }
+
+    /// `prose/explain` (the editors' "Explain diagnostic").
+    pub async fn explain(
+        &self,
+        params: handlers::explain::ExplainParams,
+    ) -> Result<Option<handlers::explain::Explanation>> {
+        guard(handlers::explain::METHOD, async {
+            handlers::explain::explain(params)
         })
         .await
     }
@@ -199,6 +235,7 @@ impl LanguageServer for Server {
 
     async fn shutdown(&self) -> Result<()> {
         guard("shutdown", async {
+            handlers::run::shutdown(&self.inner).await;
             handlers::lifecycle::shutdown(&self.inner)
         })
         .await
@@ -409,6 +446,28 @@ impl LanguageServer for Server {
         guard(
             "textDocument/semanticTokens/range",
             handlers::semantic_tokens::range(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn code_lens(
+        &self,
+        params: ls_types::CodeLensParams,
+    ) -> Result<Option<Vec<ls_types::CodeLens>>> {
+        guard(
+            "textDocument/codeLens",
+            handlers::code_lens::code_lens(&self.inner, params),
+        )
+        .await
+    }
+
+    async fn execute_command(
+        &self,
+        params: ls_types::ExecuteCommandParams,
+    ) -> Result<Option<serde_json::Value>> {
+        guard(
+            "workspace/executeCommand",
+            handlers::commands::execute(&self.inner, params),
         )
         .await
     }

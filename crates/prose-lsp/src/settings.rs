@@ -3,7 +3,8 @@
 //! `workspace/didChangeConfiguration`), layered over `prose.toml`.
 //!
 //! ```json
-//! { "profile": "strict", "severity": { "W005": "off", "E019": "warning" } }
+//! { "profile": "strict", "severity": { "W005": "off", "E019": "warning" },
+//!   "docsUrl": "https://example.com/prose/diagnostics/{code}.html" }
 //! ```
 //!
 //! Unknown keys are ignored (editors send their own settings in the same
@@ -15,12 +16,21 @@ use std::collections::BTreeMap;
 use prose_ide::{Config, Profile, config::Level};
 use serde_json::Value;
 
+use crate::run_settings::RunnerSettings;
+
 /// The settings an editor sends; `None`/absent means "as `prose.toml` says".
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientSettings {
     pub profile: Option<Profile>,
     /// Code (`"W005"`) -> level; these override `prose.toml`'s `[severity]`.
     pub severity: BTreeMap<String, Level>,
+    /// `docsUrl`: overrides `prose.toml`'s `docs-url`; `Some("")` turns
+    /// the links off.
+    pub docs_url: Option<String>,
+    /// `trusted`: whether the client trusts the workspace (absent: yes).
+    pub trusted: Option<bool>,
+    /// `runner`: how programs run (see `run_settings.rs`).
+    pub runner: RunnerSettings,
 }
 
 impl ClientSettings {
@@ -32,7 +42,11 @@ impl ClientSettings {
         let mut problems = Vec::new();
         let section = match value {
             Value::Null => return (settings, problems),
-            Value::Object(map) if !map.contains_key("profile") && !map.contains_key("severity") => {
+            Value::Object(map)
+                if !["profile", "severity", "docsUrl", "trusted", "runner"]
+                    .iter()
+                    .any(|k| map.contains_key(*k)) =>
+            {
                 match map.get("prose") {
                     Some(inner) => inner,
                     None => value,
@@ -68,6 +82,13 @@ impl ClientSettings {
                         problems.push(format!("prose.severity: unknown diagnostic code `{code}`"));
                         continue;
                     };
+                    if matches!(rule.check, prose_ide::Check::Host) {
+                        problems.push(format!(
+                            "prose.severity: {} cannot be configured (a file that could not be read is always reported)",
+                            rule.code
+                        ));
+                        continue;
+                    }
                     match level.as_str().and_then(Level::parse) {
                         Some(level) => {
                             settings.severity.insert(rule.code.to_string(), level);
@@ -82,6 +103,29 @@ impl ClientSettings {
                 "prose.severity: expected an object of code -> level, found `{other}`"
             )),
         }
+        match map.get("docsUrl") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(url)) if url.is_empty() => settings.docs_url = Some(String::new()),
+            Some(Value::String(url)) => match prose_ide::config::check_docs_url(url) {
+                Ok(()) => settings.docs_url = Some(url.clone()),
+                Err(e) => problems.push(format!("prose.docsUrl: {e}")),
+            },
+            Some(other) => problems.push(format!(
+                "prose.docsUrl: expected a URL string, found `{other}`"
+            )),
+        }
+        match map.get("trusted") {
+            None | Some(Value::Null) => {}
+            Some(Value::Bool(b)) => settings.trusted = Some(*b),
+            // Anything else is not a yes.
+            Some(other) => {
+                settings.trusted = Some(false);
+                problems.push(format!(
+                    "prose.trusted: expected true or false, found `{other}`; running programs is disabled"
+                ));
+            }
+        }
+        settings.runner = RunnerSettings::from_json(map.get("runner"), &mut problems);
         (settings, problems)
     }
 
@@ -92,6 +136,9 @@ impl ClientSettings {
         }
         for (code, level) in &self.severity {
             config.severity.insert(code.clone(), *level);
+        }
+        if let Some(url) = &self.docs_url {
+            config.docs_url = (!url.is_empty()).then(|| url.clone());
         }
     }
 }
@@ -129,6 +176,28 @@ mod tests {
         assert_eq!(s.severity.len(), 1);
         assert_eq!(problems.len(), 3, "{problems:?}");
         assert!(problems[0].contains("lenient"));
+    }
+
+    #[test]
+    fn docs_url_and_host_codes() {
+        let (s, problems) = ClientSettings::from_json(
+            &json!({ "docsUrl": "file:///ext/docs", "severity": { "F001": "off" } }),
+        );
+        assert_eq!(s.docs_url.as_deref(), Some("file:///ext/docs"));
+        assert!(s.severity.is_empty());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("F001 cannot be configured"),
+            "{problems:?}"
+        );
+        let (_, problems) = ClientSettings::from_json(&json!({ "docsUrl": "docs" }));
+        assert!(problems[0].starts_with("prose.docsUrl: `docs` is not an absolute URL"));
+        // Over prose.toml's, and "" turns the links off.
+        let mut config = Config::from_toml("docs-url = \"https://example.com/d\"").unwrap();
+        ClientSettings::from_json(&json!({ "prose": { "docsUrl": "" } }))
+            .0
+            .apply(&mut config);
+        assert_eq!(config.docs_url, None);
     }
 
     #[test]

@@ -94,6 +94,10 @@ pub struct State {
     pub generation: u64,
     /// `prose.toml` of each root, by the root's key (absent: the defaults).
     pub file_configs: HashMap<String, Config>,
+    /// The `[dialect] registry` files the roots' `prose.toml` name, with
+    /// the root naming each (keys), as watched
+    /// (`handlers::registry_watch`).
+    pub registry_files: Vec<(String, String)>,
     /// `initializationOptions`.
     pub init_settings: ClientSettings,
     /// `workspace/configuration` or `didChangeConfiguration`.

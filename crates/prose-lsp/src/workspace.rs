@@ -175,18 +175,43 @@ fn walk(dir: &Path, scan: &mut Scan) {
     }
 }
 
-/// Reads `{root}/prose.toml` if it exists. Errors name the file.
+/// Reads `{root}/prose.toml` if it exists, and the files it names (the
+/// `[dialect] registry`). Errors name the file.
 pub fn load_config(root: &Path) -> Result<Config, String> {
     let path = root.join(CONFIG_FILE);
-    match read_text(&path) {
-        DiskText::Missing => Ok(Config::default()),
+    let mut config = match read_text(&path) {
+        DiskText::Missing => return Ok(Config::default()),
         DiskText::Text(text) => {
-            Config::from_toml(&text).map_err(|e| format!("{}: {}", path.display(), e.message))
+            Config::from_toml(&text).map_err(|e| format!("{}: {}", path.display(), e.message))?
         }
-        DiskText::TooLarge(_) => Err(format!("{}: too large", path.display())),
-        DiskText::NotUtf8 => Err(format!("{}: not valid UTF-8", path.display())),
-        DiskText::Error(e) => Err(format!("cannot read {}: {e}", path.display())),
-    }
+        DiskText::TooLarge(_) => return Err(format!("{}: too large", path.display())),
+        DiskText::NotUtf8 => return Err(format!("{}: not valid UTF-8", path.display())),
+        DiskText::Error(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    config
+        .load_dialect_registry(&key(root), |registry| {
+            match read_text(Path::new(registry)) {
+                DiskText::Text(text) => Ok(text),
+                DiskText::Missing => Err(format!("{registry} does not exist")),
+                DiskText::TooLarge(n) => Err(format!("{registry}: {n} bytes, too large")),
+                DiskText::NotUtf8 => Err(format!("{registry}: not valid UTF-8")),
+                DiskText::Error(e) => Err(format!("cannot read {registry}: {e}")),
+            }
+        })
+        .map_err(|e| format!("{}: {}", path.display(), e.message))?;
+    Ok(config)
+}
+
+/// The `[dialect] registry` file that `{root}/prose.toml` names (an
+/// analysis key), whether or not it exists or is valid; `None` without one
+/// (or without a valid `prose.toml`).
+pub fn configured_registry(root: &Path) -> Option<String> {
+    let DiskText::Text(text) = read_text(&root.join(CONFIG_FILE)) else {
+        return None;
+    };
+    Config::from_toml(&text)
+        .ok()?
+        .dialect_registry_path(&key(root))
 }
 
 /// The environment variable that stands in for the home directory (user

@@ -1047,6 +1047,13 @@ impl ObjectField {
         }
         support::child(&self.0)
     }
+    /// The dotted path of a shorthand field `{ access.token }`.
+    pub fn shorthand_path(&self) -> Option<FieldExpr> {
+        if support::token(&self.0, COLON).is_some() {
+            return None;
+        }
+        support::child(&self.0)
+    }
     pub fn value(&self) -> Option<Expr> {
         support::child_after(&self.0, COLON)
     }
@@ -1137,15 +1144,7 @@ impl StringLit {
             match e {
                 rowan::NodeOrToken::Token(t) => match t.kind() {
                     STRING_TEXT => out.push_str(t.text()),
-                    STRING_ESCAPE => out.push_str(match t.text() {
-                        "\\n" => "\n",
-                        "\\t" => "\t",
-                        "\\\\" => "\\",
-                        "\\\"" => "\"",
-                        "\\{" => "{",
-                        "\\}" => "}",
-                        other => other,
-                    }),
+                    STRING_ESCAPE => out.push_str(decode_escape(t.text())),
                     _ => {}
                 },
                 rowan::NodeOrToken::Node(n) => out.push_str(&n.text().to_string()),
@@ -1162,6 +1161,20 @@ impl StringLit {
         let end =
             support::token(&self.0, STRING_CLOSE).map_or(range.end(), |t| t.text_range().start());
         crate::TextRange::new(start, end.max(start))
+    }
+}
+
+/// The text an escape sequence stands for (`\\n` is a line break); an
+/// unknown escape stands for itself.
+pub fn decode_escape(escape: &str) -> &str {
+    match escape {
+        "\\n" => "\n",
+        "\\t" => "\t",
+        "\\\\" => "\\",
+        "\\\"" => "\"",
+        "\\{" => "{",
+        "\\}" => "}",
+        other => other,
     }
 }
 

@@ -117,6 +117,7 @@ pub enum SyntaxKind {
     AND_KW,
     OR_KW,
     NOT_KW,
+    IS_KW,
     RETURN_KW,
     BREAK_KW,
     CONTINUE_KW,
@@ -288,6 +289,7 @@ const ALL: &[SyntaxKind] = &[
     AND_KW,
     OR_KW,
     NOT_KW,
+    IS_KW,
     RETURN_KW,
     BREAK_KW,
     CONTINUE_KW,
@@ -400,6 +402,7 @@ impl SyntaxKind {
                 | AND_KW
                 | OR_KW
                 | NOT_KW
+                | IS_KW
         )
     }
 
@@ -445,6 +448,7 @@ impl SyntaxKind {
             "and" => AND_KW,
             "or" => OR_KW,
             "not" => NOT_KW,
+            "is" => IS_KW,
             "return" => RETURN_KW,
             "break" => BREAK_KW,
             "continue" => CONTINUE_KW,
@@ -544,6 +548,7 @@ impl SyntaxKind {
             AND_KW => "`and`",
             OR_KW => "`or`",
             NOT_KW => "`not`",
+            IS_KW => "`is`",
             RETURN_KW => "`return`",
             BREAK_KW => "`break`",
             CONTINUE_KW => "`continue`",

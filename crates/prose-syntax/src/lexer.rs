@@ -175,6 +175,8 @@ fn lex_ident_tail(lex: &mut logos::Lexer<'_, Outer>) {
 struct StringShape {
     triple: bool,
     terminated: bool,
+    /// Quote runs inside a fenced code block were read as text.
+    fenced: bool,
 }
 
 /// Called after an opening `"`: consumes the rest of the string literal.
@@ -189,10 +191,11 @@ fn lex_string(lex: &mut logos::Lexer<'_, Outer>) -> StringShape {
 fn string_rest(rest: &[u8]) -> (usize, StringShape) {
     if rest.starts_with(b"\"\"") {
         // `"""`: a triple-quoted string (possibly empty: `""""""`).
-        let (len, terminated) = scan_triple(&rest[2..]);
+        let (len, terminated, fenced) = scan_triple(&rest[2..]);
         let shape = StringShape {
             triple: true,
             terminated,
+            fenced,
         };
         (2 + len, shape)
     } else {
@@ -200,6 +203,7 @@ fn string_rest(rest: &[u8]) -> (usize, StringShape) {
         let shape = StringShape {
             triple: false,
             terminated,
+            fenced: false,
         };
         (len, shape)
     }
@@ -236,23 +240,13 @@ fn skip(bytes: &[u8], stop: impl Fn(u8) -> bool) -> usize {
     bytes.iter().position(|&b| stop(b)).unwrap_or(bytes.len())
 }
 
-/// Length of a triple-quoted string body including its closing delimiter.
-fn scan_triple(bytes: &[u8]) -> (usize, bool) {
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'"' => {
-                let run = bytes[i..].iter().take_while(|&&b| b == b'"').count();
-                if run >= 3 {
-                    return (i + run, true);
-                }
-                i += run;
-            }
-            _ => i += 1 + skip(&bytes[i + 1..], |b| matches!(b, b'"' | b'\\')),
-        }
-    }
-    (bytes.len(), false)
+/// Length of a triple-quoted string body including its closing delimiter,
+/// whether it was closed, and whether quote runs inside a fenced code block
+/// were read as text (see `fence.rs`).
+fn scan_triple(bytes: &[u8]) -> (usize, bool, bool) {
+    let mut fenced = false;
+    let (len, terminated) = crate::fence::scan_triple(bytes, &mut |_, _| fenced = true);
+    (len, terminated, fenced)
 }
 
 /// Called after `**`: consumes a discretion condition. Returns whether it was closed.
@@ -508,7 +502,7 @@ fn blanks_len(bytes: &[u8]) -> usize {
 }
 
 /// Length of the text before the end of the line.
-fn line_len(bytes: &[u8]) -> usize {
+pub(crate) fn line_len(bytes: &[u8]) -> usize {
     bytes
         .iter()
         .position(|&b| b == b'\n' || b == b'\r')
@@ -555,6 +549,9 @@ fn split_string(text: &str, base: u32, shape: StringShape, out: &mut Lexed) {
             TextRange::at(base.into(), TextSize::from(open as u32)),
         ));
     }
+    if shape.fenced {
+        report_fenced_quotes(&bytes[open..], base + open as u32, out);
+    }
     let mut i = open;
     let mut text_start: Option<usize> = None;
     while i < content_end {
@@ -573,16 +570,20 @@ fn split_string(text: &str, base: u32, shape: StringShape, out: &mut Lexed) {
                 push(STRING_ESCAPE, i, out);
                 if !matches!(esc, "\\\\" | "\\\"" | "\\n" | "\\t" | "\\{" | "\\}") {
                     let shown = if ch_len == 0 || esc.ends_with(['\n', '\r']) {
-                        ": a backslash at the end of a line".to_string()
+                        ": a backslash at the end of a line; write `\\\\` to keep it".to_string()
                     } else {
-                        format!(" `{esc}`")
+                        format!(" `{esc}`: write `\\{esc}` to keep the backslash")
                     };
                     out.errors.push(SyntaxError::new(
                         SyntaxErrorCode::E002,
                         format!(
                             "Unknown escape sequence{shown}; valid escapes are \\\\, \\\", \\n, \\t, \\{{ and \\}}"
                         ),
-                        TextRange::at((base + i as u32).into(), TextSize::from((1 + ch_len) as u32)),
+                        // A backslash ending a line: the backslash alone.
+                        TextRange::at(
+                            (base + i as u32).into(),
+                            TextSize::from(if esc.ends_with(['\n', '\r']) { 1 } else { 1 + ch_len } as u32),
+                        ),
                     ));
                 }
                 i += 1 + ch_len;
@@ -623,6 +624,18 @@ fn split_string(text: &str, base: u32, shape: StringShape, out: &mut Lexed) {
     if shape.terminated {
         push(STRING_CLOSE, content_end, out);
     }
+}
+
+/// P104 on each run of quotes that a fenced code block keeps inside the
+/// string (`body` starts after the opening `"""`, at offset `base`).
+fn report_fenced_quotes(body: &[u8], base: u32, out: &mut Lexed) {
+    crate::fence::scan_triple(body, &mut |at, len| {
+        out.errors.push(SyntaxError::new(
+            SyntaxErrorCode::P104,
+            "`\"\"\"` inside a fenced code block ends the string by the grammar; it is read as text because the fence closes later on. Escape it: `\\\"\"\"`",
+            TextRange::at((base + at as u32).into(), TextSize::from(len as u32)),
+        ));
+    });
 }
 
 /// If `bytes` starts with `{ident(.ident)*}`, the length including braces.
@@ -787,7 +800,7 @@ mod tests {
                 STRING_TEXT " "
                 STRING_ESCAPE "\\q"
                 STRING_CLOSE "\""
-                E002 41..43: Unknown escape sequence `\q`; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 41..43: Unknown escape sequence `\q`: write `\\q` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }
@@ -895,7 +908,7 @@ mod tests {
                 STRING_TEXT "abc"
                 STRING_ESCAPE "\\"
                 E001 0..3: Unterminated string literal: `"""` needs a closing `"""`
-                E002 6..7: Unknown escape sequence: a backslash at the end of a line; valid escapes are \\, \", \n, \t, \{ and \}
+                E002 6..7: Unknown escape sequence: a backslash at the end of a line; write `\\` to keep it; valid escapes are \\, \", \n, \t, \{ and \}
             "#]],
         );
     }

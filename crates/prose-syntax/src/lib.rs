@@ -9,6 +9,7 @@
 //! -> event-based [`parser`] -> rowan green tree, viewed through [`ast`].
 
 pub mod ast;
+mod fence;
 mod interrupt;
 mod kind;
 pub mod layout;
@@ -58,15 +59,27 @@ pub enum SyntaxErrorCode {
     E004,
     /// Invalid syntax.
     E005,
+    /// A `"""` inside a fenced code block of a `"""` string, read as text
+    /// (project code; see `fence.rs`).
+    P104,
 }
 
 impl SyntaxErrorCode {
+    /// Whether this is a note on the text of a string rather than a broken
+    /// construct (E002: an unknown escape, kept as written; P104: a `"""`
+    /// kept inside a fenced code block): the tree is whole, so tools that
+    /// need a sound tree (the formatter) may go on.
+    pub fn is_reading_note(self) -> bool {
+        matches!(self, SyntaxErrorCode::E002 | SyntaxErrorCode::P104)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             SyntaxErrorCode::E001 => "E001",
             SyntaxErrorCode::E002 => "E002",
             SyntaxErrorCode::E004 => "E004",
             SyntaxErrorCode::E005 => "E005",
+            SyntaxErrorCode::P104 => "P104",
         }
     }
 }
@@ -129,6 +142,13 @@ impl Parse {
         &self.errors
     }
 
+    /// The errors that are not reading notes (see
+    /// [`SyntaxErrorCode::is_reading_note`]): constructs the parser could
+    /// not make whole.
+    pub fn broken(&self) -> impl Iterator<Item = &SyntaxError> {
+        self.errors.iter().filter(|e| !e.code.is_reading_note())
+    }
+
     /// The tree and errors as text, for snapshots and `prose dump-cst`.
     pub fn debug_dump(&self) -> String {
         let mut out = format!("{:#?}", self.syntax_node());
@@ -161,7 +181,7 @@ pub fn parse_interruptible(text: &str, interrupt: &dyn Fn()) -> Parse {
     // Layout rewrites the insignificant newlines among the lexer's kinds.
     let (tokens, layout_errors) =
         layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text, &interrupt);
-    let (events, mut errors) = parser::parse(&tokens, &lexed.starts, &interrupt);
+    let (events, mut errors) = parser::parse(text, &tokens, &lexed.starts, &interrupt);
     drop(tokens);
     let green = parser::build_tree(text, &lexed, events, &mut errors, &interrupt);
     errors.extend(lexed.errors);

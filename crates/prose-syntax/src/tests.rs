@@ -103,11 +103,11 @@ fn check_tree_builders(text: &str) {
         crate::layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text, &interrupt);
     let (events, mut errors) = {
         let interrupt = crate::interrupt::Interrupt::new(never);
-        crate::parser::parse(&tokens, &lexed.starts, &interrupt)
+        crate::parser::parse(text, &tokens, &lexed.starts, &interrupt)
     };
     let (reference_events, mut reference_errors) = {
         let interrupt = crate::interrupt::Interrupt::new(never);
-        crate::parser::parse(&tokens, &lexed.starts, &interrupt)
+        crate::parser::parse(text, &tokens, &lexed.starts, &interrupt)
     };
     let green = crate::parser::build_tree(text, &lexed, events, &mut errors, &interrupt);
     let reference =

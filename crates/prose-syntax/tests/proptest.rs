@@ -5,14 +5,12 @@
 //!
 //! Inputs: random bytes, random strings over an alphabet rich in OpenProse
 //! tokens, and corpus programs mutated by deleting, inserting and
-//! duplicating ranges. The corpus is read from `$PROSE_CORPUS`, by default
-//! `shared/corpus/openprose-examples` next to the repository; without it
-//! the corpus property is skipped with a message.
+//! duplicating ranges. The corpus is read from `$PROSE_CORPUS` (a relative
+//! path is taken from the workspace root; see `prose-test-support`):
+//! without it the corpus properties are skipped with a message, except in
+//! CI, where they fail.
 
-use std::{
-    path::{Path, PathBuf},
-    sync::OnceLock,
-};
+use std::sync::OnceLock;
 
 use proptest::{prelude::*, sample::Index};
 use prose_syntax::{NodeOrToken, WalkEvent, parse};
@@ -121,47 +119,17 @@ proptest! {
 
 // ---- mutated corpus programs ---------------------------------------------------
 
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("PROSE_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/openprose-examples")
-        }
-    }
-}
-
-fn collect_prose_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect_prose_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "prose") {
-            out.push(path);
-        }
-    }
-}
-
-/// The corpus programs, read once; empty (after a message) without a corpus.
+/// The corpus programs, read once; empty (after a message) without a
+/// corpus outside CI.
 fn corpus() -> &'static [String] {
     static CORPUS: OnceLock<Vec<String>> = OnceLock::new();
     CORPUS.get_or_init(|| {
-        let dir = corpus_dir();
-        let mut files = Vec::new();
-        collect_prose_files(&dir, &mut files);
-        files.sort();
-        if files.is_empty() {
-            eprintln!(
-                "corpus not found: no .prose files under {}; set PROSE_CORPUS to the \
-                 openprose-examples directory to run the mutated-corpus property (skipped)",
-                dir.display()
-            );
-        }
-        files
+        let Some(dir) = prose_test_support::corpus_dir() else {
+            return Vec::new();
+        };
+        prose_test_support::prose_files(&dir)
             .iter()
-            .filter_map(|p| std::fs::read_to_string(p).ok())
+            .map(|p| std::fs::read_to_string(p).expect("a corpus program is UTF-8 text"))
             .collect()
     })
 }

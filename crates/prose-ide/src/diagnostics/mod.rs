@@ -100,13 +100,25 @@ pub struct Rule {
 pub enum Check {
     /// An OpenProse rule: a pass over the program's tree and names.
     OpenProse(fn(&Ctx<'_>, &mut Acc)),
+    /// Reported by the host (CLI, server) about a file it could not
+    /// check (`crate::host`); never configurable.
+    Host,
+    /// Reported by the front end of another language (job entries, Pattern
+    /// Dialect, markdown: their crates hold each check and its docs in a
+    /// file of their own) under this rule's code, for files of this kind.
+    /// The language's folder in this crate turns the front end's findings
+    /// into [`Acc`]s with [`front_end_accs`].
+    FrontEnd(FileKind),
 }
 
 impl Check {
-    /// The kind of file the rule checks (and its docs examples are written in).
-    pub fn kind(self) -> FileKind {
+    /// The kind of file the rule checks (and its docs examples are
+    /// written in); `None` for a host rule, which applies to any file.
+    pub fn kind(self) -> Option<FileKind> {
         match self {
-            Check::OpenProse(_) => FileKind::OpenProse,
+            Check::OpenProse(_) => Some(FileKind::OpenProse),
+            Check::Host => None,
+            Check::FrontEnd(kind) => Some(kind),
         }
     }
 }
@@ -114,18 +126,7 @@ impl Check {
 impl Rule {
     /// The docs page: the rule file's leading `//!` comment as Markdown.
     pub fn docs(&self) -> String {
-        let mut out = String::new();
-        for line in self.source.lines() {
-            let Some(rest) = line.strip_prefix("//!") else {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                break;
-            };
-            out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
-            out.push('\n');
-        }
-        out
+        prose_rule_docs::page(self.source)
     }
 
     /// The level under `profile`, before per-code overrides.
@@ -137,11 +138,74 @@ impl Rule {
     }
 }
 
+/// A rule whose checks live in a language's front end: its metadata and
+/// docs come from the front end's own rule table (`source` is the front
+/// end's rule file, whose `//!` comment is the docs page). The front end
+/// gives each check one severity, used by both profiles unless
+/// `default` calibrates it.
+pub(crate) fn front_end_rule(
+    kind: FileKind,
+    code: &'static str,
+    name: &'static str,
+    summary: &'static str,
+    strict: Severity,
+    default: Level,
+    source: &'static str,
+) -> &'static Rule {
+    Box::leak(Box::new(Rule {
+        code,
+        name,
+        summary,
+        strict,
+        default,
+        source,
+        check: Check::FrontEnd(kind),
+    }))
+}
+
+/// One finding of a language front end, in the engine's terms.
+pub(crate) struct Finding {
+    pub code: &'static str,
+    pub range: TextRange,
+    pub message: String,
+    pub related: Vec<Related>,
+    pub tags: Vec<Tag>,
+}
+
+/// Groups a front end's findings into one [`Acc`] per rule of `rules`
+/// (skipping the rules `config` turns off); a finding whose code is not
+/// in `rules` is a bug of the registry and panics in debug builds.
+pub(crate) fn front_end_accs(
+    config: &Config,
+    rules: &[&'static Rule],
+    findings: impl IntoIterator<Item = Finding>,
+) -> Vec<Acc> {
+    let mut accs: Vec<Acc> = rules
+        .iter()
+        .filter(|r| !is_off(config, r))
+        .map(|r| Acc::new(r))
+        .collect();
+    for f in findings {
+        match accs.iter_mut().find(|a| a.rule.code == f.code) {
+            Some(acc) => acc.push(f.range, f.message, f.related, f.tags, None),
+            None => debug_assert!(
+                rules.iter().any(|r| r.code == f.code),
+                "a front end reported {}, which no rule of its registry has",
+                f.code
+            ),
+        }
+    }
+    accs
+}
+
 /// All rules of every language, ordered by code.
 pub fn all_rules() -> &'static [&'static Rule] {
     static RULES: std::sync::OnceLock<Vec<&'static Rule>> = std::sync::OnceLock::new();
     RULES.get_or_init(|| {
         let mut all: Vec<&'static Rule> = crate::openprose::rules::rules().to_vec();
+        all.extend(crate::host::RULES);
+        all.extend(crate::dialect::rules());
+        all.extend(crate::jobs::rules());
         all.sort_by_key(|r| r.code);
         all
     })
@@ -243,9 +307,10 @@ pub(crate) fn file_config(db: &dyn Db, file: SourceFile, workspace: Option<Works
     }
 }
 
-/// Whether `config` turns `rule` off (the rule need not run at all).
+/// Whether `config` turns `rule` off (the rule need not run at all):
+/// `[severity]` says `off`, or `select` / `ignore` leave it out.
 pub(crate) fn is_off(config: &Config, rule: &Rule) -> bool {
-    config.severity.get(rule.code) == Some(&Level::Off)
+    config.severity.get(rule.code) == Some(&Level::Off) || !config.is_selected(rule.code)
 }
 
 /// Every diagnostic of a file, sorted by position, with the configured
@@ -259,9 +324,9 @@ pub fn file_diagnostics(
     let config = file_config(db, file, workspace);
     let reported = match file_kind(db, file, workspace) {
         FileKind::OpenProse => crate::openprose::rules::run(db, file, workspace, &config),
-        FileKind::JobEntry | FileKind::Dialect | FileKind::PromptFile | FileKind::Markdown => {
-            Vec::new()
-        }
+        FileKind::Dialect => crate::dialect::diagnostics(db, file, workspace, &config),
+        FileKind::JobEntry => crate::jobs::diagnostics(db, file, &config),
+        FileKind::PromptFile | FileKind::Markdown => Vec::new(),
     };
     finish(&config, reported)
 }
@@ -272,6 +337,9 @@ pub(crate) fn finish(config: &Config, reported: Vec<Acc>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for acc in reported {
         let rule = acc.rule;
+        if !config.is_selected(rule.code) {
+            continue;
+        }
         let configured = config.severity.get(rule.code).copied();
         for r in acc.out {
             let level = configured.unwrap_or(match config.profile {

@@ -11,24 +11,38 @@ use crate::{
     openprose::rule_tests::{diagnostics_as, render},
 };
 
-/// The folder of a rule's language under `crates/prose-ide/src/`.
+/// Where a rule's file is (said at the top of its generated page): its
+/// language's folder of rules (front ends keep theirs in their crate).
 fn rule_folder(rule: &Rule) -> &'static str {
     match rule.check.kind() {
-        FileKind::OpenProse => "openprose",
-        FileKind::JobEntry => "jobs",
-        FileKind::Dialect => "dialect",
-        FileKind::PromptFile | FileKind::Markdown => "markdown",
+        Some(FileKind::OpenProse) => "crates/prose-ide/src/openprose/rules",
+        Some(FileKind::JobEntry) => "crates/prose-jobs/src/rules",
+        Some(FileKind::Dialect) => "crates/prose-dialect/src/diagnostics",
+        Some(FileKind::PromptFile | FileKind::Markdown) => "crates/prose-ide/src/markdown/rules",
+        None => "crates/prose-ide/src/host/rules",
     }
 }
 
-/// The body of the first fenced block in `lang` after the heading `## {heading}`.
-fn doc_block(docs: &str, heading: &str, lang: &str) -> Option<String> {
-    let start = docs.find(&format!("## {heading}"))?;
-    let rest = &docs[start..];
-    let fence = format!("```{lang}\n");
-    let open = rest.find(&fence)? + fence.len();
-    let close = rest[open..].find("```")?;
-    Some(rest[open..open + close].to_string())
+/// A docs block as the fixture to check: as it is, or, for a dialect
+/// rule whose examples assume a block registry
+/// (`prose_dialect::diagnostics::Code::example_blocks`), in a workspace
+/// whose `prose.toml` names a registry of those blocks (`[dialect]
+/// registry`).
+fn with_context(rule: &Rule, kind: FileKind, block: &str) -> String {
+    let blocks = match kind {
+        FileKind::Dialect => prose_dialect::diagnostics::code(rule.code)
+            .map(|c| c.example_blocks())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    if blocks.is_empty() {
+        return block.to_string();
+    }
+    format!(
+        "#- /ws/prose.toml\n[dialect]\nregistry = \"blocks.txt\"\n#- /ws/blocks.txt\n{}\n#- /ws/{}\n{block}",
+        blocks.join("\n"),
+        kind.example_file_name()
+    )
 }
 
 #[test]
@@ -36,24 +50,29 @@ fn every_rule_example_triggers_and_fix_does_not() {
     let mut failures = Vec::new();
     for rule in all_rules() {
         let docs = rule.docs();
-        let kind = rule.check.kind();
+        // A host rule is about a file that could not be read: its example
+        // is a command line, not a file to check.
+        let Some(kind) = rule.check.kind() else {
+            continue;
+        };
         let lang = kind.fence_language();
-        let Some(example) = doc_block(&docs, "Example", lang) else {
+        let Some(example) = prose_rule_docs::fenced_block(&docs, "Example", lang) else {
             failures.push(format!(
                 "{}: docs have no `## Example` {lang} block",
                 rule.code
             ));
             continue;
         };
+        let example = with_context(rule, kind, &example);
         let (_, diags) = diagnostics_as(&example, kind, Profile::Strict);
         if !diags.iter().any(|d| d.code.as_str() == rule.code) {
             failures.push(format!("{}: the Example does not trigger it", rule.code));
         }
-        let Some(fix) = doc_block(&docs, "Fix", lang) else {
+        let Some(fix) = prose_rule_docs::fenced_block(&docs, "Fix", lang) else {
             failures.push(format!("{}: docs have no `## Fix` {lang} block", rule.code));
             continue;
         };
-        let (text, diags) = diagnostics_as(&fix, kind, Profile::Strict);
+        let (text, diags) = diagnostics_as(&with_context(rule, kind, &fix), kind, Profile::Strict);
         let hits: Vec<_> = diags
             .into_iter()
             .filter(|d| d.code.as_str() == rule.code)
@@ -72,6 +91,13 @@ fn every_rule_example_triggers_and_fix_does_not() {
 #[test]
 fn codes_are_unique_sorted_and_named() {
     let rules = all_rules();
+    // A name selects and explains one rule (`--select unknown-property`,
+    // `prose explain duplicate-agent`), whatever the language.
+    let mut names: Vec<&str> = rules.iter().map(|r| r.name).collect();
+    names.sort_unstable();
+    for w in names.windows(2) {
+        assert_ne!(w[0], w[1], "two rules are named {}", w[0]);
+    }
     for w in rules.windows(2) {
         assert!(
             w[0].code < w[1].code,
@@ -101,7 +127,7 @@ fn docs_are_fresh() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics");
     let mut expected: Vec<(String, String)> = Vec::new();
     let mut index = String::from(
-        "# Diagnostics\n\n<!-- Generated from the rule files of crates/prose-ide/src/*/rules/ by the `docs_are_fresh` test; do not edit. -->\n\n\
+        "# Diagnostics\n\n<!-- Generated from the rule file of each code (named at the top of its page) by the `docs_are_fresh` test; do not edit. -->\n\n\
          Every code prose-lsp reports, with its severity under the `default` and `strict` profiles.\n\
          `prose explain CODE` prints a page. See also [spec-rows.md](spec-rows.md): every validation row of the\n\
          specification and the code that implements it.\n\n| Code | Name | Summary | default | strict |\n|---|---|---|---|---|\n",
@@ -120,7 +146,7 @@ fn docs_are_fresh() {
             r.strict.as_str()
         ));
         let page = format!(
-            "<!-- Generated from crates/prose-ide/src/{}/rules; do not edit. -->\n\n{}\n**Severity:** {} in the `default` profile, {} in `strict`.\n",
+            "<!-- Generated from {}; do not edit. -->\n\n{}\n**Severity:** {} in the `default` profile, {} in `strict`.\n",
             rule_folder(r),
             r.docs(),
             default,

@@ -811,6 +811,9 @@ impl Resolver<'_> {
             if let Some(n) = f.shorthand() {
                 self.name_ref(&n, RefKind::Variable(site));
             }
+            if let Some(path) = f.shorthand_path() {
+                self.expr(&ast::Expr::Field(path), site);
+            }
             if let Some(v) = f.value() {
                 self.expr(
                     &v,

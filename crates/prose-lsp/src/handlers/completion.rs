@@ -20,8 +20,11 @@ use crate::{
 
 /// The characters after which the client asks for completions on its own:
 /// `session:` / `model:` (`:`), an interpolation (`{`), call arguments
-/// (`(`), a pipeline operator (`|`), a string value (`"`).
-pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\""];
+/// (`(`), a pipeline operator (`|`), a string value (`"`); in Pattern
+/// Dialect a verb (`/`), a /send domain or a reference (`@`), a permission
+/// marker (`?`); a job entry's `$variable` (`$`). A language with nothing to
+/// offer after one answers empty.
+pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\"", "/", "@", "?", "$"];
 
 pub async fn completion(
     inner: &Arc<Inner>,
@@ -55,6 +58,11 @@ fn kind(kind: CompletionKind) -> CompletionItemKind {
         CompletionKind::Program => CompletionItemKind::MODULE,
         CompletionKind::Input => CompletionItemKind::FIELD,
         CompletionKind::Snippet => CompletionItemKind::SNIPPET,
+        CompletionKind::Verb => CompletionItemKind::FUNCTION,
+        CompletionKind::Reference => CompletionItemKind::REFERENCE,
+        CompletionKind::Marker => CompletionItemKind::OPERATOR,
+        CompletionKind::Task => CompletionItemKind::FUNCTION,
+        CompletionKind::Tool => CompletionItemKind::METHOD,
     }
 }
 

@@ -126,6 +126,7 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
             continue;
         };
         let raw = analysis.diagnostics(file)?;
+        let docs_url = analysis.file_config(file)?.docs_url;
         for related in raw.iter().flat_map(|d| &d.related) {
             let path = &related.path;
             if *path != doc.path && !job.open.contains_key(path) && !others.contains_key(path) {
@@ -145,7 +146,7 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
         };
         let diagnostics: Vec<_> = raw
             .iter()
-            .map(|d| convert::diagnostic(enc, &text, d, resolve))
+            .map(|d| convert::diagnostic(enc, &text, d, docs_url.as_deref(), resolve))
             .collect();
         results.push(DocResult {
             uri: doc.uri.clone(),

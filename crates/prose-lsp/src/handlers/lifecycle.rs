@@ -85,6 +85,7 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
             .and_then(|i| i.snippet_support)
             .unwrap_or(false),
     };
+    inner.runs.set_caps(crate::handlers::run::client_caps(caps));
     let (init_settings, problems) = params
         .initialization_options
         .as_ref()
@@ -159,7 +160,7 @@ fn roots(params: &InitializeParams) -> Vec<PathBuf> {
         .collect()
 }
 
-/// What the server offers. Code lenses ("Run program") come later.
+/// What the server offers.
 pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(encoding.kind()),
@@ -204,6 +205,18 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             .into(),
         ),
         folding_range_provider: Some(ls_types::FoldingRangeProviderCapability::Simple(true)),
+        // Code lenses (Run program; a job task's expanded prompt) and the
+        // server's commands (handlers/commands.rs).
+        code_lens_provider: Some(ls_types::CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ls_types::ExecuteCommandOptions {
+            commands: crate::handlers::commands::commands()
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
+            work_done_progress_options: Default::default(),
+        }),
         selection_range_provider: Some(ls_types::SelectionRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         // Definition, references, highlight, rename, symbols, code actions.
@@ -255,28 +268,42 @@ pub async fn initialized(inner: &Arc<Inner>, _: InitializedParams) {
             .await;
     }
     if caps.watch_files {
-        let options = DidChangeWatchedFilesRegistrationOptions {
-            watchers: watchers(home.as_deref(), caps.relative_patterns),
-        };
-        let registration = Registration {
-            id: WATCH_REGISTRATION.to_string(),
-            method: "workspace/didChangeWatchedFiles".to_string(),
-            register_options: serde_json::to_value(options).ok(),
-        };
-        if let Err(e) = inner.client.register_capability(vec![registration]).await {
-            inner
-                .client
-                .log_message(
-                    MessageType::WARNING,
-                    format!("prose: cannot watch files: {}", e.message),
-                )
-                .await;
-        }
+        let watchers = watchers(home.as_deref(), caps.relative_patterns);
+        register_watchers(inner, WATCH_REGISTRATION, watchers, "files").await;
     }
+    crate::handlers::registry_watch::update(inner).await;
     if caps.configuration {
         pull_configuration(inner).await;
     }
 }
+
+/// Registers `workspace/didChangeWatchedFiles` for `watchers` under `id`;
+/// a refusal is logged (`what` says what goes unwatched).
+pub async fn register_watchers(
+    inner: &Arc<Inner>,
+    id: &str,
+    watchers: Vec<FileSystemWatcher>,
+    what: &str,
+) {
+    let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+    let registration = Registration {
+        id: id.to_string(),
+        method: WATCH_METHOD.to_string(),
+        register_options: serde_json::to_value(options).ok(),
+    };
+    if let Err(e) = inner.client.register_capability(vec![registration]).await {
+        inner
+            .client
+            .log_message(
+                MessageType::WARNING,
+                format!("prose: cannot watch {what}: {}", e.message),
+            )
+            .await;
+    }
+}
+
+/// The method file watchers are registered for.
+pub const WATCH_METHOD: &str = "workspace/didChangeWatchedFiles";
 
 /// The file watchers: the workspace globs, and `~/.prose/**` (relative to
 /// the home `.prose` folder when the client supports `RelativePattern`s,

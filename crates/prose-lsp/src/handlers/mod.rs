@@ -2,9 +2,12 @@
 //! the shared server state; `server.rs` only dispatches to them.
 
 pub mod code_actions;
+pub mod code_lens;
+pub mod commands;
 pub mod completion;
 pub mod debug;
 pub mod diagnostics;
+pub mod explain;
 pub mod folding;
 pub mod formatting;
 pub mod hover;
@@ -12,11 +15,16 @@ pub mod inlay_hints;
 pub mod lifecycle;
 pub mod navigation;
 pub mod references;
+pub mod registry_watch;
 pub mod rename;
+pub mod run;
+pub mod run_events;
 pub mod selection;
 pub mod semantic_tokens;
 pub mod signature_help;
 pub mod snapshot;
 pub mod symbols;
+pub mod syntax_tree;
+pub mod task_prompt;
 pub mod text_sync;
 pub mod workspace;

@@ -1,8 +1,12 @@
 //! `textDocument/prepareRename` and `textDocument/rename`.
 //!
-//! A refused rename (a keyword, a collision, nothing to rename, ...) is
-//! answered with a `RequestFailed` error carrying the reason, which
-//! editors show to the user.
+//! `prepareRename` where there is no name at all (a keyword, a string, a
+//! blank) answers `null`, the protocol's "nothing to rename here", which
+//! editors take quietly. A name that cannot be renamed (a skill, an agent
+//! whose memory is kept under its name, a name defined outside the
+//! workspace, ...) and a refused `rename` (a collision, an invalid new
+//! name) are answered with a `RequestFailed` error carrying the reason,
+//! which editors show to the user.
 
 use std::sync::Arc;
 
@@ -18,14 +22,16 @@ pub async fn prepare_rename(
     inner: &Arc<Inner>,
     params: TextDocumentPositionParams,
 ) -> Result<Option<PrepareRenameResponse>> {
-    on_document(inner, &params.text_document.uri, move |snap, file| {
+    let answer = on_document(inner, &params.text_document.uri, move |snap, file| {
         let pos = snap.position(file, params.position)?;
         match snap.analysis.prepare_rename(pos).lsp()? {
-            Ok(range) => Ok(PrepareRenameResponse::Range(snap.range(file, range)?)),
+            Ok(range) => Ok(Some(PrepareRenameResponse::Range(snap.range(file, range)?))),
+            Err(refused) if refused.nothing_here => Ok(None),
             Err(refused) => Err(request_failed(refused.message)),
         }
     })
-    .await
+    .await?;
+    Ok(answer.flatten())
 }
 
 pub async fn rename(inner: &Arc<Inner>, params: RenameParams) -> Result<Option<WorkspaceEdit>> {

@@ -4,7 +4,9 @@
 //! prose-ide's symbol kinds map to LSP kinds by what editors show for them:
 //! agents are classes, blocks functions, `use` imports modules, skills
 //! packages, inputs properties and outputs fields, sessions objects,
-//! control flow holding names namespaces, choice options enum members.
+//! control flow holding names namespaces, choice options enum members;
+//! in job entries, tasks are functions, model keys properties, grid rows
+//! structs and their jobs objects, the top-level parts namespaces.
 
 use std::sync::Arc;
 
@@ -37,6 +39,12 @@ pub fn kind(kind: navigation::SymbolKind) -> ls_types::SymbolKind {
         K::Session => L::OBJECT,
         K::Control => L::NAMESPACE,
         K::ChoiceOption => L::ENUM_MEMBER,
+        K::Action => L::FUNCTION,
+        K::Task => L::FUNCTION,
+        K::ModelKey => L::PROPERTY,
+        K::GridRow => L::STRUCT,
+        K::GridJob => L::OBJECT,
+        K::Section => L::NAMESPACE,
     }
 }
 

@@ -13,7 +13,7 @@ use ls_types::{
 };
 
 use crate::{
-    handlers::diagnostics,
+    handlers::{diagnostics, registry_watch},
     server::{Inner, blocking},
     settings::ClientSettings,
     workspace::{self, DiskText},
@@ -43,7 +43,10 @@ async fn warn(inner: &Arc<Inner>, messages: Vec<String>) {
 /// memory files, and the `prose.toml` of every folder. Files are read here,
 /// in the handler, so events apply in order.
 pub async fn did_change_watched_files(inner: &Arc<Inner>, params: DidChangeWatchedFilesParams) {
-    let roots = inner.state().root_keys();
+    let (roots, registry_files) = {
+        let st = inner.state();
+        (st.root_keys(), st.registry_files.clone())
+    };
     let mut programs = Vec::new();
     let mut memory = Vec::new();
     let mut configs: Vec<String> = Vec::new();
@@ -68,8 +71,14 @@ pub async fn did_change_watched_files(inner: &Arc<Inner>, params: DidChangeWatch
             && !configs.contains(root)
         {
             configs.push(root.clone());
+        } else if let Some(root) = registry_watch::root_of_registry(&registry_files, &key)
+            && !configs.contains(&root)
+        {
+            // A block registry: its root's configuration holds its text.
+            configs.push(root);
         }
     }
+    let reloaded = !configs.is_empty();
     let configs: Vec<_> = configs
         .into_iter()
         .map(|root| {
@@ -97,6 +106,9 @@ pub async fn did_change_watched_files(inner: &Arc<Inner>, params: DidChangeWatch
         changed
     };
     warn(inner, messages).await;
+    if reloaded {
+        registry_watch::update(inner).await;
+    }
     if changed {
         refresh(inner).await;
     }
@@ -127,14 +139,22 @@ pub async fn pull_configuration(inner: &Arc<Inner>) {
 
 async fn apply_settings(inner: &Arc<Inner>, value: &serde_json::Value) {
     let (settings, problems) = ClientSettings::from_json(value);
-    let changed = {
+    let (changed, trust_changed) = {
         let mut st = inner.state();
+        let trusted = crate::handlers::run::trusted(&st);
         st.client_settings = settings;
-        st.apply_config()
+        (
+            st.apply_config(),
+            trusted != crate::handlers::run::trusted(&st),
+        )
     };
     warn(inner, problems).await;
     if changed {
         refresh(inner).await;
+    }
+    if trust_changed && inner.runs.caps().lens_refresh {
+        // The run lenses follow the workspace's trust.
+        let _ = inner.client.code_lens_refresh().await;
     }
 }
 
@@ -211,5 +231,6 @@ pub async fn did_change_workspace_folders(
         st.apply_config();
     }
     warn(inner, messages).await;
+    registry_watch::update(inner).await;
     refresh(inner).await;
 }

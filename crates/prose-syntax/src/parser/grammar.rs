@@ -41,6 +41,17 @@ fn colon_body_with(p: &mut Parser<'_>, what: &str, empty_ok: bool) {
     if p.at(COLON) {
         p.bump(COLON);
         body_with(p, what, empty_ok);
+    } else if !p.at_line_end() && p.ahead_on_line(COLON).is_some() {
+        // `if mode equals "fetch":`: one error at the first word that does
+        // not fit, then the header's `:` and body as usual.
+        p.err_unexpected(&format!("`:` to start the body of {what}"));
+        let m = p.start();
+        while !p.at(COLON) {
+            p.bump_any();
+        }
+        m.complete(p, ERROR);
+        p.bump(COLON);
+        body_with(p, what, empty_ok);
     } else {
         p.err_unexpected(&format!("`:` to start the body of {what}"));
         // Keep going if the block is there anyway.
@@ -107,10 +118,34 @@ fn finish_line(p: &mut Parser<'_>) {
             while !p.at_line_end() {
                 p.bump_any();
             }
+            indented_lines(p);
             m.complete(p, ERROR);
             p.eat(NEWLINE);
         }
     }
+}
+
+/// The indented lines under the current line, if any: a property block
+/// when they start with `name:`, else a block of statements. After a line
+/// already reported as wrong they are read this way inside its error node,
+/// without an "Unexpected indentation" of their own.
+fn indented_lines(p: &mut Parser<'_>) {
+    if !(p.at(NEWLINE) && p.nth_at(1, INDENT)) {
+        return;
+    }
+    let k = p.nth(2);
+    if (k == IDENT || k.is_keyword()) && p.nth_at(3, COLON) {
+        property_block(p);
+        return;
+    }
+    let b = p.start();
+    p.bump(NEWLINE);
+    p.bump(INDENT);
+    while !p.at(DEDENT) && !p.at(EOF) {
+        statement(p);
+    }
+    p.eat(DEDENT);
+    b.complete(p, BLOCK);
 }
 
 pub(super) fn statement(p: &mut Parser<'_>) {
@@ -174,8 +209,89 @@ fn statement_inner(p: &mut Parser<'_>) {
         CONTINUE_KW if !p.nth_at(1, EQ) => keyword_stmt(p, CONTINUE_STMT),
         ASSERT_KW if !p.nth_at(1, EQ) => assert_stmt(p),
         _ if p.at_name() && p.nth_at(1, EQ) => assign_stmt(p),
+        IDENT if matches!(p.nth(1), COLON | IDENT | STRING_OPEN) => unknown_statement(p),
         _ => expr_stmt(p),
     }
+}
+
+/// The words a statement starts with, for "did you mean" on a misspelt one.
+const STATEMENT_KEYWORDS: &[&str] = &[
+    "agent", "assert", "block", "catch", "choice", "const", "do", "elif", "else", "finally", "for",
+    "if", "import", "input", "let", "loop", "option", "output", "parallel", "repeat", "resume",
+    "return", "session", "throw", "try", "use",
+];
+
+/// The statement keyword closest to `word`, if it is a likely misspelling.
+fn misspelt_keyword(word: &str) -> Option<&'static str> {
+    let bound = (word.len() / 3).max(1);
+    STATEMENT_KEYWORDS
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(word, k), *k))
+        .filter(|&(d, k)| d <= bound && d < k.len())
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// A line starting with a word that no statement starts with, followed by
+/// something a name never is (`gate deploy:`, `sesion "Review"`,
+/// `paralel:`, `prompt: "..."` outside a property block). One error at
+/// the word; the rest of the line, and the indented lines under it, are
+/// read without errors of their own. Statements in such a block are parsed
+/// at the enclosing level, so what they bind stays visible (no cascade of
+/// undefined names after a misspelt `parallel:`).
+fn unknown_statement(p: &mut Parser<'_>) {
+    let word = p.current_text();
+    let range = p.current_range();
+    let m = p.start();
+    if let Some(keyword) = misspelt_keyword(word) {
+        p.error(
+            E004,
+            format!("Unknown statement `{word}`: did you mean `{keyword}`?"),
+            range,
+        );
+    } else if p.nth_at(1, COLON) {
+        p.error(
+            E004,
+            format!(
+                "Unexpected property `{word}:` outside a property block: indent it under the session or agent it belongs to"
+            ),
+            range,
+        );
+        // The lines below that are properties too were misplaced together.
+        while at_property_start(p) {
+            property(p);
+        }
+        m.complete(p, ERROR);
+        return;
+    } else {
+        p.error(
+            E004,
+            format!(
+                "Unknown statement `{word}`: a statement starts with a keyword (`session`, `agent`, `let`, `if`, ...) or is an expression"
+            ),
+            range,
+        );
+    }
+    while !p.at_line_end() {
+        p.bump_any();
+    }
+    let k = p.nth(2);
+    if p.at(NEWLINE)
+        && p.nth_at(1, INDENT)
+        && !((k == IDENT || k.is_keyword()) && p.nth_at(3, COLON))
+    {
+        p.bump(NEWLINE);
+        p.bump(INDENT);
+        m.complete(p, ERROR);
+        while !p.at(DEDENT) && !p.at(EOF) {
+            statement(p);
+        }
+        p.eat(DEDENT);
+        return;
+    }
+    indented_lines(p);
+    p.eat(NEWLINE);
+    m.complete(p, ERROR);
 }
 
 fn expr_stmt(p: &mut Parser<'_>) {
@@ -328,6 +444,10 @@ fn block_def(p: &mut Parser<'_>) {
     if p.at(L_PAREN) {
         param_list(p);
     }
+    // `block process(chunk, depth) (max_depth: 50):` (prose.md).
+    if p.at(L_PAREN) {
+        modifier_list(p);
+    }
     colon_body(p, "the block");
     m.complete(p, BLOCK_DEF);
 }
@@ -413,7 +533,7 @@ fn property_line(p: &mut Parser<'_>) {
     // error, but parse it so nothing is lost.
     let m = p.start();
     let range = p.current_range();
-    let found = p.current().describe();
+    let found = p.found();
     p.error(
         E004,
         format!("Unexpected {found}: expected a property (`name: value`)"),
@@ -430,20 +550,9 @@ fn property(p: &mut Parser<'_>) {
     p.bump_remap(IDENT);
     p.bump(COLON);
     if p.at(NEWLINE) && p.nth_at(1, INDENT) {
-        let k = p.nth(2);
-        if (k == IDENT || k.is_keyword()) && p.nth_at(3, COLON) {
-            property_block(p);
-        } else {
-            // The value is on the following indented line(s).
-            let b = p.start();
-            p.bump(NEWLINE);
-            p.bump(INDENT);
-            while !p.at(DEDENT) && !p.at(EOF) {
-                statement(p);
-            }
-            p.eat(DEDENT);
-            b.complete(p, BLOCK);
-        }
+        // A nested property block (`permissions:`), or the value on the
+        // following indented line(s).
+        indented_lines(p);
     } else if p.at_line_end() {
         // `name:` with nothing: the validator reports empty values.
         finish_line(p);
@@ -793,7 +902,9 @@ fn infix_bp(kind: SyntaxKind) -> Option<u8> {
     Some(match kind {
         OR_KW | PIPE2 => 2,
         AND_KW | AMP2 => 3,
-        EQ2 | NEQ | LT | LTEQ | GT | GTEQ => 4,
+        // `mode is "fetch"`, `mode is not "fetch"`: a comparison written
+        // in words, as real conditions do.
+        EQ2 | NEQ | LT | LTEQ | GT | GTEQ | IS_KW => 4,
         PLUS | MINUS => 5,
         STAR | SLASH | PERCENT => 6,
         _ => return None,
@@ -830,6 +941,9 @@ fn expr_bp(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
         }
         let m = lhs.precede(p);
         p.bump_any();
+        if op == IS_KW {
+            p.eat(NOT_KW);
+        }
         if !p.enter() {
             p.skip_nested();
             lhs = m.complete(p, BINARY_EXPR);
@@ -1102,7 +1216,15 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
                 } else if p.nth_at(1, COLON) {
                     name(p);
                 } else {
-                    name_ref(p);
+                    // `{ source, access.token }`: a shorthand may be a
+                    // dotted path (its last name is the field's key).
+                    let mut path = name_ref(p);
+                    while p.at(DOT) && p.nth_is_name(1) {
+                        let m = path.precede(p);
+                        p.bump(DOT);
+                        name_ref(p);
+                        path = m.complete(p, FIELD_EXPR);
+                    }
                 }
                 if p.eat(COLON) && expr(p).is_none() {
                     // reported
@@ -1246,6 +1368,14 @@ fn session_expr(p: &mut Parser<'_>) -> CompletedMarker {
     }
     if p.at(L_PAREN) {
         modifier_list(p);
+    }
+    // `session "Research AI" context: "AI"`: one property on the session's
+    // own line (compiler.md, Parallel For-Each, writes it so).
+    if p.at_name() && p.nth_at(1, COLON) && !p.line_ended() {
+        let b = p.start();
+        property(p);
+        b.complete(p, PROPERTY_BLOCK);
+        return m.complete(p, SESSION_EXPR);
     }
     // `session "x":` before a property block: a stray colon, accepted.
     if p.at(COLON) && p.nth_at(1, NEWLINE) && p.nth_at(2, INDENT) {

@@ -70,6 +70,8 @@ impl Events {
 }
 
 pub(crate) struct Parser<'i> {
+    /// The source text, for messages that quote a token.
+    text: &'i str,
     input: &'i LayoutTokens,
     interrupt: &'i Interrupt<'i>,
     /// The raw tokens' starts, for ranges.
@@ -99,8 +101,14 @@ pub(crate) struct CompletedMarker {
 }
 
 impl<'i> Parser<'i> {
-    fn new(input: &'i LayoutTokens, starts: &'i [u32], interrupt: &'i Interrupt<'i>) -> Self {
+    fn new(
+        text: &'i str,
+        input: &'i LayoutTokens,
+        starts: &'i [u32],
+        interrupt: &'i Interrupt<'i>,
+    ) -> Self {
         Parser {
+            text,
             input,
             interrupt,
             starts,
@@ -280,16 +288,42 @@ impl<'i> Parser<'i> {
                 self.error(SyntaxErrorCode::E005, format!("Expected {expected}"), range);
                 return;
             }
-            _ => {
-                let found = kind.describe();
-                let found = found
-                    .strip_prefix("a ")
-                    .or_else(|| found.strip_prefix("an "))
-                    .unwrap_or(found);
-                format!("Unexpected {found}: expected {expected}")
-            }
+            _ => format!("Unexpected {}: expected {expected}", self.found()),
         };
         self.error(SyntaxErrorCode::E004, msg, range);
+    }
+
+    /// The current token for a message: its text in backticks for words,
+    /// numbers and punctuation (`` `deploy` ``), else what it is ("string").
+    pub(crate) fn found(&mut self) -> String {
+        let kind = self.current();
+        let text = &self.text[self.current_range()];
+        match kind {
+            STRING_OPEN => "string".into(),
+            DISCRETION => "discretion condition".into(),
+            ERROR_TOKEN => format!("character `{}`", text.chars().next().unwrap_or('?')),
+            IDENT | NUMBER => {
+                let short: String = text.chars().take(24).collect();
+                let more = if short.len() < text.len() { "…" } else { "" };
+                format!("`{short}{more}`")
+            }
+            _ => kind.describe().to_string(),
+        }
+    }
+
+    /// The text of the current token.
+    pub(crate) fn current_text(&self) -> &'i str {
+        let i = self.pos.min(self.input.kinds.len().saturating_sub(1));
+        &self.text[self.input.range(i, self.starts)]
+    }
+
+    /// How many tokens ahead the first `kind` of the current logical line
+    /// is, if any (a plain scan: it costs no fuel).
+    pub(crate) fn ahead_on_line(&self, kind: SyntaxKind) -> Option<usize> {
+        self.input.kinds[self.pos.min(self.input.kinds.len())..]
+            .iter()
+            .take_while(|&&k| !matches!(k, NEWLINE | INDENT | DEDENT | EOF))
+            .position(|&k| k == kind)
     }
 
     /// Reports an unexpected token and wraps it in an `ERROR` node, unless
@@ -401,11 +435,12 @@ impl CompletedMarker {
 }
 
 pub(crate) fn parse<'i>(
+    text: &'i str,
     input: &'i LayoutTokens,
     starts: &'i [u32],
     interrupt: &'i Interrupt<'i>,
 ) -> (Events, Vec<SyntaxError>) {
-    let mut p = Parser::new(input, starts, interrupt);
+    let mut p = Parser::new(text, input, starts, interrupt);
     grammar::source_file(&mut p);
     let events = Events {
         list: p.events,

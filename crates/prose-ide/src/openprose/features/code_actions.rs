@@ -16,6 +16,17 @@
 //!   ("fix all", save actions): set only when the choice is confident,
 //!   e.g. a spelling suggestion within the same distance the diagnostic's
 //!   "did you mean" uses, never for a guess among equals;
+//! - `is_safe` marks, among those, the fixes `prose check --fix` applies
+//!   unattended: one obvious outcome that keeps everything the diagnostic
+//!   is not about. A word misspelt next to exactly one valid word (strictly
+//!   nearer than any other, and by less than half its length: one letter
+//!   off in a one- or two-letter name is a guess, not a typo), a requoted
+//!   value, a tab made spaces, a repeated import or an empty
+//!   `skills: []` removed, an alias added where one is required. Not
+//!   safe, however confident: a fix that invents a value (`max: 10`,
+//!   `count: 1`), changes what runs (`resume:` to `session:`, a bare
+//!   `throw`, `persist: true`), or depends on the state of the machine
+//!   (a memory file that exists here but not in CI);
 //! - nothing here panics on broken input: a fix whose syntax is missing is
 //!   simply not offered.
 //!
@@ -45,6 +56,8 @@ use crate::{
     semantics::{DefKind, FileSemantics, RefKind, Reference, file_semantics},
     vocabulary,
 };
+
+mod string_fixes;
 
 /// Shorthands for the edits fixes make.
 fn replace(range: TextRange, new_text: impl Into<String>) -> TextEdit {
@@ -82,6 +95,10 @@ pub struct CodeAction {
     pub diagnostic_range: Option<TextRange>,
     /// The fix an editor may apply without asking (at most one per diagnostic).
     pub is_preferred: bool,
+    /// Safe to apply unattended (`prose check --fix`): preferred, with one
+    /// obvious outcome that changes nothing the diagnostic is not about.
+    /// Implies `is_preferred`.
+    pub is_safe: bool,
     pub edit: SourceChange,
 }
 
@@ -162,16 +179,64 @@ struct Acc<'d> {
     actions: Vec<CodeAction>,
 }
 
+/// How a fix may be applied (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fix {
+    /// Offered in the editor's list only.
+    Offered,
+    /// The one an editor may apply on its own.
+    Preferred,
+    /// Preferred, and `prose check --fix` applies it unattended.
+    Safe,
+}
+
+impl Fix {
+    fn preferred_if(yes: bool) -> Fix {
+        if yes { Fix::Preferred } else { Fix::Offered }
+    }
+
+    fn safe_if(yes: bool) -> Fix {
+        if yes { Fix::Safe } else { Fix::Offered }
+    }
+
+    /// A correction of `written` to `best`, one of `candidates`: safe when
+    /// it is the [`obvious`] one, else preferred when `preferred`.
+    fn correction(preferred: bool, written: &str, best: &str, candidates: &[&str]) -> Fix {
+        match (preferred, obvious(written, best, candidates)) {
+            (true, true) => Fix::Safe,
+            (true, false) => Fix::Preferred,
+            (false, _) => Fix::Offered,
+        }
+    }
+}
+
+/// Whether `best` is the one obvious correction of `written` among
+/// `candidates`: the only one `written` contains (`claude-opus-4` is
+/// `opus`), or strictly nearer than every other and by fewer edits than
+/// half the length of `written`.
+fn obvious(written: &str, best: &str, candidates: &[&str]) -> bool {
+    let lower = written.to_lowercase();
+    let others = || candidates.iter().filter(|c| **c != best);
+    if lower.contains(best) {
+        return !others().any(|c| lower.contains(c));
+    }
+    let distance = |c: &str| strsim::damerau_levenshtein(&lower, &c.to_lowercase());
+    let d = distance(best);
+    2 * d < lower.chars().count() && others().all(|c| distance(c) > d)
+}
+
 impl Acc<'_> {
-    fn fix(&mut self, title: impl Into<String>, preferred: bool, mut edits: Vec<TextEdit>) {
+    fn fix(&mut self, title: impl Into<String>, how: Fix, mut edits: Vec<TextEdit>) {
         edits.sort_by_key(|e| e.range.start());
-        let preferred = preferred && !self.actions.iter().any(|a| a.is_preferred);
+        // At most one preferred fix per diagnostic: a second is only offered.
+        let preferred = how != Fix::Offered && !self.actions.iter().any(|a| a.is_preferred);
         self.actions.push(CodeAction {
             title: title.into(),
             kind: CodeActionKind::QuickFix,
             diagnostic_code: Some(self.diag.code.as_str()),
             diagnostic_range: Some(self.diag.range),
             is_preferred: preferred,
+            is_safe: preferred && how == Fix::Safe,
             edit: SourceChange {
                 edits: vec![(self.file, edits)],
             },
@@ -191,10 +256,13 @@ fn fixes(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         "E009" => remove_duplicate_property(cx, acc),
         "E010" => remove_duplicate_import(cx, acc),
         "E017" => resume_non_persistent(cx, acc),
-        "E018" => switch_invocation(cx, acc, SyntaxKind::RESUME_KW, "session", true),
+        // The memory file may exist where the program runs but not here.
+        "E018" => switch_invocation(cx, acc, SyntaxKind::RESUME_KW, "session", Fix::Preferred),
+        "E002" => string_fixes::double_backslash(cx, acc),
         "E022" => move_input(cx, acc),
         "P001" => tab_indentation(cx, acc),
         "P101" | "P402" | "P404" | "P703" => nearest_variable(cx, acc),
+        "P104" => string_fixes::escape_fenced_quotes(cx, acc),
         "P201" => import_alias(cx, acc),
         "P301" => invalid_persist(cx, acc),
         "P503" => {
@@ -212,13 +280,14 @@ fn fixes(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         "P810" => {
             replace_word(cx, acc, vocabulary::BACKOFF_STRATEGIES, Quoting::Bare);
         }
-        "P811" => remove_property(cx, acc, false),
+        "P811" => remove_property(cx, acc, Fix::Offered),
         "W005" => unknown_property(cx, acc),
         "W008" => unknown_permission_type(cx, acc),
         "W009" => unknown_permission_value(cx, acc),
-        "W010" => remove_property(cx, acc, true),
+        // `skills: []` assigns nothing.
+        "W010" => remove_property(cx, acc, Fix::Safe),
         // Starting afresh may be intended: not preferred.
-        "W011" => switch_invocation(cx, acc, SyntaxKind::SESSION_KW, "resume", false),
+        "W011" => switch_invocation(cx, acc, SyntaxKind::SESSION_KW, "resume", Fix::Offered),
         _ => {}
     }
 }
@@ -293,7 +362,7 @@ fn replace_word(cx: &Cx<'_>, acc: &mut Acc<'_>, valid: &[&str], quoting: Quoting
             Quoting::Bare => format!("Write `{new}` without quotes"),
             Quoting::Quoted => format!("Quote `{written}`"),
         };
-        acc.fix(title, true, vec![replace(range, new)]);
+        acc.fix(title, Fix::Safe, vec![replace(range, new)]);
         return true;
     }
     for (i, word) in ranked(&written, valid).into_iter().enumerate() {
@@ -301,7 +370,7 @@ fn replace_word(cx: &Cx<'_>, acc: &mut Acc<'_>, valid: &[&str], quoting: Quoting
         let preferred = i == 0 && is_close(&written, word);
         acc.fix(
             format!("Change to `{new}`"),
-            preferred,
+            Fix::correction(preferred, &written, word, valid),
             vec![replace(range, new)],
         );
     }
@@ -348,7 +417,7 @@ fn missing_value(cx: &Cx<'_>, acc: &mut Acc<'_>, valid: &[&str]) {
     for word in valid {
         acc.fix(
             format!("Set to `{word}`"),
-            false,
+            Fix::Offered,
             vec![insert(colon.text_range().end(), format!(" {word}"))],
         );
     }
@@ -387,7 +456,7 @@ fn rename_duplicate(cx: &Cx<'_>, acc: &mut Acc<'_>, what: &str) {
     let new = free_numbered_name(cx, token.text());
     acc.fix(
         format!("Rename this {what} to `{new}` (its references are not renamed)"),
-        false,
+        Fix::Offered,
         vec![replace(token.text_range(), new)],
     );
 }
@@ -433,7 +502,11 @@ fn undefined_agent(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         }
         Insert::AtEnd { at, before } => insert(at, format!("{before}{def}")),
     };
-    acc.fix(format!("Define agent `{}`", r.name), false, vec![edit]);
+    acc.fix(
+        format!("Define agent `{}`", r.name),
+        Fix::Offered,
+        vec![edit],
+    );
 }
 
 /// P503 (and E007): the nearest definition of `def_kind` to the
@@ -501,13 +574,13 @@ fn import_alias(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     if let Some(alias) = u.alias() {
         acc.fix(
             format!("Rename alias to `{new}`"),
-            false,
+            Fix::Offered,
             vec![replace(alias.syntax().text_range(), new)],
         );
     } else {
         acc.fix(
             format!("Import as `{new}`"),
-            true,
+            Fix::Safe,
             vec![insert(
                 path.syntax().text_range().end(),
                 format!(" as {new}"),
@@ -575,7 +648,7 @@ fn unknown_property(cx: &Cx<'_>, acc: &mut Acc<'_>) {
             .map(|p| p.key())
             .collect();
         rename_key(acc, &key, valid, &present);
-        remove_property(cx, acc, false);
+        remove_property(cx, acc, Fix::Offered);
     } else if let Some(m) = ast::Modifier::cast(parent) {
         let Some(list) = m.syntax().parent().and_then(ast::ModifierList::cast) else {
             return;
@@ -591,7 +664,7 @@ fn unknown_property(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         let present: Vec<String> = list.modifiers().filter_map(|m| m.key()).collect();
         rename_key(acc, &key, valid, &present);
         if let Some(edit) = remove_modifier(cx, &m) {
-            acc.fix(format!("Remove `{key_text}`"), false, vec![edit]);
+            acc.fix(format!("Remove `{key_text}`"), Fix::Offered, vec![edit]);
         }
     }
 }
@@ -608,7 +681,7 @@ fn change_to_nearest(
     if let Some(near) = cx.suggestions.did_you_mean(written, candidates) {
         acc.fix(
             format!("Change to `{near}`"),
-            true,
+            Fix::correction(true, written, near, candidates),
             vec![replace(range, near)],
         );
     }
@@ -633,14 +706,14 @@ fn rename_key(acc: &mut Acc<'_>, key: &SyntaxToken, valid: &[&str], present: &[S
     }
     acc.fix(
         format!("Change to `{nearest}`"),
-        close,
+        Fix::correction(close, key.text(), nearest, &free),
         vec![replace(key.text_range(), nearest)],
     );
 }
 
 /// Deletes the whole property at the diagnostic (its lines, nested lines
 /// included).
-fn remove_property(cx: &Cx<'_>, acc: &mut Acc<'_>, preferred: bool) {
+fn remove_property(cx: &Cx<'_>, acc: &mut Acc<'_>, how: Fix) {
     let Some(p) = cx
         .covering_node(acc.diag.range)
         .and_then(|n| n.ancestors().find_map(ast::Property::cast))
@@ -648,7 +721,7 @@ fn remove_property(cx: &Cx<'_>, acc: &mut Acc<'_>, preferred: bool) {
         return;
     };
     let title = format!("Remove `{}:`", p.key());
-    acc.fix(title, preferred, vec![delete(cx.lines_of(&p))]);
+    acc.fix(title, how, vec![delete(cx.lines_of(&p))]);
 }
 
 /// E009: deletes the repeated property or modifier.
@@ -659,12 +732,16 @@ fn remove_duplicate_property(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     if let Some(m) = node.ancestors().find_map(ast::Modifier::cast) {
         let shown = m.key().unwrap_or_else(|| m.syntax().text().to_string());
         if let Some(edit) = remove_modifier(cx, &m) {
-            acc.fix(format!("Remove duplicate `{shown}`"), false, vec![edit]);
+            acc.fix(
+                format!("Remove duplicate `{shown}`"),
+                Fix::Offered,
+                vec![edit],
+            );
         }
     } else if let Some(p) = node.ancestors().find_map(ast::Property::cast) {
         acc.fix(
             format!("Remove duplicate `{}:`", p.key()),
-            false,
+            Fix::Offered,
             vec![delete(cx.lines_of(&p))],
         );
     }
@@ -688,7 +765,8 @@ fn unknown_permission_type(cx: &Cx<'_>, acc: &mut Acc<'_>) {
 fn invalid_persist(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     match cx.expr_at(acc.diag.range) {
         Some(Expr::Literal(l)) if l.token().is_some_and(|t| t.text() == "false") => {
-            remove_property(cx, acc, true);
+            // `persist: false` is the default.
+            remove_property(cx, acc, Fix::Safe);
         }
         Some(Expr::NameRef(n)) => {
             let valid: Vec<&str> = vocabulary::PERSIST_VALUES
@@ -728,15 +806,15 @@ fn resume_non_persistent(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         });
         acc.fix(
             format!("Add `persist: true` to agent `{}`", name.text()),
-            ran_before,
+            Fix::preferred_if(ran_before),
             vec![edit],
         );
     }
-    switch_invocation(cx, acc, SyntaxKind::RESUME_KW, "session", false);
+    switch_invocation(cx, acc, SyntaxKind::RESUME_KW, "session", Fix::Offered);
 }
 
 /// E018, W011: `resume:` becomes `session:` or the other way round.
-fn switch_invocation(cx: &Cx<'_>, acc: &mut Acc<'_>, from: SyntaxKind, to: &str, preferred: bool) {
+fn switch_invocation(cx: &Cx<'_>, acc: &mut Acc<'_>, from: SyntaxKind, to: &str, how: Fix) {
     let Some(node) = cx.covering_node(acc.diag.range) else {
         return;
     };
@@ -758,7 +836,7 @@ fn switch_invocation(cx: &Cx<'_>, acc: &mut Acc<'_>, from: SyntaxKind, to: &str,
     }
     acc.fix(
         format!("Change `{}:` to `{to}:`", keyword.text()),
-        preferred,
+        how,
         vec![replace(keyword.text_range(), to)],
     );
 }
@@ -790,7 +868,8 @@ fn unbounded_loop(cx: &Cx<'_>, acc: &mut Acc<'_>) {
             insert(kw.text_range().end(), " (max: 10)")
         }
     };
-    acc.fix("Add `max: 10` iterations", true, vec![edit]);
+    // Ten is a guess: preferred, not safe.
+    acc.fix("Add `max: 10` iterations", Fix::Preferred, vec![edit]);
 }
 
 /// P604, P701, P706, P807: a count below 1 becomes `1`.
@@ -811,7 +890,7 @@ fn count_to_one(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     if int(&value).is_some_and(|n| n < 1) {
         acc.fix(
             "Change to `1`",
-            true,
+            Fix::Preferred,
             vec![replace(value.syntax().text_range(), "1")],
         );
     }
@@ -828,9 +907,10 @@ fn empty_throw_message(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     let (Some(kw), Some(msg)) = (t.keyword(), t.message()) else {
         return;
     };
+    // A bare `throw` rethrows the error being handled: not the same.
     acc.fix(
         "Remove the empty message",
-        true,
+        Fix::Preferred,
         vec![delete(TextRange::new(
             kw.text_range().end(),
             msg.syntax().text_range().end(),
@@ -852,7 +932,7 @@ fn remove_duplicate_import(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     let preferred = u.alias().is_none();
     acc.fix(
         "Remove duplicate import",
-        preferred,
+        Fix::safe_if(preferred),
         vec![delete(cx.lines_of(&u))],
     );
 }
@@ -911,7 +991,7 @@ fn move_input(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     // The run asks for the input earlier: a choice, not preferred.
     acc.fix(
         format!("Move input `{name}` to the top"),
-        false,
+        Fix::Offered,
         vec![insert, delete(cx.lines_of(&input))],
     );
 }
@@ -923,7 +1003,7 @@ fn tab_indentation(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     let Some(edit) = cx.detab(acc.diag.range.start()) else {
         return;
     };
-    acc.fix("Indent with spaces", true, vec![edit]);
+    acc.fix("Indent with spaces", Fix::Safe, vec![edit]);
     let all: Vec<TextEdit> = cx
         .diagnostics
         .iter()
@@ -931,7 +1011,11 @@ fn tab_indentation(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         .filter_map(|d| cx.detab(d.range.start()))
         .collect();
     if all.len() > 1 {
-        acc.fix("Indent every line of the file with spaces", false, all);
+        acc.fix(
+            "Indent every line of the file with spaces",
+            Fix::Offered,
+            all,
+        );
     }
 }
 
@@ -1295,8 +1379,8 @@ mod tests {
     }
 
     /// One line per action: `E008 Change to `opus``, `*` marking the
-    /// preferred one; then `W009 (no fix)` for each diagnostic in range
-    /// that has none.
+    /// preferred one and `+` the preferred one that is also safe; then
+    /// `W009 (no fix)` for each diagnostic in range that has none.
     fn check_list(fixture: &str, expect: Expect) {
         let (host, range, actions) = actions_in(fixture);
         let diagnostics = host.analysis().diagnostics(range.file).unwrap();
@@ -1310,7 +1394,11 @@ mod tests {
             .map(|a| {
                 format!(
                     "{}{} {}\n",
-                    if a.is_preferred { "* " } else { "" },
+                    match (a.is_preferred, a.is_safe) {
+                        (true, true) => "+ ",
+                        (true, false) => "* ",
+                        _ => "",
+                    },
                     a.diagnostic_code.unwrap_or("-"),
                     a.title
                 )
@@ -1322,7 +1410,7 @@ mod tests {
 
     /// Applies the action titled `title`, checks that its diagnostic is
     /// gone, and shows the edited text followed by the diagnostics left.
-    fn check_fix(fixture: &str, title: &str, expect: Expect) {
+    pub(super) fn check_fix(fixture: &str, title: &str, expect: Expect) {
         let (mut host, file, actions) = actions(fixture);
         let Some(action) = actions.iter().find(|a| a.title == title) else {
             let titles: Vec<&str> = actions.iter().map(|a| a.title.as_str()).collect();
@@ -1365,7 +1453,7 @@ agent a:
   prompt: "p"
 "#,
             expect![[r#"
-                * E008 Change to `opus`
+                + E008 Change to `opus`
                 E008 Change to `haiku`
                 E008 Change to `sonnet`
             "#]],
@@ -1465,7 +1553,7 @@ agent writer:
 session: writr$0
 "#,
             expect![[r#"
-                * E007 Change to `writer`
+                + E007 Change to `writer`
                 E007 Define agent `writr`
             "#]],
         );
@@ -1570,7 +1658,7 @@ agent a:
   promt$0: "p"
 "#,
             expect![[r#"
-                * W005 Change to `prompt`
+                + W005 Change to `prompt`
                 W005 Remove `promt:`
             "#]],
         );
@@ -1821,7 +1909,7 @@ output result$0 = session "b"
   b = session "b"
 "#,
             expect![[r#"
-                * P601 Change to `"first"`
+                + P601 Change to `"first"`
                 P601 Change to `"all"`
                 P601 Change to `"any"`
             "#]],
@@ -2062,7 +2150,7 @@ catch:
         check_list(
             "agent a:\n\t$0model: sonnet\n\tprompt: \"p\"\n",
             expect![[r#"
-                * P001 Indent with spaces
+                + P001 Indent with spaces
                 P001 Indent every line of the file with spaces
             "#]],
         );
@@ -2309,15 +2397,39 @@ loop:
   session: a
 $0"#,
             expect![[r#"
-                * E008 Change to `opus`
+                + E008 Change to `opus`
                 E008 Change to `haiku`
                 E008 Change to `sonnet`
-                * W005 Change to `prompt`
+                + W005 Change to `prompt`
                 W005 Remove `promt:`
                 * E007 Change to `a`
                 E007 Define agent `b`
                 * E007 Change to `a`
                 * P705 Add `max: 10` iterations
+            "#]],
+        );
+    }
+
+    #[test]
+    fn only_an_obvious_correction_is_safe() {
+        use super::obvious;
+        let models = crate::vocabulary::MODELS;
+        assert!(obvious("opsu", "opus", models));
+        assert!(obvious("claude-opus-4", "opus", models));
+        assert!(obvious("captian", "captain", &["captain", "crew"]));
+        // One letter off in a one-letter name is a guess.
+        assert!(!obvious("b", "a", &["a"]));
+        // As is a tie.
+        assert!(!obvious("cat", "bat", &["bat", "hat"]));
+        assert!(!obvious("claude-opus-sonnet", "opus", models));
+        check_list(
+            r#"agent a:
+  model: opus
+session: b$0
+"#,
+            expect![[r#"
+                * E007 Change to `a`
+                E007 Define agent `b`
             "#]],
         );
     }

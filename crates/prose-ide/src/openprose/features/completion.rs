@@ -58,6 +58,16 @@ pub enum CompletionKind {
     Input,
     /// A template of several constructs.
     Snippet,
+    /// A Pattern Dialect verb or alias (`/recall`, `/remember`).
+    Verb,
+    /// A reference to something in context (`@last.output`, `@thread`).
+    Reference,
+    /// A permission marker (`?`, `?ask`, `!`).
+    Marker,
+    /// A task of a job entry.
+    Task,
+    /// A tool of the job system (`job_boolean_true`).
+    Tool,
 }
 
 /// One completion.
@@ -1710,6 +1720,15 @@ mod tests {
             insert,
         );
         expect.assert_eq(&text);
+    }
+
+    /// `$` is a trigger character (for job entries' variables): in a
+    /// program it offers nothing, in a string or out of one.
+    #[test]
+    fn a_dollar_offers_nothing() {
+        check_labels("session \"costs $$0\"\n", expect![""]);
+        check_labels("let x = $$0\n", expect![""]);
+        check_labels("agent a:\n  prompt: \"$$0\"\n", expect![""]);
     }
 
     #[test]

@@ -2,10 +2,15 @@
 //! whitespace.
 //!
 //! The canonical layout (the style of compiler.md's examples):
-//! - each indentation level is two spaces;
-//! - lines inside brackets are indented one level deeper than the line that
-//!   opened the innermost bracket; a line starting with a closing bracket
-//!   lines up with that line;
+//! - each indentation level is two spaces, except that the body of a
+//!   pipeline stage written on a line of its own (`  | map:`) sits four
+//!   columns past the `|`, one level past the operation's name, as
+//!   compiler.md writes chained pipelines;
+//! - lines inside brackets line up with the first element after the
+//!   innermost open bracket when one follows it on its line
+//!   (`read: ["a",` / `       "b"]`); when the bracket ends its line they
+//!   are indented one level deeper than the line that opened it; a line
+//!   starting with a closing bracket lines up with the line that opened it;
 //! - one space around `=`, `->` and `|`, after `:` and `,` (none before
 //!   them; a ternary's `:` has a space on both sides), none just inside
 //!   `(` `)` `[` `]`; elsewhere a run of blanks becomes one space and
@@ -19,15 +24,18 @@
 //! How indentation is rewritten without ever changing the program: the
 //! parser never sees columns, only the INDENT / DEDENT tokens the layout
 //! pass derives from them. The formatter replays that pass on the original
-//! columns and gives every line `2 * depth` spaces, where `depth` is its
-//! position in the layout's indentation stack; the stack then compares the
-//! same way, so the parser receives the very same tokens. A comment-only
+//! columns and gives every level of the layout's indentation stack a new
+//! column (two past the level below it, four below a `|` stage); the new
+//! columns grow with the stack as the old ones did, so the parser receives
+//! the very same tokens. A comment-only
 //! line takes the deepest level at or left of its column (or the level of
 //! the body it introduces), so it stays with the code it was written in.
 //!
 //! What is never touched: the content of strings (a `"""` string's lines
 //! keep their columns, whatever they are), discretion text, comment text.
-//! A file with syntax errors is not formatted at all. As a safety net, the
+//! A file with syntax errors is not formatted at all (notes on string text,
+//! an unknown escape or a `"""` kept inside a fence, are not errors of the
+//! tree and do not stop it). As a safety net, the
 //! result is parsed again and must give the same tree (ignoring
 //! whitespace); otherwise nothing is formatted.
 
@@ -49,14 +57,14 @@ pub fn format_text(text: &str) -> Option<String> {
 /// Formats a parsed text; `None` when it has syntax errors (or if the
 /// safety net catches a result that would not be the same program).
 pub(crate) fn format_parse(parse: &Parse, text: &str) -> Option<String> {
-    if !parse.errors().is_empty() {
+    if parse.broken().next().is_some() {
         return None;
     }
     let root = parse.syntax_node();
     let out = Printer::new(text).print(&root);
     // The safety net: same tree, no errors.
     let again = prose_syntax::parse_interruptible(&out, &crate::check_cancelled);
-    (again.errors().is_empty() && shape(&again.syntax_node()) == shape(&root)).then_some(out)
+    (again.broken().next().is_none() && shape(&again.syntax_node()) == shape(&root)).then_some(out)
 }
 
 /// The tree without whitespace: node kinds (with their ends) and the
@@ -152,6 +160,24 @@ struct Printer {
     bom: bool,
 }
 
+/// One level of the layout's indentation stack.
+#[derive(Clone, Copy)]
+struct Level {
+    /// The column the layout pass measured in the original text.
+    width: u32,
+    /// The column it gets in the output.
+    indent: usize,
+}
+
+/// An open bracket.
+struct Open {
+    /// The new indentation of the line that opened it.
+    indent: usize,
+    /// The new column of the first token after it on its line, if any:
+    /// the lines inside it line up with that token.
+    align: Option<usize>,
+}
+
 impl Printer {
     fn new(text: &str) -> Self {
         // The line break of the file's first line: `\n`, `\r\n` or `\r`.
@@ -172,10 +198,15 @@ impl Printer {
             self.out.push(BOM);
         }
         let lines = lines(root);
-        // The layout pass's indentation stack, in original columns.
-        let mut stack: Vec<u32> = vec![0];
-        // For each open bracket, the new indentation of the line that opened it.
-        let mut brackets: Vec<usize> = Vec::new();
+        // The layout pass's indentation stack.
+        let mut stack = vec![Level {
+            width: 0,
+            indent: 0,
+        }];
+        let mut brackets: Vec<Open> = Vec::new();
+        // Whether the last line that started a logical line was a `|` stage:
+        // a body it opens sits four columns past it.
+        let mut after_stage = false;
         let mut blank_pending = false;
         let mut printed_any = false;
         let mut cancel = crate::CancelCheck::default();
@@ -185,20 +216,22 @@ impl Printer {
                 blank_pending |= printed_any;
                 continue;
             };
-            let indent = if let Some(&open) = brackets.last() {
-                if is_closing(first.kind()) {
-                    open
-                } else {
-                    open + INDENT
+            let indent = if let Some(open) = brackets.last() {
+                match open.align {
+                    _ if is_closing(first.kind()) => open.indent,
+                    Some(column) => column,
+                    None => open.indent + INDENT,
                 }
             } else if first.kind() == COMMENT {
                 let next = lines[i + 1..]
                     .iter()
                     .find(|l| l.body.first().is_some_and(|t| t.kind() != COMMENT))
                     .map(layout_width);
-                INDENT * comment_depth(layout_width(line), &stack, next)
+                comment_indent(layout_width(line), &stack, next, after_stage)
             } else {
-                INDENT * code_depth(layout_width(line), &mut stack)
+                let indent = code_indent(layout_width(line), &mut stack, after_stage);
+                after_stage = first.kind() == PIPE;
+                indent
             };
             if blank_pending {
                 self.out.push_str(self.newline);
@@ -206,23 +239,21 @@ impl Printer {
             }
             printed_any = true;
             self.out.extend(std::iter::repeat_n(' ', indent));
-            self.body(&line.body);
+            self.body(&line.body, indent, &mut brackets);
             self.out.push_str(self.newline);
-            for t in &line.body {
-                match t.kind() {
-                    L_PAREN | L_BRACK | L_BRACE => brackets.push(indent),
-                    R_PAREN | R_BRACK | R_BRACE => {
-                        brackets.pop();
-                    }
-                    _ => {}
-                }
-            }
         }
         self.out
     }
 
-    /// Prints the tokens of a line with canonical spacing between them.
-    fn body(&mut self, body: &[SyntaxToken]) {
+    /// The column the output's last line has reached (in characters).
+    fn out_column(&self) -> usize {
+        let line = &self.out[self.out.rfind('\n').map_or(0, |i| i + 1)..];
+        line.chars().count()
+    }
+
+    /// Prints the tokens of a line with canonical spacing between them,
+    /// opening and closing brackets on `brackets` (the line is at `indent`).
+    fn body(&mut self, body: &[SyntaxToken], indent: usize, brackets: &mut Vec<Open>) {
         let mut prev: Option<&SyntaxToken> = None;
         let mut gap = String::new();
         for t in body {
@@ -232,12 +263,28 @@ impl Printer {
             }
             if let Some(p) = prev {
                 self.out.push_str(spacing(p, t, &gap));
+                if matches!(p.kind(), L_PAREN | L_BRACK | L_BRACE)
+                    && t.kind() != COMMENT
+                    && let Some(open) = brackets.last_mut()
+                {
+                    open.align = Some(self.out_column());
+                }
             }
             gap.clear();
             if t.kind() == COMMENT {
                 self.out.push_str(t.text().trim_end());
             } else {
                 self.out.push_str(t.text());
+            }
+            match t.kind() {
+                L_PAREN | L_BRACK | L_BRACE => brackets.push(Open {
+                    indent,
+                    align: None,
+                }),
+                R_PAREN | R_BRACK | R_BRACE => {
+                    brackets.pop();
+                }
+                _ => {}
             }
             prev = Some(t);
         }
@@ -248,31 +295,47 @@ fn is_closing(kind: SyntaxKind) -> bool {
     matches!(kind, R_PAREN | R_BRACK | R_BRACE)
 }
 
-/// The depth of a line that starts a logical line, updating the layout
-/// stack as the layout pass does (the file has no indentation errors, so
-/// the column is always on the stack after popping).
-fn code_depth(width: u32, stack: &mut Vec<u32>) -> usize {
-    let top = stack.last().copied().unwrap_or(0);
-    if width > top {
-        stack.push(width);
+/// The new indentation of a level opened below `top`: one level deeper,
+/// or two below a `|` stage (its body sits four columns past the `|`).
+fn deeper(top: Level, after_stage: bool) -> usize {
+    top.indent + if after_stage { 2 * INDENT } else { INDENT }
+}
+
+/// The indentation of a line that starts a logical line, updating the
+/// layout stack as the layout pass does (the file has no indentation
+/// errors, so the column is always on the stack after popping).
+fn code_indent(width: u32, stack: &mut Vec<Level>, after_stage: bool) -> usize {
+    let top = stack.last().copied().unwrap_or(Level {
+        width: 0,
+        indent: 0,
+    });
+    if width > top.width {
+        stack.push(Level {
+            width,
+            indent: deeper(top, after_stage),
+        });
     } else {
-        while stack.len() > 1 && stack.last().is_some_and(|&w| w > width) {
+        while stack.len() > 1 && stack.last().is_some_and(|l| l.width > width) {
             stack.pop();
         }
     }
-    stack.len() - 1
+    stack.last().map_or(0, |l| l.indent)
 }
 
-/// The depth of a comment-only line at column `width`: the level of the
+/// The indentation of a comment-only line at column `width`: that of the
 /// body the next code line opens, if the comment is indented past the
-/// current level and that line is; else the deepest level at or left of
-/// the comment.
-fn comment_depth(width: u32, stack: &[u32], next: Option<u32>) -> usize {
-    let top = stack.last().copied().unwrap_or(0);
-    if width > top && next.is_some_and(|n| n > top) {
-        return stack.len();
+/// current level and that line is; else that of the deepest level at or
+/// left of the comment.
+fn comment_indent(width: u32, stack: &[Level], next: Option<u32>, after_stage: bool) -> usize {
+    let Some(&top) = stack.last() else { return 0 };
+    if width > top.width && next.is_some_and(|n| n > top.width) {
+        return deeper(top, after_stage);
     }
-    stack.iter().rposition(|&w| w <= width).unwrap_or(0)
+    stack
+        .iter()
+        .rev()
+        .find(|l| l.width <= width)
+        .map_or(0, |l| l.indent)
 }
 
 /// Whether the space after `t` is inside a string literal.
@@ -428,11 +491,59 @@ mod tests {
             expect![[r#"
                 let r = xs
                   | filter:
-                    session "a"
+                      session "a"
                   | map:
-                    session "b"
+                      session "b"
                 let s = session "a"
                   -> session "b"
+            "#]],
+        );
+    }
+
+    /// compiler.md's chained pipelines: a stage's body four columns past
+    /// its `|` (one level past `filter`), whatever the original said; a
+    /// comment opening the body goes with it.
+    #[test]
+    fn pipeline_stage_bodies_sit_past_the_operation() {
+        check(
+            "let result = topics\n  | filter:\n    session \"a\"\n      context: item\n  | map:\n        # the pitch\n        session \"b\"\n  | reduce(acc, x):\n      session \"c\"\nfiles | map:\n  session \"d\"\nblock b:\n  let r = xs\n    | pmap:\n        session \"e\"\n  session \"f\"\n",
+            expect![[r#"
+                let result = topics
+                  | filter:
+                      session "a"
+                        context: item
+                  | map:
+                      # the pitch
+                      session "b"
+                  | reduce(acc, x):
+                      session "c"
+                files | map:
+                  session "d"
+                block b:
+                  let r = xs
+                    | pmap:
+                        session "e"
+                  session "f"
+            "#]],
+        );
+    }
+
+    /// Lines inside a bracket followed by an element line up with that
+    /// element (where it lands after formatting).
+    #[test]
+    fn lines_line_up_with_the_first_element_after_the_bracket() {
+        check(
+            "agent a:\n    permissions:\n        read: [\"a\",   \"b\",\n               \"c\",\n               \"d\"]\n        write: [\"x\",\n            \"y\"]\nlet p = f(a: 1,\n          b: 2)\n",
+            expect![[r#"
+                agent a:
+                  permissions:
+                    read: ["a", "b",
+                           "c",
+                           "d"]
+                    write: ["x",
+                            "y"]
+                let p = f(a: 1,
+                          b: 2)
             "#]],
         );
     }
@@ -454,6 +565,16 @@ mod tests {
                 }
             "#]],
         );
+    }
+
+    #[test]
+    fn notes_on_string_text_do_not_stop_formatting() {
+        let text = "agent a:\n    model: haiku\n    prompt: \"\"\"\n      grep \\d+\n      ```prose\n      session \"x\"\n        prompt: \"\"\"\n          y\n        \"\"\"\n      ```\n    \"\"\"\n";
+        let formatted = format_text(text).expect("only notes on string text");
+        assert!(
+            formatted.starts_with("agent a:\n  model: haiku\n  prompt: \"\"\"\n      grep \\d+\n")
+        );
+        assert!(format_text("session \"x\" )\n").is_none());
     }
 
     #[test]
@@ -596,6 +717,80 @@ output result = ok ? "y" : "n"
                     "{text:?}"
                 );
             }
+        }
+    }
+
+    /// What the formatter changes in a text that is otherwise laid out as
+    /// compiler.md lays out programs: the decisions of docs/cli.md (no
+    /// trailing blanks, at most one blank line in a row, none at the start
+    /// or end, one final line break).
+    fn documented_normalisation(text: &str) -> String {
+        let mut out = String::new();
+        let mut blank = false;
+        for line in text.lines().map(str::trim_end) {
+            if line.is_empty() {
+                blank = !out.is_empty();
+                continue;
+            }
+            if blank {
+                out.push('\n');
+                blank = false;
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The formatter keeps the reference's own style: every ```prose block
+    /// of compiler.md and every corpus program without syntax errors comes
+    /// out as it went in, but for the documented decisions above.
+    #[test]
+    fn the_reference_and_the_corpus_keep_their_layout() {
+        let mut texts: Vec<(String, String)> = Vec::new();
+        if let Some(path) = prose_test_support::reference_file("compiler.md") {
+            let doc = std::fs::read_to_string(path).unwrap();
+            let mut rest = doc.as_str();
+            let mut n = 0;
+            while let Some(start) = rest.find("```prose\n") {
+                let body = &rest[start + "```prose\n".len()..];
+                let end = body.find("```").expect("a closed fence");
+                n += 1;
+                texts.push((format!("compiler.md block {n}"), body[..end].to_string()));
+                rest = &body[end..];
+            }
+            assert!(n > 100, "compiler.md has {n} prose blocks");
+        }
+        if let Some(dir) = prose_test_support::corpus_dir() {
+            for path in prose_test_support::prose_files(&dir) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                texts.push((path.display().to_string(), text));
+            }
+        }
+        let mut checked = 0;
+        let mut failures = Vec::new();
+        for (name, text) in &texts {
+            let Some(formatted) = format_text(text) else {
+                continue; // syntax errors: never formatted
+            };
+            checked += 1;
+            let expected = documented_normalisation(text);
+            if formatted != expected {
+                let line = formatted
+                    .lines()
+                    .zip(expected.lines())
+                    .position(|(a, b)| a != b)
+                    .map_or(0, |i| i + 1);
+                failures.push(format!("{name}: first difference at line {line}"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        if !texts.is_empty() {
+            assert!(
+                checked * 4 > texts.len() * 3,
+                "{checked} of {}",
+                texts.len()
+            );
         }
     }
 

@@ -12,7 +12,9 @@
 //!   description). Comment lines directly above a definition are shown as
 //!   its documentation;
 //! - a diagnostic under the cursor: its code, message and the first
-//!   paragraph of its documentation (appended after the symbol, if any).
+//!   paragraph of its documentation (appended after the symbol, if any),
+//!   then where the whole page is: `prose explain CODE`, and a link to it
+//!   when `docs-url` is configured.
 //!
 //! The keyword and property texts live in tables that completion reuses
 //! ([`keyword_docs`], [`property_docs`], [`value_docs`]).
@@ -23,9 +25,10 @@ use prose_syntax::{
 };
 
 use crate::{
+    config::Config,
     contract::{Persist, agent_persist, program_contract},
     db::{Db, SourceFile, Workspace, parse},
-    diagnostics::{Diagnostic, file_diagnostics, rule},
+    diagnostics::{Diagnostic, file_config, file_diagnostics, rule},
     semantics::{Def, DefId, DefKind, FileSemantics, file_semantics},
 };
 
@@ -56,8 +59,23 @@ pub(crate) fn hover(
     };
     let token = pick_token(&root, offset);
     let symbol = token.as_ref().and_then(|t| symbol_hover(&cx, t));
-
     let token_range = token.as_ref().map(|t| t.text_range());
+    with_diagnostics(db, ws, file, offset, token_range, symbol)
+}
+
+/// A hover of any language: what `symbol` says about the thing under the
+/// cursor (its range and Markdown), followed by the diagnostics there (at
+/// `offset`, or overlapping `token_range`, the word under the cursor):
+/// each one's code, message and the first paragraph of its page. `None`
+/// when there is neither.
+pub(crate) fn with_diagnostics(
+    db: &dyn Db,
+    ws: Workspace,
+    file: SourceFile,
+    offset: TextSize,
+    token_range: Option<TextRange>,
+    symbol: Option<(TextRange, String)>,
+) -> Option<HoverResult> {
     let mut diags: Vec<&Diagnostic> = file_diagnostics(db, file, Some(ws))
         .iter()
         .filter(|d| {
@@ -75,17 +93,27 @@ pub(crate) fn hover(
         (None, Some(d)) => (d.range, String::new()),
         (None, None) => return None,
     };
-    for d in diags.iter().take(MAX_DIAGNOSTICS) {
-        if !markdown.is_empty() {
-            markdown.push_str("\n\n---\n\n");
-        }
-        markdown.push_str(&explain_diagnostic(d));
-    }
+    let config = file_config(db, file, Some(ws));
+    append_diagnostics(&mut markdown, &diags, &config);
     Some(HoverResult { range, markdown })
 }
 
 /// More diagnostics than this at one spot are left to the problems list.
 const MAX_DIAGNOSTICS: usize = 3;
+
+/// Appends the explanation of each diagnostic of `diags` (the first
+/// [`MAX_DIAGNOSTICS`]) to a hover's `markdown`, after a rule: its code,
+/// message, the first paragraph of its page and where the page is. The
+/// same for every language.
+pub(crate) fn append_diagnostics(markdown: &mut String, diags: &[&Diagnostic], config: &Config) {
+    for d in diags.iter().take(MAX_DIAGNOSTICS) {
+        if !markdown.is_empty() {
+            markdown.push_str("\n\n---\n\n");
+        }
+        let page = config.docs_url_for(d.code.as_str());
+        markdown.push_str(&explain_diagnostic(d, page.as_deref()));
+    }
+}
 
 /// What the hover needs to know about the file.
 struct Cx<'a> {
@@ -597,7 +625,9 @@ fn display_path(db: &dyn Db, ws: Workspace, from: SourceFile, path: &str) -> Str
 
 // ---- diagnostics -----------------------------------------------------------------
 
-fn explain_diagnostic(d: &Diagnostic) -> String {
+/// A diagnostic's code, message and the first paragraph of its docs, then
+/// where its whole page is (`page`: its address under `docs-url`).
+fn explain_diagnostic(d: &Diagnostic, page: Option<&str>) -> String {
     let mut out = format!(
         "**{} {}** `{}`: {}",
         d.severity.as_str(),
@@ -611,7 +641,11 @@ fn explain_diagnostic(d: &Diagnostic) -> String {
             out.push_str("\n\n");
             out.push_str(&para);
         }
-        out.push_str(&format!("\n\n*More: `prose explain {}`*", d.code.as_str()));
+        let code = d.code.as_str();
+        out.push_str(&match page {
+            Some(url) => format!("\n\n*More: [{code}]({url}), or `prose explain {code}`*"),
+            None => format!("\n\n*More: `prose explain {code}`*"),
+        });
     }
     out
 }
@@ -1573,6 +1607,27 @@ session: capt$0ain
 
             *More: `prose explain E007`*
         "#]],
+        );
+    }
+
+    #[test]
+    fn the_page_is_linked_under_the_docs_url() {
+        check(
+            r#"#- /ws/prose.toml
+docs-url = "https://example.com/prose/{code}.html"
+#- /ws/main.prose
+session: no$0body
+"#,
+            expect![[r#"
+                9..15 "nobody"
+                **error E007** `undefined-agent`: Agent not defined: `nobody`
+
+                **Undefined agent reference.** `session: name`, `session x: name` or
+                `resume: name` names an agent that no `agent` definition in the program
+                defines.
+
+                *More: [E007](https://example.com/prose/E007.html), or `prose explain E007`*
+            "#]],
         );
     }
 

@@ -5,6 +5,7 @@
 //! `crate::features`. Only `prose-lsp` converts these to LSP.
 
 pub mod code_actions;
+pub mod code_lens;
 pub mod completion;
 pub mod document_symbols;
 pub mod folding;

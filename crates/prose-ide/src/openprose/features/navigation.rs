@@ -78,6 +78,20 @@ pub enum SymbolKind {
     Control,
     /// An `option "label":` of a `choice`.
     ChoiceOption,
+    /// A Pattern Dialect action (`/recall notes`); a batch holds its actions.
+    Action,
+    // Job entries (docs/jobs.md).
+    /// A task of a job entry.
+    Task,
+    /// A model key of a job entry's `models`.
+    ModelKey,
+    /// A grid row of a job entry, named by its keyword.
+    GridRow,
+    /// A job of a grid row.
+    GridJob,
+    /// A top-level part of a job entry: `models`, `promptVariables`,
+    /// `grid`, `tasks`.
+    Section,
 }
 
 impl SymbolKind {

@@ -62,6 +62,10 @@ pub struct SourceChange {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenameError {
     pub message: String,
+    /// There is no name at the position at all (a keyword, a string, a
+    /// blank), as opposed to a name that cannot be renamed for a reason.
+    /// The server answers `prepareRename` with `null` for these.
+    pub nothing_here: bool,
 }
 
 impl RenameError {
@@ -69,6 +73,7 @@ impl RenameError {
     pub fn nothing_here() -> RenameError {
         RenameError {
             message: "There is no name to rename here".to_string(),
+            nothing_here: true,
         }
     }
 }
@@ -76,6 +81,7 @@ impl RenameError {
 fn refuse<T>(message: impl Into<String>) -> Result<T, RenameError> {
     Err(RenameError {
         message: message.into(),
+        nothing_here: false,
     })
 }
 
@@ -91,7 +97,7 @@ pub(crate) struct Plan {
 
 pub(crate) fn plan(nav: &Nav<'_>, file: SourceFile, offset: TextSize) -> Result<Plan, RenameError> {
     let Some(hit) = classify(nav, file, offset) else {
-        return refuse("There is no name to rename here");
+        return Err(RenameError::nothing_here());
     };
     let (f, def) = match &hit.what {
         What::Def { file: f, def } => (*f, *def),
@@ -99,7 +105,10 @@ pub(crate) fn plan(nav: &Nav<'_>, file: SourceFile, offset: TextSize) -> Result<
             program: Some(d), ..
         } => (file, *d),
         What::UsePath { program: None, .. } => {
-            return refuse("This `use` binds no name to rename");
+            return Err(RenameError {
+                message: "This `use` binds no name to rename".into(),
+                nothing_here: true,
+            });
         }
         What::Unresolved { name, reason, .. } => {
             return refuse(format!(

@@ -52,6 +52,9 @@ pub enum SemanticTokenKind {
     Number,
     Comment,
     Operator,
+    /// A word that qualifies what surrounds it: a Pattern Dialect
+    /// permission marker (`?ask`, `!`).
+    Modifier,
 }
 
 /// The token kinds' names, in discriminant order: the legend a server
@@ -72,6 +75,7 @@ pub const TOKEN_KINDS: &[&str] = &[
     "number",
     "comment",
     "operator",
+    "modifier",
 ];
 
 impl SemanticTokenKind {
@@ -172,7 +176,7 @@ pub fn semantic_tokens(
 }
 
 /// Whether `piece` overlaps `range` (an empty range touches what contains it).
-fn touches(range: TextRange, piece: TextRange) -> bool {
+pub(crate) fn touches(range: TextRange, piece: TextRange) -> bool {
     if range.is_empty() {
         piece.contains_inclusive(range.start())
     } else {
@@ -411,36 +415,43 @@ fn push_lines(
     }
 }
 
+/// Renders tokens of `text` as `line:col text kind [modifiers]`, one per
+/// line, checking that they are sorted, disjoint and on one line each (the
+/// tests of every language).
+#[cfg(test)]
+pub(crate) fn render_tokens(text: &str, tokens: &[SemanticToken]) -> String {
+    let mut out = String::new();
+    let mut last_end = 0.into();
+    for t in tokens {
+        assert!(t.range.start() >= last_end, "overlap or disorder at {t:?}");
+        last_end = t.range.end();
+        let piece = &text[t.range];
+        assert!(!piece.contains('\n'), "token spans lines: {t:?}");
+        let before = &text[..usize::from(t.range.start())];
+        let line = before.matches('\n').count() + 1;
+        let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+        let mods: Vec<_> = t.modifiers.names().collect();
+        out.push_str(&format!("{line}:{col} {piece} {}", t.kind.name()));
+        if !mods.is_empty() {
+            out.push_str(&format!(" [{}]", mods.join(" ")));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use expect_test::{Expect, expect};
     use prose_syntax::TextRange;
 
-    use super::{TOKEN_KINDS, TOKEN_MODIFIERS, TokenModifiers};
+    use super::{TOKEN_KINDS, TOKEN_MODIFIERS, TokenModifiers, render_tokens};
     use crate::fixture::Fixture;
 
-    /// Renders tokens as `line:col text kind [modifiers]`, one per line.
+    /// Renders the tokens of the program `text` (see [`render_tokens`]).
     fn render(text: &str, range: Option<TextRange>) -> String {
         let (host, file) = Fixture::parse(text).host(None);
-        let tokens = host.analysis().semantic_tokens(file, range).unwrap();
-        let mut out = String::new();
-        let mut last_end = 0.into();
-        for t in &tokens {
-            assert!(t.range.start() >= last_end, "overlap or disorder at {t:?}");
-            last_end = t.range.end();
-            let piece = &text[t.range];
-            assert!(!piece.contains('\n'), "token spans lines: {t:?}");
-            let before = &text[..usize::from(t.range.start())];
-            let line = before.matches('\n').count() + 1;
-            let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-            let mods: Vec<_> = t.modifiers.names().collect();
-            out.push_str(&format!("{line}:{col} {piece} {}", t.kind.name()));
-            if !mods.is_empty() {
-                out.push_str(&format!(" [{}]", mods.join(" ")));
-            }
-            out.push('\n');
-        }
-        out
+        render_tokens(text, &host.analysis().semantic_tokens(file, range).unwrap())
     }
 
     fn check(text: &str, expect: Expect) {
@@ -450,7 +461,7 @@ mod tests {
     #[test]
     fn legend_matches_the_enum() {
         use super::SemanticTokenKind as K;
-        assert_eq!(K::Operator.index() as usize, TOKEN_KINDS.len() - 1);
+        assert_eq!(K::Modifier.index() as usize, TOKEN_KINDS.len() - 1);
         assert_eq!(K::Agent.name(), "class");
         assert_eq!(
             TokenModifiers::READONLY.names().collect::<Vec<_>>(),

@@ -1,9 +1,11 @@
-//! Rule registry: Syntax errors from the parser (E001, E002, E004, E005) and file-level checks.
+//! Rule registry: Syntax errors from the parser (E001, E002, E004, E005, P104) and file-level checks.
 
 use crate::diagnostics::Rule;
 
 #[path = "invalid_syntax.rs"]
 mod invalid_syntax;
+#[path = "triple_quote_in_fence.rs"]
+mod triple_quote_in_fence;
 #[path = "unexpected_token.rs"]
 mod unexpected_token;
 #[path = "unknown_escape.rs"]
@@ -16,4 +18,5 @@ pub(crate) static RULES: &[&Rule] = &[
     &unknown_escape::RULE,
     &unexpected_token::RULE,
     &invalid_syntax::RULE,
+    &triple_quote_in_fence::RULE,
 ];

@@ -127,20 +127,33 @@ pub(crate) mod prelude {
         def_kind: DefKind,
         what: &str,
     ) {
+        for (range, name) in undefined_refs(ctx, kind, def_kind) {
+            acc.report(range, format!("{what} not defined: {name}"));
+        }
+    }
+
+    /// Every unresolved reference of `kind`: its range and its name in
+    /// backticks, followed by the closest name of the definitions of
+    /// `def_kind` (` (did you mean `x`?)`) when there is one.
+    pub(crate) fn undefined_refs(
+        ctx: &Ctx<'_>,
+        kind: RefKind,
+        def_kind: DefKind,
+    ) -> Vec<(TextRange, String)> {
         let names: Vec<&str> = ctx
             .sema
             .defs_of(def_kind)
             .map(|(_, d)| d.name.as_str())
             .collect();
-        for r in ctx
-            .sema
+        ctx.sema
             .refs
             .iter()
             .filter(|r| r.kind == kind && r.target.is_none())
-        {
-            let hint = ctx.suggestions.hint(&r.name, &names);
-            acc.report(r.range, format!("{what} not defined: `{}`{hint}", r.name));
-        }
+            .map(|r| {
+                let hint = ctx.suggestions.hint(&r.name, &names);
+                (r.range, format!("`{}`{hint}", r.name))
+            })
+            .collect()
     }
 }
 
@@ -197,7 +210,9 @@ pub(crate) fn run(
         if is_off(config, rule) {
             continue;
         }
-        let Check::OpenProse(check) = rule.check;
+        let Check::OpenProse(check) = rule.check else {
+            continue;
+        };
         let mut acc = Acc::new(rule);
         check(&ctx, &mut acc);
         out.push(acc);
@@ -216,12 +231,14 @@ pub fn rule_timings(
     let ctx = Ctx::new(db, file, workspace);
     rules()
         .iter()
-        .map(|&rule| {
-            let Check::OpenProse(check) = rule.check;
+        .filter_map(|&rule| {
+            let Check::OpenProse(check) = rule.check else {
+                return None;
+            };
             let mut acc = Acc::new(rule);
             let t = std::time::Instant::now();
             check(&ctx, &mut acc);
-            (rule.code, t.elapsed())
+            Some((rule.code, t.elapsed()))
         })
         .collect()
 }

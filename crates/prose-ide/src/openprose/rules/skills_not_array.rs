@@ -25,8 +25,24 @@
 //! ## Specification
 //! compiler.md, Agent Definitions › Properties (`skills`: "String array")
 //! and the grammar (`"skills:" "[" string* "]"`); Validation Rules: E013
-//! "Skills must be an array" (no table row). Same severity in every
-//! profile.
+//! "Skills must be an array" (no table row).
+//!
+//! ## Profiles
+//! `strict` reports every value that is not `[...]` as an error.
+//! `default` reports a **warning** for a Markdown/YAML-style list of names
+//! on the lines below the key:
+//!
+//! ```text
+//! agent impl-captain:
+//!   skills:
+//!     - hypercraft            # core framework
+//!     - hyper-agent-builder
+//! ```
+//!
+//! A third-party workflow library writes its agents' skills this way 18
+//! times; the list is unambiguous and the runtime, which reads the program
+//! as text, takes it as the list it is. The message spells out the array to
+//! write instead. Any other non-array value stays an error.
 
 use crate::openprose::rules::prelude::*;
 
@@ -46,10 +62,21 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for p in agent_properties(ctx, "skills") {
         match p.any_value() {
             Some(ast::Expr::Array(_)) => {}
-            Some(v) => acc.report(
-                v.syntax().text_range(),
-                "Skills must be an array: write `skills: [\"name\", ...]`",
-            ),
+            Some(v) => match dash_list(&p) {
+                Some(names) => acc.report_calibrated(
+                    v.syntax().text_range(),
+                    format!(
+                        "Skills must be an array: the `- name` lines are a list in Markdown, not in OpenProse; write `skills: [{}]`",
+                        names.join(", ")
+                    ),
+                    Vec::new(),
+                    Level::On(Severity::Warning),
+                ),
+                None => acc.report(
+                    v.syntax().text_range(),
+                    "Skills must be an array: write `skills: [\"name\", ...]`",
+                ),
+            },
             None => acc.report(
                 value_or_key_range(&p),
                 "Skills must be an array: `skills:` has no value",
@@ -58,9 +85,30 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     }
 }
 
+/// The names of a value written as indented `- name` lines, each quoted as
+/// an array element, when every line of the value is one.
+fn dash_list(p: &ast::Property) -> Option<Vec<String>> {
+    let block = p
+        .syntax()
+        .children()
+        .find(|n| n.kind() == SyntaxKind::BLOCK)?;
+    let mut names = Vec::new();
+    for stmt in block.children() {
+        let prefix = stmt.children().find_map(ast::PrefixExpr::cast)?;
+        if prefix.op_token()?.kind() != SyntaxKind::MINUS {
+            return None;
+        }
+        names.push(match prefix.operand()? {
+            ast::Expr::String(s) => s.syntax().text().to_string(),
+            other => format!("\"{}\"", other.syntax().text()),
+        });
+    }
+    (!names.is_empty()).then_some(names)
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::openprose::rule_tests::{check_code, check_no};
+    use crate::openprose::rule_tests::{check_code, check_code_strict, check_no};
     use expect_test::expect;
 
     #[test]
@@ -72,6 +120,26 @@ mod tests {
                 E013 2:11-2:23 error: Skills must be an array: write `skills: ["name", ...]`
                 E013 4:11-4:14 error: Skills must be an array: write `skills: ["name", ...]`
                 E013 6:3-6:9 error: Skills must be an array: `skills:` has no value
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_dash_list_is_a_warning_by_default() {
+        let text =
+            "agent a:\n  model: opus\n  skills:\n    - hypercraft   # core\n    - \"web-search\"\n";
+        check_code(
+            "E013",
+            text,
+            expect![[r#"
+                E013 4:5-4:17 warning: Skills must be an array: the `- name` lines are a list in Markdown, not in OpenProse; write `skills: ["hypercraft", "web-search"]`
+            "#]],
+        );
+        check_code_strict(
+            "E013",
+            text,
+            expect![[r#"
+                E013 4:5-4:17 error: Skills must be an array: the `- name` lines are a list in Markdown, not in OpenProse; write `skills: ["hypercraft", "web-search"]`
             "#]],
         );
     }

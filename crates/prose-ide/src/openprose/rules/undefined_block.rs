@@ -26,7 +26,17 @@
 //!
 //! ## Specification
 //! compiler.md, Composition Blocks: "Undefined block reference" (Error,
-//! "Block not defined"). Same severity in every profile.
+//! "Block not defined").
+//!
+//! ## Profiles
+//! `strict` reports every unresolved block as an error. `default` reports a
+//! **warning** instead when the file `use`s a local program file
+//! (`use "blocks/verification.prose"`): programs in use share blocks this
+//! way (a third-party workflow library defines `verify-with-retry` in
+//! `blocks/verification.prose` and calls it from five workflows), the
+//! runtime reads the used file, and prose-lsp does not look into it, so it
+//! cannot tell a missing block from one defined there. Without such a
+//! `use`, an undefined block is an error in every profile.
 
 use crate::openprose::rules::prelude::*;
 
@@ -41,13 +51,51 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    report_undefined(ctx, acc, RefKind::Block, DefKind::Block, "Block");
+    let Some(file) = used_local_file(ctx) else {
+        report_undefined(ctx, acc, RefKind::Block, DefKind::Block, "Block");
+        return;
+    };
+    for (range, name) in undefined_refs(ctx, RefKind::Block, DefKind::Block) {
+        acc.report_calibrated(
+            range,
+            format!("Block not defined: {name}; it may come from `{file}` (used above), which is not checked"),
+            Vec::new(),
+            Level::On(Severity::Warning),
+        );
+    }
+}
+
+/// The first local program file the file `use`s (`use "lib/blocks.prose"`).
+fn used_local_file(ctx: &Ctx<'_>) -> Option<String> {
+    nodes::<ast::UseStmt>(ctx)
+        .filter_map(|u| u.path())
+        .map(|p| p.value())
+        .find(|v| v.ends_with(".prose") && !v.starts_with('@'))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::openprose::rule_tests::{check_code, check_no};
+    use crate::openprose::rule_tests::{check_code, check_code_strict, check_no};
     use expect_test::expect;
+
+    #[test]
+    fn a_used_program_file_may_define_it() {
+        let text = "use \"blocks/verification.prose\"\ndo verify-with-retry(entity_id: \"t1\")\n";
+        check_code(
+            "P503",
+            text,
+            expect![[r#"
+                P503 2:4-2:21 warning: Block not defined: `verify-with-retry`; it may come from `blocks/verification.prose` (used above), which is not checked
+            "#]],
+        );
+        check_code_strict(
+            "P503",
+            text,
+            expect![[r#"
+                P503 2:4-2:21 error: Block not defined: `verify-with-retry`; it may come from `blocks/verification.prose` (used above), which is not checked
+            "#]],
+        );
+    }
 
     #[test]
     fn unknown_blocks() {

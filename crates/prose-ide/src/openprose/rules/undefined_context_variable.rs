@@ -77,9 +77,17 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             continue;
         }
         let hint = super::variables_shared::variable_suggestion(ctx, &r.name);
+        let expected = if hint.is_empty() {
+            "; pass a variable bound before this point"
+        } else {
+            ""
+        };
         acc.report(
             r.range,
-            format!("Undefined variable in context: `{}`{hint}", r.name),
+            format!(
+                "Undefined variable in context: `{}`{hint}{expected}",
+                r.name
+            ),
         );
     }
 }
@@ -102,10 +110,10 @@ session "object"
   context: { a, absent, key: gone }
 "#,
             expect![[r#"
-                P404 3:12-3:16 error: Undefined variable in context: `nope`
-                P404 5:16-5:23 error: Undefined variable in context: `missing`
-                P404 7:17-7:23 error: Undefined variable in context: `absent`
-                P404 7:30-7:34 error: Undefined variable in context: `gone`
+                P404 3:12-3:16 error: Undefined variable in context: `nope`; pass a variable bound before this point
+                P404 5:16-5:23 error: Undefined variable in context: `missing`; pass a variable bound before this point
+                P404 7:17-7:23 error: Undefined variable in context: `absent`; pass a variable bound before this point
+                P404 7:30-7:34 error: Undefined variable in context: `gone`; pass a variable bound before this point
             "#]],
         );
     }

@@ -118,7 +118,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         acc.report(
             r.range,
             format!(
-                "Undefined interpolation variable `{}`{kind_note}{suggestion}: `{written}` is passed to the session as literal text",
+                "Undefined interpolation variable `{}`{kind_note}{suggestion}: `{written}` is passed to the session as literal text; write `\\{written}` if that is meant",
                 r.name
             ),
         );
@@ -175,10 +175,10 @@ session "Use {reserch} and {convoy_id.status} and {captain}"
             "P101",
             PLACEHOLDERS,
             expect![[r#"
-            P101 4:15-4:22 hint: Undefined interpolation variable `reserch` (did you mean `research`?): `{reserch}` is passed to the session as literal text
-            P101 4:29-4:38 hint: Undefined interpolation variable `convoy_id`: `{convoy_id.status}` is passed to the session as literal text
-            P101 4:52-4:59 hint: Undefined interpolation variable `captain` (`captain` is an agent, not a variable): `{captain}` is passed to the session as literal text
-        "#]],
+                P101 4:15-4:22 hint: Undefined interpolation variable `reserch` (did you mean `research`?): `{reserch}` is passed to the session as literal text; write `\{reserch}` if that is meant
+                P101 4:29-4:38 hint: Undefined interpolation variable `convoy_id`: `{convoy_id.status}` is passed to the session as literal text; write `\{convoy_id.status}` if that is meant
+                P101 4:52-4:59 hint: Undefined interpolation variable `captain` (`captain` is an agent, not a variable): `{captain}` is passed to the session as literal text; write `\{captain}` if that is meant
+            "#]],
         );
     }
 
@@ -188,10 +188,10 @@ session "Use {reserch} and {convoy_id.status} and {captain}"
             "P101",
             PLACEHOLDERS,
             expect![[r#"
-            P101 4:15-4:22 error: Undefined interpolation variable `reserch` (did you mean `research`?): `{reserch}` is passed to the session as literal text
-            P101 4:29-4:38 error: Undefined interpolation variable `convoy_id`: `{convoy_id.status}` is passed to the session as literal text
-            P101 4:52-4:59 error: Undefined interpolation variable `captain` (`captain` is an agent, not a variable): `{captain}` is passed to the session as literal text
-        "#]],
+                P101 4:15-4:22 error: Undefined interpolation variable `reserch` (did you mean `research`?): `{reserch}` is passed to the session as literal text; write `\{reserch}` if that is meant
+                P101 4:29-4:38 error: Undefined interpolation variable `convoy_id`: `{convoy_id.status}` is passed to the session as literal text; write `\{convoy_id.status}` if that is meant
+                P101 4:52-4:59 error: Undefined interpolation variable `captain` (`captain` is an agent, not a variable): `{captain}` is passed to the session as literal text; write `\{captain}` if that is meant
+            "#]],
         );
     }
 

@@ -62,7 +62,15 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             continue;
         }
         let hint = super::variables_shared::variable_suggestion(ctx, &r.name);
-        acc.report(r.range, format!("Undefined variable: `{}`{hint}", r.name));
+        let expected = if hint.is_empty() {
+            "; nothing binds it before this point (`let`, `const`, `input`, a parameter or a loop variable)"
+        } else {
+            ""
+        };
+        acc.report(
+            r.range,
+            format!("Undefined variable: `{}`{hint}{expected}", r.name),
+        );
     }
 }
 
@@ -95,9 +103,9 @@ let soon = session "s"
 "#,
             expect![[r#"
                 P402 2:17-2:23 error: Undefined variable: `drafts` (did you mean `draft`?)
-                P402 3:4-3:10 error: Undefined variable: `status`
-                P402 5:9-5:12 error: Undefined variable: `api`
-                P402 6:11-6:16 error: Undefined variable: `topic`
+                P402 3:4-3:10 error: Undefined variable: `status`; nothing binds it before this point (`let`, `const`, `input`, a parameter or a loop variable)
+                P402 5:9-5:12 error: Undefined variable: `api`; nothing binds it before this point (`let`, `const`, `input`, a parameter or a loop variable)
+                P402 6:11-6:16 error: Undefined variable: `topic`; nothing binds it before this point (`let`, `const`, `input`, a parameter or a loop variable)
                 P402 11:9-11:15 error: Undefined variable: `writer` (`writer` is an agent, not a variable)
                 P402 12:9-12:15 error: Undefined variable: `review` (`review` is a block; run it with `do review`)
                 P402 15:12-15:16 error: Undefined variable: `item` (a loop variable `item` exists, but only inside its body)

@@ -19,7 +19,9 @@
 //! """
 //! ```
 //!
-//! The diagnostic is on each run of unescaped quotes.
+//! The diagnostic is on each run of unescaped quotes, except a `"""` that a
+//! fenced code block keeps inside the string: that one is
+//! [P104](P104.md).
 //!
 //! ## Specification
 //! compiler.md, Syntax Grammar: `character → escape | non-quote`, so a
@@ -48,6 +50,13 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
+    let fenced: Vec<TextRange> = ctx
+        .parse
+        .errors()
+        .iter()
+        .filter(|e| e.code == SyntaxErrorCode::P104)
+        .map(|e| e.range)
+        .collect();
     for s in nodes::<ast::StringLit>(ctx) {
         if !s.is_triple() {
             continue;
@@ -72,6 +81,10 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             }
         }
         for run in runs {
+            // A `"""` kept inside a fenced code block is P104's.
+            if fenced.contains(&run) {
+                continue;
+            }
             let n = usize::from(run.len());
             let what = if n == 1 {
                 "an unescaped `\"`".to_string()

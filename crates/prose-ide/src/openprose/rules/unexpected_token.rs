@@ -46,7 +46,7 @@ mod tests {
             "session \"a\" )\nagent @x:\n",
             expect![[r#"
                 E004 1:13-1:14 error: Unexpected `)`: expected end of line
-                E004 2:7-2:8 error: Unexpected unrecognised character: expected an agent name
+                E004 2:7-2:8 error: Unexpected character `@`: expected an agent name
             "#]],
         );
     }

@@ -1,0 +1,352 @@
+//! `prose run`: configuration layers, the error check, the dry run, the
+//! run itself with progress or JSON events, Ctrl-C, inputs on the
+//! terminal, the outputs at the end.
+
+use std::{
+    collections::BTreeMap,
+    io::{BufRead, IsTerminal, Write},
+    path::{Path, PathBuf},
+    process::ExitCode,
+    sync::{Arc, Mutex},
+};
+
+use prose_ide::config::{RunnerTable, runner::parse_duration_ms};
+use prose_runner::{
+    config::{Origin, RunnerConfig},
+    consent::ConsentStore,
+    events::{EventSink, JsonLinesSink, RunStatus},
+    input::{InputProvider, InputRequest},
+    run::{RunOptions, StartError, prepare, start},
+};
+
+use crate::{
+    args::RunArgs,
+    consent,
+    progress::{Progress, Tee},
+    render,
+    report::{CheckedFile, Report},
+    source::{read_source, report_load_error},
+    workspace,
+};
+
+/// Exit status: the program finished.
+pub const EXIT_OK: u8 = 0;
+/// Exit status: the program failed, was cancelled, or has errors.
+pub const EXIT_FAILED: u8 = 1;
+/// Exit status: usage error.
+pub const EXIT_USAGE: u8 = 2;
+
+pub fn run(args: &RunArgs) -> ExitCode {
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    ExitCode::from(rt.block_on(run_async(args)))
+}
+
+fn usage(message: &str) -> u8 {
+    anstream::eprintln!("error: {message}");
+    EXIT_USAGE
+}
+
+/// The `[runner]` table the flags make.
+fn flags_table(args: &RunArgs) -> Result<RunnerTable, String> {
+    let mut t = RunnerTable {
+        backend: args.backend.clone(),
+        command: args.command.clone(),
+        model: args.model.clone(),
+        max_parallel: args.max_parallel,
+        env: args.env.clone(),
+        ..RunnerTable::default()
+    };
+    if let Some(text) = &args.timeout {
+        t.timeout_ms = Some(parse_duration_ms(text).ok_or_else(|| {
+            format!("--timeout {text}: expected a duration such as 90s, 10m or 1h")
+        })?);
+    }
+    if args.max_parallel == Some(0) {
+        return Err("--max-parallel must be at least 1".into());
+    }
+    if let Some(script) = &args.mock_script {
+        t.backends.insert(
+            "mock".into(),
+            prose_ide::config::runner::BackendTable {
+                script: Some(script.to_string_lossy().into_owned()),
+                ..Default::default()
+            },
+        );
+    }
+    Ok(t)
+}
+
+/// The runner configuration: defaults, `~/.prose/prose.toml`, the
+/// repository's `prose.toml`, the flags.
+pub fn runner_config(
+    root: &Path,
+    home: Option<&Path>,
+    repo: &prose_ide::Config,
+    args: &RunArgs,
+) -> Result<RunnerConfig, String> {
+    let mut config = prose_runner::config::layered(root, home, repo)?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    config.apply(&flags_table(args)?, &Origin::CommandLine, &cwd);
+    Ok(config)
+}
+
+/// `NAME=VALUE` pairs.
+fn parse_inputs(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
+    let mut out = BTreeMap::new();
+    for p in pairs {
+        let Some((k, v)) = p.split_once('=') else {
+            return Err(format!("--input {p}: expected NAME=VALUE"));
+        };
+        if k.trim().is_empty() {
+            return Err(format!("--input {p}: the name is empty"));
+        }
+        out.insert(k.trim().to_string(), v.to_string());
+    }
+    Ok(out)
+}
+
+/// Asks for inputs on the terminal.
+struct TerminalInput(Arc<Progress>);
+
+impl InputProvider for TerminalInput {
+    fn ask(&self, request: InputRequest) -> futures::future::BoxFuture<'static, Option<String>> {
+        let progress = self.0.clone();
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || {
+                progress.suspend(|| {
+                    let mut err = std::io::stderr();
+                    let _ = if request.description.is_empty() {
+                        write!(err, "{}: ", request.name)
+                    } else {
+                        write!(err, "{} ({}): ", request.name, request.description.trim())
+                    };
+                    let _ = err.flush();
+                    let mut line = String::new();
+                    match std::io::stdin().lock().read_line(&mut line) {
+                        Ok(0) | Err(_) => None,
+                        Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_string()),
+                    }
+                })
+            })
+            .await
+            .ok()
+            .flatten()
+        })
+    }
+}
+
+async fn run_async(args: &RunArgs) -> u8 {
+    let root = workspace::find_root(args.root.as_deref());
+    let repo = match workspace::load_config(&root) {
+        Ok(c) => c,
+        Err(m) => return usage(&m),
+    };
+    let home = prose_lsp::workspace::home().map(PathBuf::from);
+    let config = match runner_config(&root, home.as_deref(), &repo, args) {
+        Ok(c) => c,
+        Err(m) => return usage(&m),
+    };
+    let inputs = match parse_inputs(&args.inputs) {
+        Ok(i) => i,
+        Err(m) => return usage(&m),
+    };
+    let source = if args.resume.is_some() {
+        String::new()
+    } else {
+        match read_source(&args.file) {
+            Ok(s) => s,
+            Err(e) => {
+                report_load_error(&e);
+                return EXIT_USAGE;
+            }
+        }
+    };
+    if args.dry_run {
+        let text = match &args.resume {
+            Some(id) => match std::fs::read_to_string(
+                prose_runner::state::runs_dir(&root)
+                    .join(id)
+                    .join("program.prose"),
+            ) {
+                Ok(t) => t,
+                Err(e) => return usage(&format!("cannot resume {id}: {e}")),
+            },
+            None => source.clone(),
+        };
+        let diags =
+            prose_runner::check::diagnostics(&args.file, &text, &root, home.as_deref(), &repo);
+        if prose_runner::check::has_errors(&diags) {
+            print_diagnostics(&args.file, &text, diags);
+            return EXIT_FAILED;
+        }
+        print!("{}", prose_runner::run::dry_run(&text));
+        return EXIT_OK;
+    }
+
+    let events_jsonl = args.events.is_some();
+    let terminal_in = std::io::stdin().is_terminal();
+    let interactive = !args.no_input && terminal_in;
+    let mut options = RunOptions::new(args.file.clone(), source.clone(), root.clone());
+    options.home = home.clone();
+    options.prose_config = repo;
+    options.config = config;
+    options.inputs = inputs;
+    options.resume = args.resume.clone();
+    options.allow_unenforced_permissions = args.allow_unenforced_permissions;
+    options.interactive = interactive;
+    // Errors first (a broken program is not worth a question), then
+    // consent for what the repository chose, then the run.
+    if args.resume.is_none() {
+        let diags = prose_runner::check::diagnostics(
+            &args.file,
+            &source,
+            &root,
+            home.as_deref(),
+            &options.prose_config,
+        );
+        if prose_runner::check::has_errors(&diags) {
+            print_diagnostics(&args.file, &source, diags);
+            return EXIT_FAILED;
+        }
+        options.skip_check = true;
+    }
+    let request = consent::request_for(&root, &options.config);
+    let store = home.as_deref().map(ConsentStore::in_home);
+    let mut ask = consent::ask_on_terminal;
+    if let Err(m) = consent::gate(
+        request.as_ref(),
+        store.as_ref(),
+        args.yes,
+        consent::can_ask(args.no_input).then_some(&mut ask as consent::Ask<'_>),
+        &mut std::io::stderr(),
+    ) {
+        anstream::eprintln!("error: {m}");
+        return consent::EXIT_REFUSED;
+    }
+    let prepared = match prepare(options) {
+        Ok(p) => p,
+        Err(StartError::ProgramErrors(diags)) => {
+            print_diagnostics(&args.file, &source, diags);
+            return EXIT_FAILED;
+        }
+        Err(e) => return usage(&e.to_string()),
+    };
+
+    let progress = Arc::new(Progress::new(
+        !events_jsonl && std::io::stderr().is_terminal(),
+    ));
+    let mut sinks: Vec<Arc<dyn EventSink>> = Vec::new();
+    if events_jsonl {
+        sinks.push(Arc::new(JsonLinesSink(Mutex::new(std::io::stdout()))));
+    } else {
+        sinks.push(progress.clone());
+    }
+    if let Some(path) = &args.events_file {
+        match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            Ok(f) => sinks.push(Arc::new(JsonLinesSink(Mutex::new(f)))),
+            Err(e) => return usage(&format!("cannot open {}: {e}", path.display())),
+        }
+    }
+    let provider: Option<Arc<dyn InputProvider>> =
+        interactive.then(|| Arc::new(TerminalInput(progress.clone())) as Arc<dyn InputProvider>);
+    let handle = start(prepared, Arc::new(Tee(sinks)), provider);
+    let canceller = handle.canceller();
+    let ctrl_c = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            canceller.cancel("Ctrl-C");
+            // A second Ctrl-C leaves at once; the state is resumable.
+            if tokio::signal::ctrl_c().await.is_ok() {
+                std::process::exit(130);
+            }
+        }
+    });
+    let file = args.file.display().to_string();
+    let outcome = handle.wait().await;
+    ctrl_c.abort();
+    progress.finish();
+
+    if !events_jsonl {
+        let mut out = anstream::stdout().lock();
+        for (name, value) in &outcome.outputs {
+            let _ = writeln!(out, "{name}:\n{}\n", value.to_text().trim_end());
+        }
+    }
+    let dir = outcome
+        .run_dir
+        .strip_prefix(&root)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| outcome.run_dir.clone());
+    match outcome.status {
+        RunStatus::Succeeded => {
+            if !events_jsonl {
+                anstream::eprintln!(
+                    "run {} finished; its state is in {}",
+                    outcome.run_id,
+                    dir.display()
+                );
+            }
+            EXIT_OK
+        }
+        RunStatus::Failed | RunStatus::Cancelled => {
+            let what = if outcome.status == RunStatus::Failed {
+                "failed"
+            } else {
+                "was cancelled"
+            };
+            anstream::eprintln!(
+                "error: run {} {what}: {}\n  state: {}\n  resume: prose run {file} --resume {}",
+                outcome.run_id,
+                outcome.error.as_deref().unwrap_or("unknown error"),
+                dir.display(),
+                outcome.run_id
+            );
+            EXIT_FAILED
+        }
+    }
+}
+
+/// Prints diagnostics as `prose check` does (on stderr: stdout is the
+/// run's), with the summary line.
+fn print_diagnostics(path: &Path, text: &str, diagnostics: Vec<prose_ide::Diagnostic>) {
+    let report = Report {
+        files: vec![CheckedFile {
+            path: path.display().to_string(),
+            key: crate::workspace::key(path),
+            text: text.to_string(),
+            diagnostics,
+            read: true,
+        }],
+        context: Vec::new(),
+        fixed: None,
+    };
+    let mut err = anstream::stderr().lock();
+    let _ = render::human(&mut err, &report, false);
+    let _ = writeln!(err, "error: {} has errors; it was not run", path.display());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inputs_are_name_value_pairs() {
+        let i = parse_inputs(&["topic=quantum = computing".into(), "empty=".into()]).unwrap();
+        assert_eq!(i["topic"], "quantum = computing");
+        assert_eq!(i["empty"], "");
+        assert!(parse_inputs(&["novalue".into()]).is_err());
+        assert!(parse_inputs(&["=x".into()]).is_err());
+    }
+}

@@ -1,0 +1,35 @@
+//! `workspace/executeCommand`: the server's own commands, which code
+//! lenses and editors call (`executeCommandProvider` lists [`COMMANDS`]).
+//! Each command is handled in its own module.
+
+use std::sync::Arc;
+
+use ls_types::ExecuteCommandParams;
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, Result};
+
+use crate::{
+    handlers::{run, task_prompt},
+    server::Inner,
+};
+
+/// Every command the server carries out: running programs
+/// ([`run::COMMANDS`]), a job task's expanded prompt.
+pub fn commands() -> Vec<&'static str> {
+    let mut all = run::COMMANDS.to_vec();
+    all.push(task_prompt::COMMAND);
+    all
+}
+
+pub async fn execute(inner: &Arc<Inner>, params: ExecuteCommandParams) -> Result<Option<Value>> {
+    match params.command.as_str() {
+        task_prompt::COMMAND => task_prompt::show_task_prompt(inner, params.arguments)
+            .await
+            .map(Some),
+        c if run::COMMANDS.contains(&c) => run::execute_command(inner, params).await,
+        other => Err(Error::invalid_params(format!(
+            "unknown command `{other}`; the server's commands are {}",
+            commands().join(", ")
+        ))),
+    }
+}
