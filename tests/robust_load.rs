@@ -14,25 +14,17 @@ mod program_gen;
 use std::{thread, time::Duration};
 
 use common::{Sandbox, prose_bin};
-use lsp::{LspClient, file_uri, with_code};
+use lsp::{LspClient, file_uri, pull_capabilities, with_code};
 use serde_json::{Value, json};
 
 /// A client that pulls diagnostics: no push runs keep the server busy,
 /// so the CPU the server uses is the requests'.
 fn pulling(sb: &Sandbox) -> LspClient {
-    let mut c = LspClient::spawn(prose_bin(), &["lsp"], sb.path());
-    c.initialize(
-        sb.path(),
-        json!({ "textDocument": { "diagnostic": { "relatedDocumentSupport": false } } }),
-        Value::Null,
-    );
-    c
+    LspClient::started(prose_bin(), sb.path(), pull_capabilities())
 }
 
 fn pushing(sb: &Sandbox) -> LspClient {
-    let mut c = LspClient::spawn(prose_bin(), &["lsp"], sb.path());
-    c.initialize(sb.path(), json!({}), Value::Null);
-    c
+    LspClient::started(prose_bin(), sb.path(), json!({}))
 }
 
 fn whole(uri: &str) -> Value {

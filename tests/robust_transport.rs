@@ -9,7 +9,7 @@ mod common;
 mod lsp;
 
 use common::{Sandbox, prose_bin};
-use lsp::{LspClient, file_uri};
+use lsp::{LspClient, file_uri, frame};
 use serde_json::{Value, json};
 
 fn started(sb: &Sandbox, caps: Value) -> LspClient {
@@ -22,13 +22,6 @@ fn started(sb: &Sandbox, caps: Value) -> LspClient {
 fn answers(c: &mut LspClient) {
     let symbols = c.call("workspace/symbol", json!({ "query": "nothing" }));
     assert_eq!(symbols, json!([]), "{symbols}");
-}
-
-/// A whole frame of `body` with `Content-Length: length`.
-fn frame(length: usize, body: &str) -> Vec<u8> {
-    let mut out = format!("Content-Length: {length}\r\n\r\n").into_bytes();
-    out.extend_from_slice(body.as_bytes());
-    out
 }
 
 #[test]
@@ -172,5 +165,30 @@ fn a_lone_surrogate_in_an_edit_is_applied_as_a_replacement_character() {
     c.change(&uri, 3, &[(0, 11, 0, 11, "X")]);
     assert_eq!(c.document_text(&uri), "session \"a\u{FFFD}X\"\n");
     assert!(c.stderr().is_empty() || !c.stderr().contains("Parse error"));
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+/// A panic in a handler, or on the analysis thread a handler waits for, is
+/// answered `InternalError` with the panic's message, and the server goes
+/// on answering (issue 16: catch_unwind at the handler boundary).
+#[test]
+fn a_panic_in_a_handler_is_an_error_answer() {
+    let sb = Sandbox::new("robust-panic");
+    let mut c = started(&sb, json!({}));
+    let uri = file_uri(&sb.path().join("a.prose"));
+    c.open(&uri, 1, "session \"a\"\n");
+    for place in ["handler", "analysis"] {
+        let id = c.request("prose/debug/panic", json!({ "where": place }));
+        let r = c.response(id);
+        assert_eq!(r["error"]["code"], -32603, "{r}");
+        let message = r["error"]["message"].as_str().unwrap();
+        assert!(message.contains("a deliberate panic"), "{message}");
+        assert!(message.contains(place), "{message}");
+        answers(&mut c);
+    }
+    // The state is intact: edits apply, requests about them are answered.
+    c.change(&uri, 2, &[(0, 9, 0, 10, "b")]);
+    assert_eq!(c.document_text(&uri), "session \"b\"\n");
+    assert!(c.stderr().contains("a deliberate panic in the handler"));
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }

@@ -70,6 +70,20 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     Some(serde_json::from_slice(&body).expect("the server sends JSON"))
 }
 
+/// A whole frame of `body` with `Content-Length: length` (which a
+/// malformed-input test may set wrong on purpose).
+pub fn frame(length: usize, body: &str) -> Vec<u8> {
+    let mut out = format!("Content-Length: {length}\r\n\r\n").into_bytes();
+    out.extend_from_slice(body.as_bytes());
+    out
+}
+
+/// The client capabilities of an editor that pulls diagnostics
+/// (`textDocument/diagnostic`) instead of receiving them.
+pub fn pull_capabilities() -> Value {
+    json!({ "textDocument": { "diagnostic": { "relatedDocumentSupport": false } } })
+}
+
 /// Where [`LspClient::spawn`] points `PROSE_HOME` (under the working
 /// directory, never created), so no test reads or watches the real `~/.prose`.
 pub const NO_HOME: &str = ".prose-e2e-no-home";
@@ -79,6 +93,13 @@ impl LspClient {
     pub fn spawn(bin: &Path, args: &[&str], cwd: &Path) -> LspClient {
         let home = cwd.join(NO_HOME);
         Self::spawn_with_home(bin, args, cwd, &home)
+    }
+
+    /// Starts `BIN lsp` in `cwd` and initializes it with `capabilities`.
+    pub fn started(bin: &Path, cwd: &Path, capabilities: Value) -> LspClient {
+        let mut c = Self::spawn(bin, &["lsp"], cwd);
+        c.initialize(cwd, capabilities, Value::Null);
+        c
     }
 
     /// Starts `BIN ARGS` in `cwd`, with `PROSE_HOME` (the directory whose
@@ -160,10 +181,8 @@ impl LspClient {
     }
 
     pub fn send(&mut self, message: &Value) {
-        let body = serde_json::to_vec(message).unwrap();
-        let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-        frame.extend_from_slice(&body);
-        self.send_raw(&frame);
+        let body = message.to_string();
+        self.send_raw(&frame(body.len(), &body));
     }
 
     /// Sends a request; returns its id.

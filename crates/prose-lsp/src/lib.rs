@@ -83,6 +83,7 @@ pub fn run_stdio() -> ExitCode {
             handlers::debug::DOCUMENT_TEXT,
             server::Server::document_text,
         )
+        .custom_method(handlers::debug::PANIC, server::Server::debug_panic)
         .custom_method(handlers::syntax_tree::METHOD, server::Server::syntax_tree)
         .custom_method(handlers::explain::METHOD, server::Server::explain)
         .custom_method(

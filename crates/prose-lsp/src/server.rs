@@ -108,6 +108,11 @@ impl Server {
         .await
     }
 
+    /// `prose/debug/panic` (see `handlers/debug.rs`).
+    pub async fn debug_panic(&self, params: handlers::debug::PanicParams) -> Result<()> {
+        guard(handlers::debug::PANIC, handlers::debug::panic(params)).await
+    }
+
     /// `prose/syntaxTree` (the editors' "Show syntax tree").
     pub async fn syntax_tree(
         &self,

@@ -381,14 +381,14 @@ impl<R: AsyncRead + Unpin> Frames<R> {
                     let pending = self.pending();
                     let end = find_header(&pending[length..]).map(|at| length + at);
                     let candidate = &pending[..end.unwrap_or(pending.len())];
-                    if let Json::Value(n) = read_json(candidate)
-                        && candidate[n..].trim_ascii().is_empty()
-                    {
+                    if let Json::Value(n) = read_json(candidate) {
+                        // What follows the value up to the next header
+                        // (garbage after the broken frame) is skipped by
+                        // the next header search.
                         eprintln!(
                             "prose-lsp: a message said Content-Length: {length} but its body has {n} bytes; read as {n}"
                         );
-                        let len = candidate.len();
-                        return self.consume(len);
+                        return self.consume(n);
                     }
                     if end.is_some() || !matches!(self.fill(Some(PAUSE)).await, Fill::More) {
                         break;
@@ -464,6 +464,12 @@ mod tests {
         // (answered with a parse error), then the next message.
         let got = bodies(b"Content-Length: 3\r\n\r\n{\"a\" x}Content-Length: 2\r\n\r\n{}");
         assert_eq!(got, ["{\"a", "{}"]);
+        // Too short, then garbage before the next header: the value, the
+        // garbage skipped.
+        let got = bodies(
+            b"Content-Length: 6\r\n\r\n{\"a\":1}}garbage\r\n\r\nContent-Length: 2\r\n\r\n{}",
+        );
+        assert_eq!(got, [r#"{"a":1}"#, "{}"]);
     }
 
     #[test]
