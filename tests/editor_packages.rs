@@ -118,6 +118,8 @@ fn vscode_command_ids_differ_from_the_servers() {
         "prose.cancelRun",
         "prose.revealErrors",
         "prose.showTaskPrompt",
+        "prose.runTask",
+        "prose.dryRunTask",
     ];
     for command in manifest["contributes"]["commands"].as_array().unwrap() {
         let id = command["command"].as_str().unwrap();

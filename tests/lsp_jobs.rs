@@ -372,9 +372,22 @@ fn each_task_has_a_lens_that_shows_its_expanded_prompt() {
         "textDocument/codeLens",
         json!({ "textDocument": { "uri": uri } }),
     );
+    // The entry has errors: they block its tasks' runs (docs/lsp.md,
+    // "Running job tasks"); the prompt lens stays.
+    let blocked = |task: &str| {
+        json!({
+            "range": range_of(TEAM, &format!("\"{task}\""), 0, 0),
+            "command": {
+                "title": "2 errors block the run",
+                "command": "prose.revealErrors",
+                "arguments": [{ "uri": uri }]
+            }
+        })
+    };
     assert_eq!(
         lenses,
         json!([
+            blocked("plan-task"),
             {
                 "range": range_of(TEAM, "\"plan-task\"", 0, 0),
                 "command": {
@@ -383,6 +396,7 @@ fn each_task_has_a_lens_that_shows_its_expanded_prompt() {
                     "arguments": [{ "uri": uri, "task": "plan-task" }]
                 }
             },
+            blocked("code-task"),
             {
                 "range": range_of(TEAM, "\"code-task\"", 0, 0),
                 "command": {
@@ -393,8 +407,8 @@ fn each_task_has_a_lens_that_shows_its_expanded_prompt() {
             }
         ])
     );
-    // Clicking the first: the command answers with the text.
-    let command = lenses[0]["command"].clone();
+    // Clicking the prompt lens: the command answers with the text.
+    let command = lenses[1]["command"].clone();
     let r = call(
         &mut c,
         "workspace/executeCommand",

@@ -8,28 +8,24 @@
 mod common;
 #[path = "common/lsp.rs"]
 mod lsp;
+#[path = "common/runs.rs"]
+mod runs;
 
 use std::{
     fs,
     path::{Path, PathBuf},
-    thread,
-    time::{Duration, Instant},
 };
 
 use common::{Sandbox, prose_bin};
-use lsp::{LspClient, TIMEOUT, file_uri};
+use lsp::{LspClient, file_uri};
+use runs::{
+    caps, eventually, execute, gone, make_executable, refused, run_json, sleeper, types,
+    until_finished,
+};
 use serde_json::{Value, json};
 
 const HELLO: &str =
     "# Says hello.\nlet greeting = session \"Say hello\"\noutput message = greeting\n";
-
-/// An editor that shows progress, documents and asks for inputs.
-fn caps() -> Value {
-    json!({
-        "window": { "workDoneProgress": true, "showDocument": { "support": true } },
-        "experimental": { "proseInputRequest": true }
-    })
-}
 
 /// Starts the server on `sb` (home inside it) with `options` as
 /// `initializationOptions`.
@@ -49,85 +45,6 @@ fn command_settings(program: &Path) -> Value {
     json!({ "runner": { "backend": "command", "command": program.display().to_string() } })
 }
 
-/// The run events and progress notifications until the run ends.
-fn until_finished(c: &mut LspClient) -> (Vec<Value>, Vec<Value>) {
-    let all = c.collect_notifications(&["prose/runEvent", "$/progress"], |m| {
-        m["method"] == "prose/runEvent" && m["params"]["type"] == "run_finished"
-    });
-    let (events, progress): (Vec<Value>, Vec<Value>) = all
-        .into_iter()
-        .partition(|m| m["method"] == "prose/runEvent");
-    (
-        events.into_iter().map(|m| m["params"].clone()).collect(),
-        progress.into_iter().map(|m| m["params"].clone()).collect(),
-    )
-}
-
-fn types(events: &[Value]) -> Vec<&str> {
-    events.iter().map(|e| e["type"].as_str().unwrap()).collect()
-}
-
-fn execute(c: &mut LspClient, command: &str, args: Value) -> Value {
-    let id = c.request(
-        "workspace/executeCommand",
-        json!({ "command": command, "arguments": [args] }),
-    );
-    c.response(id)
-}
-
-/// The message of a command refused with `RequestFailed` (-32803).
-fn refused(c: &mut LspClient, command: &str, args: Value) -> String {
-    let r = execute(c, command, args);
-    assert_eq!(r["error"]["code"], -32803, "{r}");
-    r["error"]["message"].as_str().unwrap().to_string()
-}
-
-fn run_json(dir: &Path) -> Value {
-    serde_json::from_str(&fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
-}
-
-/// A program that records its pid, then sleeps until killed.
-fn sleeper(sb: &Sandbox) -> PathBuf {
-    let pid = sb.path().join("pid");
-    sb.write(
-        "sleeper.sh",
-        format!(
-            "#!/bin/sh\ncat >/dev/null\necho $$ > '{}'\nexec sleep 120\n",
-            pid.display()
-        ),
-    );
-    let path = sb.path().join("sleeper.sh");
-    make_executable(&path);
-    path
-}
-
-fn make_executable(path: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
-    }
-}
-
-/// Waits until `f` holds (failing after the timeout).
-fn eventually(what: &str, f: impl Fn() -> bool) {
-    let deadline = Instant::now() + TIMEOUT;
-    while !f() {
-        assert!(Instant::now() < deadline, "{what} within {TIMEOUT:?}");
-        thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Whether the process `pid` is gone (or a zombie).
-fn gone(pid: &str) -> bool {
-    match fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(") ")
-            .is_some_and(|(_, rest)| rest.starts_with('Z')),
-    }
-}
-
 #[test]
 fn a_program_runs_from_its_lens_with_events_and_progress() {
     let sb = Sandbox::new("lsp-run");
@@ -145,7 +62,9 @@ fn a_program_runs_from_its_lens_with_events_and_progress() {
             "prose.dryRun",
             "prose.cancelRun",
             "prose.revealErrors",
-            "prose.showTaskPrompt"
+            "prose.showTaskPrompt",
+            "prose.runTask",
+            "prose.dryRunTask"
         ])
     );
 

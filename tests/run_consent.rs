@@ -113,6 +113,54 @@ fn yes_allows_one_run_and_prints_what_it_allowed() {
     assert_eq!(ran(&sb), 1);
 }
 
+/// A job entry with one task and no criteria: it succeeds once its
+/// session answers.
+const ENTRY: &str = r#"{
+  "models": {"driving": "d", "planning": "p", "coding": "c", "reviewers": []},
+  "promptVariables": {},
+  "grid": [],
+  "tasks": {"hello": {"prompt": ["Say hello."], "requireUserInput": false, "model": "planning"}}
+}"#;
+
+#[test]
+fn prose_jobs_run_asks_the_same_consent() {
+    let sb = repository("consent-jobs");
+    sb.write("t.jobs.json", ENTRY);
+    // The dry run executes nothing and needs no consent.
+    let r = prose(&sb, &["jobs", "run", "t.jobs.json", "hello", "--dry-run"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with("task `hello` of t.jobs.json\n"),
+        "{}",
+        r.stdout
+    );
+    // Without a terminal and without --yes: refused, naming the setting.
+    let r = prose(&sb, &["jobs", "run", "t.jobs.json", "hello"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with(
+            "error: not run: the repository's prose.toml chooses what runs: `runner.command` in "
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(ran(&sb), 0, "the repository's program ran");
+    assert!(!sb.path().join(".prose/runs").exists(), "no run was made");
+    // --yes allows this run only.
+    let r = prose(&sb, &["jobs", "run", "t.jobs.json", "hello", "--yes"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("allowed for this run (--yes)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(ran(&sb), 1);
+    assert!(!consent_file(&sb).exists());
+    // Not remembered: the next run without --yes is refused again.
+    assert_eq!(prose(&sb, &["jobs", "run", "t.jobs.json", "hello"]).code, 2);
+    assert_eq!(ran(&sb), 1);
+}
+
 #[test]
 fn check_fmt_and_dry_run_execute_nothing() {
     let sb = repository("consent-check");

@@ -87,6 +87,10 @@ pub enum Command {
     /// Pattern Dialect, the action language of agents: `prose dialect
     /// parse` reads agent output and prints its actions as JSON lines.
     Dialect(crate::dialect::DialectArgs),
+
+    /// Job entries: `prose jobs run ENTRY TASK` runs a task with an agent
+    /// backend (see docs/jobs.md).
+    Jobs(crate::jobs::JobsArgs),
 }
 
 /// Options of `prose lsp`.

@@ -26,7 +26,15 @@ pub const EXIT_ERRORS: u8 = 1;
 pub const EXIT_FAILURE: u8 = 2;
 
 pub fn run(args: &CheckArgs) -> ExitCode {
-    let status = run_with_output(args, Box::new(anstream::stdout().lock()));
+    // Colours are decided for the terminal, then the buffer sits under the
+    // colour stripper: stripping writes each styled piece on its own, which
+    // on a bare stdout lock is a system call per line of the report.
+    let choice = anstream::AutoStream::choice(&std::io::stdout());
+    let buffered: Box<dyn Write> = Box::new(std::io::BufWriter::with_capacity(
+        64 * 1024,
+        std::io::stdout().lock(),
+    ));
+    let status = run_with_output(args, Box::new(anstream::AutoStream::new(buffered, choice)));
     ExitCode::from(status)
 }
 

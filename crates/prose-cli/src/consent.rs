@@ -54,7 +54,7 @@ pub fn gate(
     }
     let Some(ask) = ask else {
         return Err(format!(
-            "not run: the repository's prose.toml chooses what runs: {}\n{}nothing was executed; to allow it, run `prose run` in a terminal and answer yes (remembered for this repository until these settings change), or pass --yes (this run only)",
+            "not run: the repository's prose.toml chooses what runs: {}\n{}nothing was executed; to allow it, run the command in a terminal and answer yes (remembered for this repository until these settings change), or pass --yes (this run only)",
             request.summary(),
             request.describe()
         ));
@@ -81,6 +81,33 @@ pub fn gate(
         );
     }
     Ok(())
+}
+
+/// The gate as `prose run` and `prose jobs run` pass it before a run:
+/// remembered answers under `home`, `--yes`, a question on the terminal
+/// unless `--no-input` or no terminal. `Err` is the exit status of a
+/// refusal, whose reason is already printed.
+pub fn before_run(
+    root: &Path,
+    home: Option<&Path>,
+    config: &RunnerConfig,
+    yes: bool,
+    no_input: bool,
+) -> Result<(), u8> {
+    let request = request_for(root, config);
+    let store = home.map(ConsentStore::in_home);
+    let mut ask = ask_on_terminal;
+    gate(
+        request.as_ref(),
+        store.as_ref(),
+        yes,
+        can_ask(no_input).then_some(&mut ask as Ask<'_>),
+        &mut std::io::stderr(),
+    )
+    .map_err(|m| {
+        anstream::eprintln!("error: {m}");
+        EXIT_REFUSED
+    })
 }
 
 /// The consent a run of `config` in the repository at `root` needs

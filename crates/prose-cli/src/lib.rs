@@ -1,5 +1,5 @@
 //! The `prose` command line: `check`, `fmt`, `run`, `consent`, `explain`,
-//! `dump-cst`, `dump-tokens`, `lsp`, `dialect parse`.
+//! `dump-cst`, `dump-tokens`, `lsp`, `dialect parse`, `jobs run`.
 //!
 //! Everything lives in this library so the thin `prose` binary and the
 //! end-to-end test harness of the workspace root run the very same code
@@ -15,7 +15,10 @@ pub mod explain;
 pub mod fix;
 pub mod fmt;
 pub mod formats;
+pub mod jobs;
+pub mod jobs_run;
 pub mod line_index;
+pub mod live;
 pub mod progress;
 pub mod render;
 pub mod report;
@@ -44,6 +47,7 @@ pub fn main() -> ExitCode {
         Command::DumpTokens(args) => dump::tokens(&args.file),
         Command::Lsp(_) => prose_lsp::run_stdio(),
         Command::Dialect(args) => dialect::run(&args),
+        Command::Jobs(args) => jobs::run(&args),
     }
 }
 

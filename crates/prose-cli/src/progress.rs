@@ -147,8 +147,16 @@ impl EventSink for Progress {
                 binding,
                 line,
                 prompt_excerpt,
+                role,
+                step,
                 ..
             } => {
+                if !role.is_empty() {
+                    // A job task's session: which, and which of its prompts.
+                    let text = format!("{} {role}: {step} (line {line})", Self::who(e, "", ""));
+                    self.started(e, text);
+                    return;
+                }
                 let what = match kind {
                     prose_runner::backend::RequestKind::Session => {
                         first_line(prompt_excerpt).to_string()
@@ -221,6 +229,7 @@ impl EventSink for Progress {
             EventKind::Error { message, .. } => self.line(&format!("error: {message}")),
             EventKind::Cancelled { reason } => self.line(&format!("cancelled: {reason}")),
             EventKind::InputReceived { name, .. } => self.line(&format!("input {name} received")),
+            EventKind::Job(job) => self.line(&prose_runner::jobs::describe(e, job)),
             EventKind::RunFinished { .. }
             | EventKind::BindingWritten { .. }
             | EventKind::BranchStarted { .. }

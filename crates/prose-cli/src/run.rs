@@ -4,25 +4,21 @@
 
 use std::{
     collections::BTreeMap,
-    io::{BufRead, IsTerminal, Write},
+    io::{IsTerminal, Write},
     path::{Path, PathBuf},
     process::ExitCode,
-    sync::{Arc, Mutex},
 };
 
 use prose_ide::config::{RunnerTable, runner::parse_duration_ms};
 use prose_runner::{
     config::{Origin, RunnerConfig},
-    consent::ConsentStore,
-    events::{EventSink, JsonLinesSink, RunStatus},
-    input::{InputProvider, InputRequest},
     run::{RunOptions, StartError, prepare, start},
 };
 
 use crate::{
     args::RunArgs,
     consent,
-    progress::{Progress, Tee},
+    live::Live,
     render,
     report::{CheckedFile, Report},
     source::{read_source, report_load_error},
@@ -37,20 +33,10 @@ pub const EXIT_FAILED: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
 pub fn run(args: &RunArgs) -> ExitCode {
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start: {e}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    ExitCode::from(rt.block_on(run_async(args)))
+    crate::live::block_on(run_async(args))
 }
 
-fn usage(message: &str) -> u8 {
+pub(crate) fn usage(message: &str) -> u8 {
     anstream::eprintln!("error: {message}");
     EXIT_USAGE
 }
@@ -100,7 +86,7 @@ pub fn runner_config(
 }
 
 /// `NAME=VALUE` pairs.
-fn parse_inputs(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
+pub(crate) fn parse_inputs(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
     let mut out = BTreeMap::new();
     for p in pairs {
         let Some((k, v)) = p.split_once('=') else {
@@ -112,36 +98,6 @@ fn parse_inputs(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
         out.insert(k.trim().to_string(), v.to_string());
     }
     Ok(out)
-}
-
-/// Asks for inputs on the terminal.
-struct TerminalInput(Arc<Progress>);
-
-impl InputProvider for TerminalInput {
-    fn ask(&self, request: InputRequest) -> futures::future::BoxFuture<'static, Option<String>> {
-        let progress = self.0.clone();
-        Box::pin(async move {
-            tokio::task::spawn_blocking(move || {
-                progress.suspend(|| {
-                    let mut err = std::io::stderr();
-                    let _ = if request.description.is_empty() {
-                        write!(err, "{}: ", request.name)
-                    } else {
-                        write!(err, "{} ({}): ", request.name, request.description.trim())
-                    };
-                    let _ = err.flush();
-                    let mut line = String::new();
-                    match std::io::stdin().lock().read_line(&mut line) {
-                        Ok(0) | Err(_) => None,
-                        Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_string()),
-                    }
-                })
-            })
-            .await
-            .ok()
-            .flatten()
-        })
-    }
 }
 
 async fn run_async(args: &RunArgs) -> u8 {
@@ -219,18 +175,14 @@ async fn run_async(args: &RunArgs) -> u8 {
         }
         options.skip_check = true;
     }
-    let request = consent::request_for(&root, &options.config);
-    let store = home.as_deref().map(ConsentStore::in_home);
-    let mut ask = consent::ask_on_terminal;
-    if let Err(m) = consent::gate(
-        request.as_ref(),
-        store.as_ref(),
+    if let Err(code) = consent::before_run(
+        &root,
+        home.as_deref(),
+        &options.config,
         args.yes,
-        consent::can_ask(args.no_input).then_some(&mut ask as consent::Ask<'_>),
-        &mut std::io::stderr(),
+        args.no_input,
     ) {
-        anstream::eprintln!("error: {m}");
-        return consent::EXIT_REFUSED;
+        return code;
     }
     let prepared = match prepare(options) {
         Ok(p) => p,
@@ -241,86 +193,18 @@ async fn run_async(args: &RunArgs) -> u8 {
         Err(e) => return usage(&e.to_string()),
     };
 
-    let progress = Arc::new(Progress::new(
-        !events_jsonl && std::io::stderr().is_terminal(),
-    ));
-    let mut sinks: Vec<Arc<dyn EventSink>> = Vec::new();
-    if events_jsonl {
-        sinks.push(Arc::new(JsonLinesSink(Mutex::new(std::io::stdout()))));
-    } else {
-        sinks.push(progress.clone());
-    }
-    if let Some(path) = &args.events_file {
-        match std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-        {
-            Ok(f) => sinks.push(Arc::new(JsonLinesSink(Mutex::new(f)))),
-            Err(e) => return usage(&format!("cannot open {}: {e}", path.display())),
-        }
-    }
-    let provider: Option<Arc<dyn InputProvider>> =
-        interactive.then(|| Arc::new(TerminalInput(progress.clone())) as Arc<dyn InputProvider>);
-    let handle = start(prepared, Arc::new(Tee(sinks)), provider);
-    let canceller = handle.canceller();
-    let ctrl_c = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            canceller.cancel("Ctrl-C");
-            // A second Ctrl-C leaves at once; the state is resumable.
-            if tokio::signal::ctrl_c().await.is_ok() {
-                std::process::exit(130);
-            }
-        }
-    });
-    let file = args.file.display().to_string();
-    let outcome = handle.wait().await;
-    ctrl_c.abort();
-    progress.finish();
-
-    if !events_jsonl {
-        let mut out = anstream::stdout().lock();
-        for (name, value) in &outcome.outputs {
-            let _ = writeln!(out, "{name}:\n{}\n", value.to_text().trim_end());
-        }
-    }
-    let dir = outcome
-        .run_dir
-        .strip_prefix(&root)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|_| outcome.run_dir.clone());
-    match outcome.status {
-        RunStatus::Succeeded => {
-            if !events_jsonl {
-                anstream::eprintln!(
-                    "run {} finished; its state is in {}",
-                    outcome.run_id,
-                    dir.display()
-                );
-            }
-            EXIT_OK
-        }
-        RunStatus::Failed | RunStatus::Cancelled => {
-            let what = if outcome.status == RunStatus::Failed {
-                "failed"
-            } else {
-                "was cancelled"
-            };
-            anstream::eprintln!(
-                "error: run {} {what}: {}\n  state: {}\n  resume: prose run {file} --resume {}",
-                outcome.run_id,
-                outcome.error.as_deref().unwrap_or("unknown error"),
-                dir.display(),
-                outcome.run_id
-            );
-            EXIT_FAILED
-        }
-    }
+    let live = match Live::new(events_jsonl, args.events_file.as_deref(), interactive) {
+        Ok(l) => l,
+        Err(m) => return usage(&m),
+    };
+    let handle = start(prepared, live.sink.clone(), live.provider.clone());
+    let resume = format!("prose run {}", args.file.display());
+    live.end(handle, &root, &resume).await
 }
 
 /// Prints diagnostics as `prose check` does (on stderr: stdout is the
 /// run's), with the summary line.
-fn print_diagnostics(path: &Path, text: &str, diagnostics: Vec<prose_ide::Diagnostic>) {
+pub(crate) fn print_diagnostics(path: &Path, text: &str, diagnostics: Vec<prose_ide::Diagnostic>) {
     let report = Report {
         files: vec![CheckedFile {
             path: path.display().to_string(),

@@ -32,6 +32,10 @@ pub enum LensCommand {
     /// Show the fully expanded prompt of the task `task` of the document
     /// (`prose.showTaskPrompt`; the text: `Analysis::expanded_prompt`).
     ShowTaskPrompt { task: String },
+    /// Run the task `task` of the document (`prose.runTask`).
+    RunTask { task: String },
+    /// Show the plan of the task `task` (`prose.dryRunTask`).
+    DryRunTask { task: String },
 }
 
 impl LensCommand {
@@ -41,9 +45,23 @@ impl LensCommand {
     pub fn runs(&self) -> bool {
         match self {
             // The runner's lenses.
-            LensCommand::RunProgram | LensCommand::DryRun | LensCommand::RevealErrors => true,
+            LensCommand::RunProgram
+            | LensCommand::DryRun
+            | LensCommand::RevealErrors
+            | LensCommand::RunTask { .. }
+            | LensCommand::DryRunTask { .. } => true,
             LensCommand::None | LensCommand::ShowTaskPrompt { .. } => false,
         }
+    }
+}
+
+/// The title of the lens that stands for the run lenses of a file with
+/// errors: `3 errors block the run`, `1 error blocks the run`.
+pub fn blocked_title(errors: usize) -> String {
+    if errors == 1 {
+        "1 error blocks the run".to_string()
+    } else {
+        format!("{errors} errors block the run")
     }
 }
 

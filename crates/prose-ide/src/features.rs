@@ -122,8 +122,9 @@ impl Analysis {
         self.by_kind(file, move |db, f, kind| match kind {
             // Run program, Dry run (or the errors that block the run).
             FileKind::OpenProse => op::code_lens::code_lenses(db, ws, f),
-            // Show expanded prompt, on each task.
-            FileKind::JobEntry => jobs::code_lens::code_lenses(db, f),
+            // Run task, Dry run (or the errors that block the run), Show
+            // expanded prompt, on each task.
+            FileKind::JobEntry => jobs::code_lens::code_lenses(db, ws, f),
             _ => Vec::new(),
         })
     }

@@ -11,9 +11,25 @@ const HELP: &str = "\
 prose-lsp: the OpenProse language server (LSP over stdin/stdout).
 
 Editors start it; it takes no arguments (`--stdio` is accepted and ignored).
-See docs/lsp.md.";
+See docs/lsp.md.
+
+`prose-lsp jobs mcp --tools FILE --calls FILE` is the MCP server that offers
+the job tools to the claude and codex backends of a task run from the editor
+(as `prose jobs mcp`; docs/jobs.md).";
 
 fn main() -> ExitCode {
+    // The MCP server of the job tools: a task run by this server hands this
+    // executable to the `claude` and `codex` backends as their tool server.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(served) = prose_runner::backend::tools::mcp::run_if_asked(&args) {
+        return match served {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("prose-lsp jobs mcp: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--version" | "-V" => {

@@ -32,6 +32,14 @@ pub fn excerpt(text: &str) -> String {
     }
 }
 
+/// The excerpts of a run's outputs (`run_finished`'s `outputs`).
+pub fn output_excerpts(outputs: &[(String, crate::value::Value)]) -> BTreeMap<String, String> {
+    outputs
+        .iter()
+        .map(|(k, v)| (k.clone(), excerpt(&v.to_text())))
+        .collect()
+}
+
 /// How a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunStatus {
@@ -94,6 +102,14 @@ pub enum EventKind {
         binding: String,
         line: u32,
         prompt_excerpt: String,
+        /// A job task's session (`task`, `driving`); empty for programs,
+        /// and then left out of the JSON.
+        role: String,
+        /// A job task's prompt: where it is in the task (`prompt`,
+        /// `availability.condition`, `criteria.condition`,
+        /// `criteria.failureAction[2]`); empty for programs, and then left
+        /// out of the JSON.
+        step: String,
     },
     SessionFinished {
         kind: RequestKind,
@@ -151,6 +167,8 @@ pub enum EventKind {
         outputs: BTreeMap<String, String>,
         error: Option<String>,
     },
+    /// An event of a job task (`task_started`, `tool_called`, ...).
+    Job(crate::jobs::JobEvent),
 }
 
 impl EventKind {
@@ -173,6 +191,7 @@ impl EventKind {
             EventKind::Error { .. } => "error",
             EventKind::Cancelled { .. } => "cancelled",
             EventKind::RunFinished { .. } => "run_finished",
+            EventKind::Job(j) => j.type_name(),
         }
     }
 
@@ -198,8 +217,19 @@ impl EventKind {
                 binding,
                 line,
                 prompt_excerpt,
-            } => json!({"kind": kind, "agent": agent, "model": model, "binding": binding,
-                "line": line, "prompt_excerpt": prompt_excerpt}),
+                role,
+                step,
+            } => {
+                let mut v = json!({"kind": kind, "agent": agent, "model": model,
+                    "binding": binding, "line": line, "prompt_excerpt": prompt_excerpt});
+                if !role.is_empty() {
+                    v["role"] = json!(role);
+                }
+                if !step.is_empty() {
+                    v["step"] = json!(step);
+                }
+                v
+            }
             EventKind::SessionFinished {
                 kind,
                 duration_ms,
@@ -258,6 +288,7 @@ impl EventKind {
                 }
                 v
             }
+            EventKind::Job(j) => j.fields(),
         }
     }
 }

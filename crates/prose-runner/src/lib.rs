@@ -29,6 +29,7 @@ pub mod events;
 pub mod input;
 pub(crate) mod interp;
 pub mod ir;
+pub mod jobs;
 pub mod lower;
 pub mod plan;
 pub mod run;

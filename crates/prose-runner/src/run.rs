@@ -33,7 +33,7 @@ use crate::{
     check,
     clock::{Clock, SystemClock},
     config::RunnerConfig,
-    events::{EventBus, EventKind, EventSink, RunStatus, excerpt, now_rfc3339, scan_log},
+    events::{EventKind, EventSink, RunStatus, excerpt, output_excerpts},
     input::InputProvider,
     interp::{Cx, Fail, Frame, Interp, Module},
     ir::Program,
@@ -216,6 +216,33 @@ pub fn unenforced_permissions(
     out
 }
 
+/// The backend of a run: the one given, else the one the configuration
+/// chooses, built; preflighted either way.
+pub(crate) fn choose_backend(
+    given: Option<Arc<dyn Backend>>,
+    config: &RunnerConfig,
+) -> Result<(Arc<dyn Backend>, Option<BackendKind>), StartError> {
+    let (backend, backend_kind) = match given {
+        Some(b) => {
+            let kind = BackendKind::parse(b.name());
+            (b, kind)
+        }
+        None => {
+            let kind = select_backend(config).map_err(|e| StartError::Usage(e.message))?;
+            let b = create_backend(kind, config).map_err(|e| StartError::Usage(e.message))?;
+            (b, Some(kind))
+        }
+    };
+    backend.preflight().map_err(|e| {
+        StartError::Usage(format!(
+            "the `{}` backend cannot run: {}",
+            backend.name(),
+            e.message
+        ))
+    })?;
+    Ok((backend, backend_kind))
+}
+
 /// Checks and sets up a run: errors in the program, the backend, inputs,
 /// permissions; then creates (or reopens, to resume) its directory.
 pub fn prepare(mut options: RunOptions) -> Result<Prepared, StartError> {
@@ -291,25 +318,7 @@ pub fn prepare(mut options: RunOptions) -> Result<Prepared, StartError> {
         }
     }
 
-    let (backend, backend_kind) = match options.backend.clone() {
-        Some(b) => {
-            let kind = BackendKind::parse(b.name());
-            (b, kind)
-        }
-        None => {
-            let kind = select_backend(&options.config).map_err(|e| StartError::Usage(e.message))?;
-            let b =
-                create_backend(kind, &options.config).map_err(|e| StartError::Usage(e.message))?;
-            (b, Some(kind))
-        }
-    };
-    backend.preflight().map_err(|e| {
-        StartError::Usage(format!(
-            "the `{}` backend cannot run: {}",
-            backend.name(),
-            e.message
-        ))
-    })?;
+    let (backend, backend_kind) = choose_backend(options.backend.clone(), &options.config)?;
 
     let unenforced = unenforced_permissions(&program, backend.as_ref());
     if !unenforced.is_empty() && !options.allow_unenforced_permissions {
@@ -322,28 +331,24 @@ pub fn prepare(mut options: RunOptions) -> Result<Prepared, StartError> {
 
     let (store, meta, resumed) = match resumed_store {
         Some((store, mut meta)) => {
-            meta.resumes += 1;
-            meta.status = "running".into();
-            meta.finished = None;
-            meta.error = None;
+            meta.resuming();
             meta.inputs = options.inputs.clone();
             (store, meta, true)
         }
         None => {
             let mut meta = RunMeta {
-                program: options
-                    .program_label
-                    .clone()
-                    .unwrap_or_else(|| options.program_path.display().to_string()),
-                root: std::path::absolute(&options.root).unwrap_or_else(|_| options.root.clone()),
-                backend: backend.name().to_string(),
-                inputs: options.inputs.clone(),
-                started: now_rfc3339(),
-                status: "running".into(),
                 allow_unenforced_permissions: options.allow_unenforced_permissions
                     && !unenforced.is_empty(),
                 unenforced_permissions: unenforced.iter().map(|u| u.to_string()).collect(),
-                ..RunMeta::default()
+                ..RunMeta::starting(
+                    options
+                        .program_label
+                        .clone()
+                        .unwrap_or_else(|| options.program_path.display().to_string()),
+                    &options.root,
+                    backend.name(),
+                    options.inputs.clone(),
+                )
             };
             let store =
                 RunStore::create(&options.root, &options.source, &mut meta, options.durable)
@@ -448,7 +453,7 @@ impl Canceller {
     }
 }
 
-fn cancel_with(token: &CancellationToken, reason: &Mutex<Option<String>>, why: &str) {
+pub(crate) fn cancel_with(token: &CancellationToken, reason: &Mutex<Option<String>>, why: &str) {
     let mut r = reason.lock().unwrap_or_else(|e| e.into_inner());
     if r.is_none() {
         *r = Some(why.to_string());
@@ -472,33 +477,58 @@ pub fn start(
     sink: Arc<dyn EventSink>,
     input_provider: Option<Arc<dyn InputProvider>>,
 ) -> RunHandle {
-    let cancel = CancellationToken::new();
-    let reason: Arc<Mutex<Option<String>>> = Arc::default();
     let run_id = prepared.store.run_id.clone();
     let run_dir = prepared.store.dir.clone();
-    let (tx, done) = tokio::sync::oneshot::channel();
-    let (c, r) = (cancel.clone(), reason.clone());
-    // If no thread or runtime can be made, `wait` reports the run failed.
-    let _ = std::thread::Builder::new()
-        .name(format!("prose-run-{run_id}"))
-        .stack_size(RUN_STACK_SIZE)
-        .spawn(move || {
-            let Ok(rt) = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            else {
-                return;
-            };
-            let outcome = rt.block_on(execute(prepared, sink, input_provider, c, r));
-            let _ = tx.send(outcome);
-        });
-    RunHandle {
-        run_id,
-        run_dir,
-        cancel,
-        reason,
-        done,
+    RunHandle::spawn(run_id, run_dir, move |cancel, reason| {
+        execute(prepared, sink, input_provider, cancel, reason)
+    })
+}
+
+impl RunHandle {
+    /// Runs `body` on a thread of its own with a single-threaded tokio
+    /// runtime, given the run's cancellation token and the slot of its
+    /// cancel reason; the handle cancels it and waits for its outcome (a
+    /// program's run, a job task's run).
+    pub(crate) fn spawn<F, Fut>(run_id: String, run_dir: PathBuf, body: F) -> RunHandle
+    where
+        F: FnOnce(CancellationToken, Arc<Mutex<Option<String>>>) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = RunOutcome>,
+    {
+        let cancel = CancellationToken::new();
+        let reason: Arc<Mutex<Option<String>>> = Arc::default();
+        let (tx, done) = tokio::sync::oneshot::channel();
+        let (c, r) = (cancel.clone(), reason.clone());
+        // If no thread or runtime can be made, `wait` reports the run failed.
+        let _ = std::thread::Builder::new()
+            .name(format!("prose-run-{run_id}"))
+            .stack_size(RUN_STACK_SIZE)
+            .spawn(move || {
+                let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                else {
+                    return;
+                };
+                let outcome = rt.block_on(body(c, r));
+                let _ = tx.send(outcome);
+            });
+        RunHandle {
+            run_id,
+            run_dir,
+            cancel,
+            reason,
+            done,
+        }
     }
+}
+
+/// Why a run was cancelled: the first reason given.
+pub(crate) fn cancel_reason(reason: &Mutex<Option<String>>) -> String {
+    reason
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_else(|| "cancelled".into())
 }
 
 async fn execute(
@@ -520,9 +550,7 @@ async fn execute(
         resumed,
         unenforced,
     } = p;
-    let (next_seq, max_logged) = scan_log(&store.events_log());
-    let events = EventBus::new(&store.run_id, next_seq, Some(&store.events_log()), sink);
-    let first_session = max_logged.max(store.journal.max_session_number());
+    let (events, first_session) = store.event_bus(sink);
     let state = Arc::new(StateDoc::new(StateModel {
         run_id: store.run_id.clone(),
         program: meta.program.clone(),
@@ -635,11 +663,7 @@ async fn execute(
     };
     let error = match status {
         RunStatus::Cancelled => {
-            let why = reason
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .clone()
-                .unwrap_or_else(|| "cancelled".into());
+            let why = cancel_reason(&reason);
             interp.emit(
                 &cx,
                 None,
@@ -660,9 +684,7 @@ async fn execute(
     if let Some(text) = state.take_if_dirty() {
         let _ = crate::state::write_atomic(&run_dir.join("state.md"), text.as_bytes(), durable);
     }
-    meta.status = status.as_str().into();
-    meta.finished = Some(now_rfc3339());
-    meta.error = error.clone();
+    meta.finish(status.as_str(), error.clone());
     let _ = interp.store.write_meta(&meta);
     interp.emit(
         &cx,
@@ -670,10 +692,7 @@ async fn execute(
         EventKind::RunFinished {
             status,
             duration_ms: started.elapsed().as_millis() as u64,
-            outputs: outputs
-                .iter()
-                .map(|(k, v)| (k.clone(), excerpt(&v.to_text())))
-                .collect(),
+            outputs: output_excerpts(&outputs),
             error: error.clone(),
         },
     );

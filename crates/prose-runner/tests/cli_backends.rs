@@ -21,20 +21,22 @@ mod common;
 mod fake_api;
 
 use std::{
-    path::{Path, PathBuf},
+    path::Path,
     sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
 use backend_run::{binding, errors, files_containing};
-use fake_api::{FakeServer, Recorded, Reply};
+use fake_api::{
+    FakeServer, Recorded, Reply,
+    cli::{Cli, installed},
+};
 use prose_runner::{
     backend::{
         Backend, BackendKind,
         claude::{self, ClaudeBackend},
         cli::CliSettings,
         codex::{self, CodexBackend},
-        process::find_executable,
     },
     config::{Origin, RunnerConfig, Sourced},
     events::{Event, RunStatus},
@@ -46,20 +48,6 @@ const KEY: &str = "sk-test-CLI-SECRET-51d2e8";
 
 /// The variable of the fake Codex provider's key.
 const CODEX_KEY_VAR: &str = "PROSE_TEST_CODEX_KEY";
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Cli {
-    Claude,
-    Codex,
-}
-
-/// The CLIs that are installed (see [`Cli::installed`]).
-fn installed() -> Vec<Cli> {
-    [Cli::Claude, Cli::Codex]
-        .into_iter()
-        .filter(|c| c.installed().is_some())
-        .collect()
-}
 
 /// Asserts that a run succeeded, with its error and failures otherwise.
 fn assert_succeeded(cli: Cli, outcome: &RunOutcome, events: &[Event]) {
@@ -115,55 +103,6 @@ fn config() -> RunnerConfig {
 }
 
 impl Cli {
-    fn name(self) -> &'static str {
-        match self {
-            Cli::Claude => "claude",
-            Cli::Codex => "codex",
-        }
-    }
-
-    /// The CLI's path, or `None` (and a note) when it is not installed.
-    fn installed(self) -> Option<PathBuf> {
-        let name = self.name();
-        if let Some(p) = find_executable(name) {
-            return Some(p);
-        }
-        let hint = format!(
-            "`{name}` is not on PATH: install the pinned CLIs as .ci/run does (npm install --prefix DIR @anthropic-ai/claude-code@2.1.332 @openai/codex@0.169.0) and put DIR/node_modules/.bin on PATH"
-        );
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("{hint}");
-        }
-        eprintln!("skipped: {hint}");
-        None
-    }
-
-    /// Whether a request is part of the conversation (the Claude CLI also
-    /// makes side requests, which declare no tools).
-    fn is_main(self, r: &Recorded) -> bool {
-        match self {
-            Cli::Claude => r.method == "POST" && !r.tool_names().is_empty(),
-            Cli::Codex => r.method == "POST" && r.path.ends_with("/responses"),
-        }
-    }
-
-    /// A server that gives `replies` in order to the conversation.
-    async fn server(self, replies: Vec<Reply>) -> FakeServer {
-        let other = match self {
-            Cli::Claude => fake_api::anthropic_stream_text("side answer"),
-            Cli::Codex => Reply::Json(200, json!({"data": [], "models": []})),
-        };
-        let main = move |r: &Recorded| self.is_main(r);
-        FakeServer::scripted(replies, main, other).await
-    }
-
-    fn text(self, text: &str) -> Reply {
-        match self {
-            Cli::Claude => fake_api::anthropic_stream_text(text),
-            Cli::Codex => fake_api::responses_stream_text(text),
-        }
-    }
-
     /// The model asks to run `touch PATH`.
     fn touch(self, path: &Path) -> Reply {
         let cmd = format!("touch {}", path.display());
@@ -277,13 +216,6 @@ impl Cli {
             }
         }
         out
-    }
-
-    fn main_requests(self, srv: &FakeServer) -> Vec<Recorded> {
-        srv.requests()
-            .into_iter()
-            .filter(|r| self.is_main(r))
-            .collect()
     }
 }
 

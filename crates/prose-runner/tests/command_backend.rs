@@ -111,10 +111,16 @@ if **the draft is good**:
             "PROSE_ATTEMPT=1",
             "PROSE_BINDING=draft",
             "PROSE_CHOICES=",
+            "PROSE_CONVERSATION=",
             "PROSE_KIND=session",
             "PROSE_MODEL=opus",
+            "PROSE_ROLE=",
             &format!("PROSE_RUN_ID={run_id}"),
             "PROSE_SESSION_ID=s2@6",
+            "PROSE_SESSION_MODE=new",
+            "PROSE_TASK=",
+            "PROSE_TOOLS=",
+            "PROSE_TOOLS_FILE=",
         ]
     );
     // Only the minimal environment reaches the child: not the variables of

@@ -13,6 +13,7 @@ local t = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
   return { cmd = { t.binary }, settings = { profile = "default", runner = { backend = "mock" } } }
 end)
 local prose, ws, check, skip, wait, text = t.prose, t.ws, t.check, t.skip, t.wait, t.text
+local events = require("prose.events")
 local TIMEOUT = t.TIMEOUT
 
 local function open(name)
@@ -127,6 +128,28 @@ check("run events go to prose://runs and the status", function()
   assert(prose.status() == "", "status after the run: " .. prose.status())
 end)
 
+check("a job task's events read as prose jobs run shows them", function()
+  local e = { version = 1, run_id = "r2", time = "2026-11-25T14:00:00.123Z" }
+  local function line(fields)
+    return events.format(vim.tbl_extend("force", e, fields))
+  end
+  local got = {
+    line({ seq = 1, type = "task_started", entry = "team.jobs.json", task = "plan-task", mode = "double", task_model = "gpt-5.2", driving_model = "" }),
+    line({ seq = 2, type = "tool_called", session_id = "s2@7", name = "job_boolean_true", argument = "it holds", role = "driving" }),
+    line({ seq = 3, type = "criteria_checked", check = "condition", result = false, reason = "not yet", attempt = 1 }),
+    line({ seq = 4, type = "retry", action = "RetryWithNewSession", attempt = 2, max_attempts = 3, reason = "not yet" }),
+    line({ seq = 5, type = "task_finished", task = "plan-task", outcome = "succeeded", reason = "done" }),
+  }
+  local want = {
+    "[14:00:00.123] Task plan-task of team.jobs.json: task session on gpt-5.2, a driving session on the backend's default model for each condition",
+    '[14:00:00.123] s2@7 driving called job_boolean_true: "it holds"',
+    "[14:00:00.123] ✗ criteria condition (attempt 1): not yet",
+    "[14:00:00.123] ↻ RetryWithNewSession: attempt 2 of 3: not yet",
+    "[14:00:00.123] Task plan-task succeeded: done",
+  }
+  assert(vim.deep_equal(got, want), vim.inspect(got))
+end)
+
 check("input requests are answered from the prompt", function()
   local real = vim.fn.input
   vim.fn.input = function(opts)
@@ -203,6 +226,41 @@ else
     assert(text(runs):find("Binding greeting written", 1, true), text(runs))
     local bindings = vim.fn.glob(ws .. "/.prose/runs/*/bindings/greeting.md", false, true)
     assert(#bindings == 1, "bindings/greeting.md on disk: " .. vim.inspect(bindings))
+  end)
+end
+
+-- A job task's lenses (docs/lsp.md, "Running job tasks").
+if not vim.tbl_contains(commands, "prose.runTask") then
+  skip("job task lenses", "the server does not run job tasks yet")
+else
+  check("job task: its Dry run lens shows the plan", function()
+    local entry = open("team.jobs.json")
+    wait("the Run task lens", function()
+      return t.has_lens(entry, "Run task")
+    end)
+    vim.api.nvim_win_set_cursor(0, { 6, 4 })
+    t.run_lens("Dry run")
+    wait("the plan buffer", function()
+      local buf = vim.fn.bufnr("prose://plan")
+      return buf ~= -1 and text(buf):find("task `plan-task` of team.jobs.json", 1, true) ~= nil
+    end)
+    vim.cmd("only")
+  end)
+  check("job task: its Run task lens runs it (mock backend)", function()
+    local entry = open("team.jobs.json")
+    wait("the Run task lens", function()
+      return t.has_lens(entry, "Run task")
+    end)
+    local runs = prose.runs_buffer()
+    vim.api.nvim_buf_set_lines(runs, 0, -1, false, {})
+    vim.api.nvim_win_set_cursor(0, { 6, 4 })
+    t.run_lens("Run task")
+    wait("the run to finish", function()
+      return text(runs):find("Run succeeded", 1, true) ~= nil
+    end)
+    assert(text(runs):find("Started team.jobs.json with backend mock", 1, true), text(runs))
+    assert(text(runs):find("Task plan-task of team.jobs.json: one session on gpt-5.2 (single model)", 1, true), text(runs))
+    assert(text(runs):find("Task plan-task succeeded", 1, true), text(runs))
   end)
 end
 

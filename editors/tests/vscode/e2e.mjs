@@ -1,6 +1,7 @@
 // The VS Code extension in a real VS Code (code-server in headless Chromium):
 // diagnostics, hover, completion, rename, formatting, a quick fix, the
-// extension's own views, a job task's expanded prompt (its code lens), and
+// extension's own views, a job task's expanded prompt (its code lens), a
+// job task's Dry run and Run task lenses, and
 // running a program with the mock backend.
 //
 //   node editors/tests/vscode/e2e.mjs VSIX
@@ -232,6 +233,31 @@ async function editorSteps(page, ws) {
       const [runId] = fs.readdirSync(runs);
       assert(fs.existsSync(path.join(runs, runId, "bindings", "greeting.md")), `bindings/greeting.md under ${runs}/${runId}`);
       await shots.take(page, "run-output");
+    });
+  }
+
+  // A job task's Dry run and Run task lenses (docs/lsp.md, "Running job tasks").
+  if (!commands.includes("prose.runTask")) {
+    steps.skip("run task (code lens)", `the server ${serverBinary} does not advertise prose.runTask yet`);
+  } else {
+    await step(page, "run task (code lens)", async () => {
+      await command(page, "View: Close All Editors");
+      await openFile(page, "team.jobs.json");
+      const dry = page.locator(".codelens-decoration a", { hasText: "Dry run" });
+      await dry.first().waitFor({ state: "visible", timeout: TIMEOUT });
+      await dry.first().click();
+      await until("the task's plan in the output channel", async () => (await panelText(page)).includes("Dry run of task plan-task of team.jobs.json"));
+      const lens = page.locator(".codelens-decoration a", { hasText: "Run task" });
+      await lens.first().click();
+      await until("the task's events in the output channel", async () => {
+        const text = await panelText(page);
+        return text.includes("Task plan-task succeeded") || text.includes("Task plan-task failed");
+      }, 120_000);
+      const text = await panelText(page);
+      assert(text.includes("Started team.jobs.json with backend mock"), `run_started in the output:\n${text}`);
+      assert(text.includes("Task plan-task of team.jobs.json: one session on gpt-5.2 (single model)"), `task_started in the output:\n${text}`);
+      assert(text.includes("Task plan-task succeeded"), `task_finished in the output:\n${text}`);
+      await shots.take(page, "run-task-output");
     });
   }
 }

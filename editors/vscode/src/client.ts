@@ -48,15 +48,20 @@ class InputRequestCapability implements StaticFeature {
   clear(): void {}
 }
 
+/** The server's commands of the Dry run lenses (a program's, a job task's). */
+const DRY_RUNS = ["prose.dryRun", "prose.dryRunTask"];
+
 /**
  * `showTaskPrompt` carries out the server's `prose.showTaskPrompt` (a job
- * task's lens) and shows its answer; the server's other commands go to the
- * server as they are.
+ * task's lens) and shows its answer; `showPlan` shows the plan a Dry run
+ * lens's command answered; the server's other commands go to the server as
+ * they are.
  */
 export function createClient(
   server: FoundServer,
   outputChannel: vscode.OutputChannel,
   showTaskPrompt: (args: unknown[]) => Promise<unknown>,
+  showPlan: (args: unknown[], result: unknown) => void,
 ): LanguageClient {
   const extraArgs = vscode.workspace.getConfiguration("prose").get<string[]>("server.extraArgs") ?? [];
   // No `transport`: vscode-languageclient would append `--stdio` (accepted, but
@@ -68,7 +73,16 @@ export function createClient(
     outputChannel,
     initializationOptions: serverSettings(),
     middleware: {
-      executeCommand: (command, args, next) => (command === SHOW_TASK_PROMPT ? showTaskPrompt(args) : next(command, args)),
+      executeCommand: async (command, args, next) => {
+        if (command === SHOW_TASK_PROMPT) {
+          return showTaskPrompt(args);
+        }
+        const result = await next(command, args);
+        if (DRY_RUNS.includes(command)) {
+          showPlan(args, result);
+        }
+        return result;
+      },
       workspace: {
         // The server pulls the `prose` section: answer with the same object as
         // `initializationOptions` (known keys only, empty values left out), not

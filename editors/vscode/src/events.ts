@@ -82,6 +82,25 @@ function describe(e: RunEvent): string | undefined {
       const error = e.error ? `: ${str(e.error)}` : "";
       return `Run ${str(e.status)} in ${seconds(e.duration_ms)}${error}${outputs ? `; outputs: ${outputs}` : ""}`;
     }
+    // A job task's own events (docs/runner.md, "Job task events").
+    case "task_started": {
+      const model = (m: unknown) => (str(m) ? str(m) : "the backend's default model");
+      const sessions =
+        e.mode === "double"
+          ? `task session on ${model(e.task_model)}, a driving session on ${model(e.driving_model)} for each condition`
+          : `one session on ${model(e.task_model)} (single model)`;
+      return `Task ${str(e.task)} of ${str(e.entry)}: ${sessions}`;
+    }
+    case "tool_called":
+      return `${str(e.role)} called ${str(e.name)}: ${quoted(e.argument)}`;
+    case "availability_checked":
+      return `${e.result ? "✓" : "✗"} availability ${str(e.check)}: ${str(e.reason)}`;
+    case "criteria_checked":
+      return `${e.result ? "✓" : "✗"} criteria ${str(e.check)} (attempt ${str(e.attempt)}): ${str(e.reason)}`;
+    case "retry":
+      return `↻ ${str(e.action)}: attempt ${str(e.attempt)} of ${str(e.max_attempts)}: ${str(e.reason)}`;
+    case "task_finished":
+      return `Task ${str(e.task)} ${str(e.outcome)}: ${str(e.reason)}`;
     default:
       return undefined;
   }

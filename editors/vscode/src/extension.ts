@@ -48,7 +48,12 @@ class Extension implements vscode.Disposable {
       return;
     }
     const server: FoundServer = found;
-    const client = createClient(server, this.serverOutput, (args) => this.taskPrompts.show(args));
+    const client = createClient(
+      server,
+      this.serverOutput,
+      (args) => this.taskPrompts.show(args),
+      (args, result) => this.runs.showPlan(args, result),
+    );
     this.client = client;
     this.clientSubscriptions = [
       ...this.runs.attach(client),

@@ -166,11 +166,24 @@ export class Runs implements vscode.Disposable {
       return;
     }
     const result = await this.execute<{ plan: string }>("prose.dryRun", uri);
-    if (result) {
-      this.output.appendLine(`Dry run of ${vscode.workspace.asRelativePath(uri)}:`);
-      this.output.appendLine(result.plan);
-      this.output.show(true);
+    this.showPlan([{ uri: uri.toString() }], result);
+  }
+
+  /**
+   * The plan a dry run answered (`prose.dryRun`, or a job task's
+   * `prose.dryRunTask` from its lens), in the output channel.
+   */
+  showPlan(args: unknown[], result: unknown): void {
+    const plan = (result as { plan?: unknown } | undefined)?.plan;
+    if (typeof plan !== "string") {
+      return;
     }
+    const arg = (args[0] ?? {}) as { uri?: unknown; task?: unknown };
+    const where = typeof arg.uri === "string" ? vscode.workspace.asRelativePath(vscode.Uri.parse(arg.uri)) : "the document";
+    const what = typeof arg.task === "string" && arg.task !== "" ? `task ${arg.task} of ${where}` : where;
+    this.output.appendLine(`Dry run of ${what}:`);
+    this.output.appendLine(plan);
+    this.output.show(true);
   }
 
   async stop(runId?: unknown): Promise<void> {

@@ -43,8 +43,40 @@ test("bindings, conditions, choices and the end of a run", () => {
 });
 
 test("unknown event types are shown with their fields", () => {
-  const line = formatEvent({ ...common, seq: 8, type: "tool_called", tool: "read", path: "a.md" });
-  assert.equal(line, '[14:00:00.123] tool_called {"tool":"read","path":"a.md"}');
+  const line = formatEvent({ ...common, seq: 8, type: "tool_used", tool: "read", path: "a.md" });
+  assert.equal(line, '[14:00:00.123] tool_used {"tool":"read","path":"a.md"}');
+});
+
+test("a job task's events: its sessions, tools, checks, retries and end", () => {
+  const started = { ...common, seq: 1, type: "task_started", entry: "team.jobs.json", task: "plan-task", mode: "double", task_model: "gpt-5.2", driving_model: "" };
+  assert.equal(
+    formatEvent(started),
+    "[14:00:00.123] Task plan-task of team.jobs.json: task session on gpt-5.2, a driving session on the backend's default model for each condition",
+  );
+  assert.equal(
+    formatEvent({ ...started, mode: "single" }),
+    "[14:00:00.123] Task plan-task of team.jobs.json: one session on gpt-5.2 (single model)",
+  );
+  assert.equal(
+    formatEvent({ ...common, seq: 2, type: "tool_called", session_id: "s2@7", name: "job_boolean_true", argument: "it holds", role: "driving" }),
+    '[14:00:00.123] s2@7 driving called job_boolean_true: "it holds"',
+  );
+  assert.equal(
+    formatEvent({ ...common, seq: 3, type: "availability_checked", check: "previousTasks", result: false, reason: "no previous task was given" }),
+    "[14:00:00.123] ✗ availability previousTasks: no previous task was given",
+  );
+  assert.equal(
+    formatEvent({ ...common, seq: 4, type: "criteria_checked", check: "condition", result: true, reason: "done", attempt: 2 }),
+    "[14:00:00.123] ✓ criteria condition (attempt 2): done",
+  );
+  assert.equal(
+    formatEvent({ ...common, seq: 5, type: "retry", action: "RetryWithNewSession", attempt: 2, max_attempts: 3, reason: "not yet" }),
+    "[14:00:00.123] ↻ RetryWithNewSession: attempt 2 of 3: not yet",
+  );
+  assert.equal(
+    formatEvent({ ...common, seq: 6, type: "task_finished", task: "plan-task", outcome: "criteria_unmet", reason: "no retries left", variables: {} }),
+    "[14:00:00.123] Task plan-task criteria_unmet: no retries left",
+  );
 });
 
 test("program names are file names", () => {

@@ -56,6 +56,14 @@ pub fn command(title: &str, command: &LensCommand, uri: &Uri) -> Command {
             crate::handlers::task_prompt::COMMAND,
             vec![json!({ "uri": uri.as_str(), "task": task })],
         ),
+        LensCommand::RunTask { task } => (
+            crate::handlers::run_task::RUN_TASK,
+            vec![json!({ "uri": uri.as_str(), "task": task })],
+        ),
+        LensCommand::DryRunTask { task } => (
+            crate::handlers::run_task::DRY_RUN_TASK,
+            vec![json!({ "uri": uri.as_str(), "task": task })],
+        ),
     };
     Command {
         title: title.to_string(),
@@ -93,11 +101,24 @@ mod tests {
             &uri,
         );
         assert_eq!(show.command, "prose.showTaskPrompt");
+        let task = Some(vec![
+            json!({ "uri": "file:///w/team.jobs.json", "task": "plan-task" }),
+        ]);
+        assert_eq!(show.arguments, task);
+        let task_command = |command: LensCommand| super::command("", &command, &uri);
+        let run = task_command(LensCommand::RunTask {
+            task: "plan-task".into(),
+        });
         assert_eq!(
-            show.arguments,
-            Some(vec![
-                json!({ "uri": "file:///w/team.jobs.json", "task": "plan-task" })
-            ])
+            (run.command.as_str(), &run.arguments),
+            ("prose.runTask", &task)
+        );
+        let dry = task_command(LensCommand::DryRunTask {
+            task: "plan-task".into(),
+        });
+        assert_eq!(
+            (dry.command.as_str(), &dry.arguments),
+            ("prose.dryRunTask", &task)
         );
     }
 }

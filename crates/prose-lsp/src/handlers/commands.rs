@@ -1,5 +1,5 @@
 //! `workspace/executeCommand`: the server's own commands, which code
-//! lenses and editors call (`executeCommandProvider` lists [`COMMANDS`]).
+//! lenses and editors call (`executeCommandProvider` lists [`commands`]).
 //! Each command is handled in its own module.
 
 use std::sync::Arc;
@@ -9,15 +9,17 @@ use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 
 use crate::{
-    handlers::{run, task_prompt},
+    handlers::{run, run_task, task_prompt},
     server::Inner,
 };
 
 /// Every command the server carries out: running programs
-/// ([`run::COMMANDS`]), a job task's expanded prompt.
+/// ([`run::COMMANDS`]), a job task's expanded prompt, running job tasks
+/// ([`run_task::COMMANDS`]).
 pub fn commands() -> Vec<&'static str> {
     let mut all = run::COMMANDS.to_vec();
     all.push(task_prompt::COMMAND);
+    all.extend(run_task::COMMANDS);
     all
 }
 
@@ -27,6 +29,7 @@ pub async fn execute(inner: &Arc<Inner>, params: ExecuteCommandParams) -> Result
             .await
             .map(Some),
         c if run::COMMANDS.contains(&c) => run::execute_command(inner, params).await,
+        c if run_task::COMMANDS.contains(&c) => run_task::execute_command(inner, params).await,
         other => Err(Error::invalid_params(format!(
             "unknown command `{other}`; the server's commands are {}",
             commands().join(", ")

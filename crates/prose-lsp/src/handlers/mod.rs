@@ -19,6 +19,7 @@ pub mod registry_watch;
 pub mod rename;
 pub mod run;
 pub mod run_events;
+pub mod run_task;
 pub mod selection;
 pub mod semantic_tokens;
 pub mod signature_help;

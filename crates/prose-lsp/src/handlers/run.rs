@@ -12,6 +12,11 @@
 //! once with its id; its events reach the client through
 //! `run_events.rs`. Nothing here holds the state lock across an `.await`
 //! or waits for a run.
+//!
+//! A job task's run (`run_task.rs`) goes through the same steps, with the
+//! pieces here: `run_settings` (trust), `document` (the analysis's
+//! text and errors), `runner_config` (configuration and consent) and
+//! `launch` (events, progress, inputs, cancel).
 
 use std::{collections::BTreeMap, path::PathBuf, sync::Arc, time::Duration};
 
@@ -19,9 +24,11 @@ use ls_types::{ExecuteCommandParams, MessageActionItem, MessageType, ShowDocumen
 use prose_ide::{FileKind, Severity};
 use prose_runner::{
     backend::select_backend,
+    config::RunnerConfig,
     consent::{ConsentRequest, ConsentStore},
+    events::EventSink,
     input::InputProvider,
-    run::{RunOptions, StartError, prepare, start},
+    run::{RunHandle, RunOptions, StartError, prepare, start},
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -33,6 +40,7 @@ use crate::{
         run_events::{EditorInput, forward},
         snapshot::{Lsp, on_document, request_failed},
     },
+    run_settings::RunnerSettings,
     runs::RunCaps,
     server::{Inner, blocking},
     state::State,
@@ -103,13 +111,20 @@ struct RunArgs {
     resume: Option<String>,
 }
 
+/// `{"uri": ...}`, the argument of `prose.revealErrors` (a program or a
+/// job entry).
+#[derive(Debug, Deserialize)]
+struct UriArg {
+    uri: Uri,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct CancelArgs {
     run_id: String,
 }
 
-fn argument<T: for<'de> Deserialize<'de>>(params: &ExecuteCommandParams) -> Result<T> {
+pub(crate) fn argument<T: for<'de> Deserialize<'de>>(params: &ExecuteCommandParams) -> Result<T> {
     let arg = params.arguments.first().cloned().unwrap_or(Value::Null);
     serde_json::from_value(arg).map_err(|e| {
         Error::invalid_params(format!(
@@ -136,7 +151,7 @@ pub async fn execute_command(
                 Err(request_failed(format!("no run {} is running", args.run_id)))
             }
         }
-        REVEAL_ERRORS => reveal_errors(inner, argument::<RunArgs>(&params)?.uri)
+        REVEAL_ERRORS => reveal_errors(inner, argument::<UriArg>(&params)?.uri)
             .await
             .map(|()| None),
         other => Err(Error::invalid_params(format!(
@@ -162,23 +177,60 @@ pub async fn shutdown(inner: &Arc<Inner>) {
         .await;
 }
 
-/// A program document as the analysis sees it.
-struct Program {
-    path: PathBuf,
-    name: String,
-    text: String,
-    root: PathBuf,
-    config: prose_ide::Config,
+/// A program or job entry document as the analysis sees it.
+pub(crate) struct Document {
+    pub path: PathBuf,
+    pub name: String,
+    pub text: String,
+    pub root: PathBuf,
+    pub config: prose_ide::Config,
     /// Its errors, in order: range and message.
-    errors: Vec<(ls_types::Range, String)>,
+    pub errors: Vec<(ls_types::Range, String)>,
 }
 
-/// The program at `uri`, with its errors (the severities of its
-/// configuration, as the lens counts them).
-async fn program(inner: &Arc<Inner>, uri: &Uri) -> Result<Program> {
+impl Document {
+    /// The document's path as `prose run` from the root would name it.
+    pub fn label(&self) -> String {
+        self.path.strip_prefix(&self.root).map_or_else(
+            |_| self.path.display().to_string(),
+            |p| p.display().to_string(),
+        )
+    }
+}
+
+/// What a command runs: a program, a job entry's task, or either (to
+/// reveal errors).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runnable {
+    Program,
+    JobEntry,
+    Either,
+}
+
+impl Runnable {
+    fn accepts(self, kind: FileKind) -> bool {
+        match self {
+            Runnable::Program => kind == FileKind::OpenProse,
+            Runnable::JobEntry => kind == FileKind::JobEntry,
+            Runnable::Either => matches!(kind, FileKind::OpenProse | FileKind::JobEntry),
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Runnable::Program => "an OpenProse program",
+            Runnable::JobEntry => "a job entry",
+            Runnable::Either => "an OpenProse program or a job entry",
+        }
+    }
+}
+
+/// The document at `uri`, which must be `what`, with its errors (the
+/// severities of its configuration, as the lenses count them).
+pub(crate) async fn document(inner: &Arc<Inner>, uri: &Uri, what: Runnable) -> Result<Document> {
     let Some(path) = workspace::uri_path(uri) else {
         return Err(request_failed(format!(
-            "{} is not a file: save the program to run it",
+            "{} is not a file: save it to run it",
             uri.as_str()
         )));
     };
@@ -187,10 +239,8 @@ async fn program(inner: &Arc<Inner>, uri: &Uri) -> Result<Program> {
         |n| n.to_string_lossy().into_owned(),
     );
     let found = on_document(inner, uri, move |s, file| {
-        if s.analysis.file_kind(file).lsp()? != FileKind::OpenProse {
-            return Err(request_failed(format!(
-                "{name} is not an OpenProse program"
-            )));
+        if !what.accepts(s.analysis.file_kind(file).lsp()?) {
+            return Err(request_failed(format!("{name} is not {}", what.noun())));
         }
         let text = s.text(file)?;
         let mut errors = Vec::new();
@@ -199,7 +249,7 @@ async fn program(inner: &Arc<Inner>, uri: &Uri) -> Result<Program> {
                 errors.push((text.range(s.encoding, d.range), d.message.clone()));
             }
         }
-        Ok(Program {
+        Ok(Document {
             text: text.text().to_string(),
             root: PathBuf::from(s.analysis.file_root_dir(file).lsp()?),
             config: s.analysis.file_config(file).lsp()?,
@@ -209,11 +259,11 @@ async fn program(inner: &Arc<Inner>, uri: &Uri) -> Result<Program> {
         })
     })
     .await?;
-    found.ok_or_else(|| request_failed("the program is too large to run"))
+    found.ok_or_else(|| request_failed("the document is too large to run"))
 }
 
 /// `hello.prose has 2 errors; {outcome} (line 3: ...)`.
-fn errors_message(p: &Program, outcome: &str) -> String {
+pub(crate) fn errors_message(p: &Document, outcome: &str) -> String {
     let n = p.errors.len();
     format!(
         "{} has {n} error{}; {outcome} ({})",
@@ -226,41 +276,41 @@ fn errors_message(p: &Program, outcome: &str) -> String {
     )
 }
 
-/// `prose.run`: starts a run and answers `{runId, runDir}` at once.
-async fn run(inner: &Arc<Inner>, args: RunArgs) -> Result<Value> {
-    let (is_trusted, settings, home) = {
-        let st = inner.state();
-        let settings = st.client_settings.runner.over(&st.init_settings.runner);
-        (trusted(&st), settings, st.home.clone().map(PathBuf::from))
-    };
-    if !is_trusted {
-        return Err(request_failed(
-            "running programs is disabled: the workspace is not trusted",
-        ));
+/// The runner settings and the home of a run, once the client is known to
+/// trust the workspace (`what`: what is disabled otherwise).
+pub(crate) fn run_settings(
+    inner: &Arc<Inner>,
+    what: &str,
+) -> Result<(RunnerSettings, Option<PathBuf>)> {
+    if !trusted(&inner.state()) {
+        return Err(request_failed(format!(
+            "running {what} is disabled: the workspace is not trusted"
+        )));
     }
-    let program = program(inner, &args.uri).await?;
-    if args.resume.is_none() && !program.errors.is_empty() {
-        return Err(request_failed(errors_message(&program, "it was not run")));
-    }
-    let caps = inner.runs.caps();
-    let inputs: BTreeMap<String, String> = args
-        .inputs
-        .iter()
-        .map(|(k, v)| {
-            let v = match v {
-                Value::String(s) => s.clone(),
-                Value::Null => String::new(),
-                other => other.to_string(),
-            };
-            (k.clone(), v)
-        })
-        .collect();
-    if !caps.input_request && args.resume.is_none() {
-        missing_inputs(&program.text, &inputs)?;
-    }
+    Ok(settings(inner))
+}
 
-    // The configuration as it is on disk now, and what it needs consent for.
-    let (root, backend, home2) = (program.root.clone(), args.backend.clone(), home.clone());
+/// The editor's runner settings (the pulled ones over
+/// `initializationOptions`) and the home.
+pub(crate) fn settings(inner: &Arc<Inner>) -> (RunnerSettings, Option<PathBuf>) {
+    let st = inner.state();
+    let settings = st.client_settings.runner.over(&st.init_settings.runner);
+    (settings, st.home.clone().map(PathBuf::from))
+}
+
+/// The runner configuration of a run in `root`, as it is on disk now (the
+/// user's and the repository's `prose.toml`, then the editor's settings,
+/// then `backend`), once the user has allowed what the repository's
+/// `prose.toml` chose (when `ask` and it chose anything).
+pub(crate) async fn runner_config(
+    inner: &Arc<Inner>,
+    settings: RunnerSettings,
+    root: PathBuf,
+    home: Option<PathBuf>,
+    backend: Option<String>,
+    ask: bool,
+) -> Result<RunnerConfig> {
+    let home2 = home.clone();
     let (config, request) = blocking(move || -> std::result::Result<_, String> {
         let repo = workspace::load_config(&root)?;
         let config = settings.config(&root, home2.as_deref(), &repo, backend.as_deref())?;
@@ -271,19 +321,92 @@ async fn run(inner: &Arc<Inner>, args: RunArgs) -> Result<Value> {
     })
     .await?
     .map_err(request_failed)?;
-    if let Some(request) = request {
-        consent(inner, request, home.clone()).await?;
+    if ask && let Some(request) = request {
+        consent(inner, request, home).await?;
     }
+    Ok(config)
+}
+
+/// Starts a prepared run with `start` (the program's or the task's): its
+/// events go to the client (`prose/runEvent`, `$/progress` titled
+/// `title`), its inputs are asked of the client when it can be asked, and
+/// it can be cancelled until it ends. Answers `{runId, runDir}`.
+pub(crate) fn launch(
+    inner: &Arc<Inner>,
+    run_id: String,
+    run_dir: String,
+    title: String,
+    start: impl FnOnce(Arc<dyn EventSink>, Option<Arc<dyn InputProvider>>) -> RunHandle,
+) -> Value {
+    let caps = inner.runs.caps();
+    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let provider: Option<Arc<dyn InputProvider>> = caps.input_request.then(|| {
+        Arc::new(EditorInput {
+            client: inner.client.clone(),
+            runtime: tokio::runtime::Handle::current(),
+        }) as Arc<dyn InputProvider>
+    });
+    let handle = start(Arc::new(events_tx), provider);
+    let (done_tx, done_rx) = watch::channel(false);
+    inner.runs.insert(&run_id, handle.canceller(), done_rx);
+    tokio::spawn(forward(
+        inner.clone(),
+        run_id.clone(),
+        title,
+        events_rx,
+        caps.progress,
+        done_tx,
+    ));
+    json!({ "runId": run_id, "runDir": run_dir })
+}
+
+/// A command's `inputs` as text: strings as they are, `null` empty, other
+/// values as JSON.
+pub(crate) fn input_texts(inputs: &BTreeMap<String, Value>) -> BTreeMap<String, String> {
+    inputs
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                Value::String(s) => s.clone(),
+                Value::Null => String::new(),
+                other => other.to_string(),
+            };
+            (k.clone(), v)
+        })
+        .collect()
+}
+
+/// `prose.run`: starts a run and answers `{runId, runDir}` at once.
+async fn run(inner: &Arc<Inner>, args: RunArgs) -> Result<Value> {
+    let (settings, home) = run_settings(inner, "programs")?;
+    let program = document(inner, &args.uri, Runnable::Program).await?;
+    if args.resume.is_none() && !program.errors.is_empty() {
+        return Err(request_failed(errors_message(&program, "it was not run")));
+    }
+    let caps = inner.runs.caps();
+    let inputs = input_texts(&args.inputs);
+    if !caps.input_request && args.resume.is_none() {
+        missing_inputs(&program.text, &inputs)?;
+    }
+    let config = runner_config(
+        inner,
+        settings,
+        program.root.clone(),
+        home.clone(),
+        args.backend.clone(),
+        true,
+    )
+    .await?;
 
     // Named as `prose run` from the root would name it.
-    let label = program.path.strip_prefix(&program.root).map_or_else(
-        |_| program.path.display().to_string(),
-        |p| p.display().to_string(),
+    let mut options = RunOptions::new(
+        program.path.clone(),
+        program.text.clone(),
+        program.root.clone(),
     );
-    let mut options = RunOptions::new(program.path.clone(), program.text, program.root);
-    options.program_label = Some(label);
+    options.program_label = Some(program.label());
     options.home = home;
-    options.prose_config = program.config;
+    options.prose_config = program.config.clone();
     options.config = config;
     options.inputs = inputs;
     options.resume = args.resume;
@@ -298,28 +421,15 @@ async fn run(inner: &Arc<Inner>, args: RunArgs) -> Result<Value> {
             )),
             e => request_failed(e.to_string()),
         })?;
-
     let run_id = prepared.run_id().to_string();
     let run_dir = prepared.run_dir().display().to_string();
-    let (events_tx, events_rx) = mpsc::unbounded_channel();
-    let provider: Option<Arc<dyn InputProvider>> = caps.input_request.then(|| {
-        Arc::new(EditorInput {
-            client: inner.client.clone(),
-            runtime: tokio::runtime::Handle::current(),
-        }) as Arc<dyn InputProvider>
-    });
-    let handle = start(prepared, Arc::new(events_tx), provider);
-    let (done_tx, done_rx) = watch::channel(false);
-    inner.runs.insert(&run_id, handle.canceller(), done_rx);
-    tokio::spawn(forward(
-        inner.clone(),
-        run_id.clone(),
+    Ok(launch(
+        inner,
+        run_id,
+        run_dir,
         format!("Running {}", program.name),
-        events_rx,
-        caps.progress,
-        done_tx,
-    ));
-    Ok(json!({ "runId": run_id, "runDir": run_dir }))
+        |sink, provider| start(prepared, sink, provider),
+    ))
 }
 
 /// Refuses a run whose inputs are not all given when the client cannot be
@@ -402,7 +512,7 @@ async fn consent(inner: &Arc<Inner>, request: ConsentRequest, home: Option<PathB
 
 /// `prose.dryRun`: the plan, as `prose run --dry-run` prints it.
 async fn dry_run(inner: &Arc<Inner>, uri: Uri) -> Result<Value> {
-    let program = program(inner, &uri).await?;
+    let program = document(inner, &uri, Runnable::Program).await?;
     if !program.errors.is_empty() {
         return Err(request_failed(errors_message(&program, "it has no plan")));
     }
@@ -411,10 +521,10 @@ async fn dry_run(inner: &Arc<Inner>, uri: Uri) -> Result<Value> {
     Ok(json!({ "plan": plan }))
 }
 
-/// `prose.revealErrors`: shows the first error (`window/showDocument`),
+/// `prose.revealErrors`: shows the first error of a program or job entry (`window/showDocument`),
 /// or says where it is when the client cannot show documents.
 async fn reveal_errors(inner: &Arc<Inner>, uri: Uri) -> Result<()> {
-    let program = program(inner, &uri).await?;
+    let program = document(inner, &uri, Runnable::Either).await?;
     let Some((range, message)) = program.errors.first().cloned() else {
         inner
             .client

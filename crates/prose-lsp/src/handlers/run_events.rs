@@ -21,6 +21,7 @@ use ls_types::{
 use prose_runner::{
     events::{Event, EventKind, RunStatus},
     input::{InputProvider, InputRequest},
+    jobs::JobEvent,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -138,7 +139,10 @@ pub enum ProgressUpdate {
 }
 
 /// The progress update an event makes, if any: a report per finished
-/// session (`s2@5 finished: research`), the end with the run's status.
+/// session (`s2@5 finished: research`) and per step of a job task
+/// (`✓ availability condition: ...`, `s3@78 driving called
+/// job_boolean_false: ...`, `↻ RetryWithUserPrompt: attempt 2 of 4`), the
+/// end with the run's status.
 pub fn progress_update(event: &Event) -> Option<ProgressUpdate> {
     match &event.kind {
         EventKind::SessionFinished { binding, .. } | EventKind::SessionReused { binding, .. } => {
@@ -154,6 +158,14 @@ pub fn progress_update(event: &Event) -> Option<ProgressUpdate> {
                 format!("{session} {verb}: {binding}")
             }))
         }
+        // A task's availability and criteria checks, its retries and its
+        // tools, as `prose jobs run` shows them.
+        EventKind::Job(job) => match job {
+            JobEvent::TaskStarted { .. } | JobEvent::TaskFinished { .. } => None,
+            _ => Some(ProgressUpdate::Report(
+                prose_runner::jobs::describe(event, job).trim().to_string(),
+            )),
+        },
         EventKind::RunFinished { status, error, .. } => {
             Some(ProgressUpdate::End(match (status, error) {
                 (RunStatus::Failed, Some(e)) => format!("failed: {e}"),
@@ -292,6 +304,65 @@ mod tests {
                     message: "w".into()
                 }
             )),
+            None
+        );
+    }
+
+    #[test]
+    fn the_steps_of_a_job_task_report_and_its_start_and_end_do_not() {
+        let job = |session: Option<&str>, j: JobEvent| {
+            progress_update(&event(session, EventKind::Job(j)))
+        };
+        assert_eq!(
+            job(
+                Some("s3@78"),
+                JobEvent::ToolCalled {
+                    name: "job_boolean_false".into(),
+                    argument: "design.md has only its headings\nmore".into(),
+                    role: prose_runner::backend::JobRole::Driving,
+                }
+            ),
+            Some(ProgressUpdate::Report(
+                "s3@78 driving called job_boolean_false: design.md has only its headings".into()
+            ))
+        );
+        assert_eq!(
+            job(
+                None,
+                JobEvent::AvailabilityChecked {
+                    check: "condition",
+                    result: true,
+                    reason: "the story is there".into(),
+                }
+            ),
+            Some(ProgressUpdate::Report(
+                "✓ availability condition: the story is there".into()
+            ))
+        );
+        assert_eq!(
+            job(
+                None,
+                JobEvent::Retry {
+                    action: "RetryWithNewSession",
+                    attempt: 2,
+                    max_attempts: 3,
+                    reason: "unmet".into(),
+                }
+            ),
+            Some(ProgressUpdate::Report(
+                "↻ RetryWithNewSession: attempt 2 of 3".into()
+            ))
+        );
+        assert_eq!(
+            job(
+                None,
+                JobEvent::TaskFinished {
+                    task: "t".into(),
+                    outcome: prose_runner::jobs::TaskOutcome::Succeeded,
+                    reason: "done".into(),
+                    variables: Default::default(),
+                }
+            ),
             None
         );
     }

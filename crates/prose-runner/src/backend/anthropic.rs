@@ -207,6 +207,10 @@ impl Backend for AnthropicBackend {
         "anthropic"
     }
 
+    fn keeps_conversations(&self) -> bool {
+        true
+    }
+
     fn call<'a>(
         &'a self,
         request: &'a BackendRequest,

@@ -5,7 +5,8 @@
 //! ```text
 //! claude -p [args from [runner.claude]] --output-format json [--model NAME]
 //!        (--no-session-persistence | --session-id UUID | --resume ID)
-//!        [--strict-mcp-config] [--allowedTools RULE...] [--disallowedTools TOOL...]
+//!        [--mcp-config JSON] [--strict-mcp-config] [--allowedTools RULE...]
+//!        [--disallowedTools TOOL...]
 //! ```
 //!
 //! in the workspace root with the whole prompt on stdin (never as an
@@ -28,6 +29,12 @@
 //! behind (`--no-session-persistence`).
 //!
 //! **Permissions** map to the CLI's tool rules; see [`ToolRules`].
+//!
+//! **Tools** (job tasks): the runner's MCP server is handed to the CLI
+//! with `--mcp-config '{"mcpServers":{"prose":{...}}}'`, and its tools are
+//! pre-approved (`--allowedTools mcp__prose__NAME ...`: in print mode
+//! nobody could approve a call). The calls arrive in the request's calls
+//! file (see [`super::tools`]) and are returned with the answer.
 
 use std::sync::Arc;
 
@@ -41,6 +48,7 @@ use super::{
     env::Env,
     handle,
     registry::BackendKind,
+    tools,
 };
 use crate::config::RunnerConfig;
 
@@ -300,13 +308,22 @@ impl ClaudeBackend {
             SessionArg::Resume(id) => args.extend(["--resume".into(), id.clone()]),
         }
         let rules = ToolRules::of(&request.permissions);
+        let mut allowed = rules.allowed;
+        if let Some((program, server_args)) = tools::mcp_server(request) {
+            let config = serde_json::json!({"mcpServers": {tools::mcp::SERVER_NAME: {
+                "command": program,
+                "args": server_args,
+            }}});
+            args.extend(["--mcp-config".into(), config.to_string()]);
+            allowed.extend(tools::mcp_tool_names(request));
+        }
         if rules.strict_mcp {
             args.push("--strict-mcp-config".into());
         }
         // Each takes every value up to the next option: last, then.
-        if !rules.allowed.is_empty() {
+        if !allowed.is_empty() {
             args.push("--allowedTools".into());
-            args.extend(rules.allowed);
+            args.extend(allowed);
         }
         if !rules.disallowed.is_empty() {
             args.push("--disallowedTools".into());
@@ -395,6 +412,10 @@ impl Backend for ClaudeBackend {
         "claude"
     }
 
+    fn keeps_conversations(&self) -> bool {
+        true
+    }
+
     fn call<'a>(
         &'a self,
         request: &'a BackendRequest,
@@ -407,6 +428,7 @@ impl Backend for ClaudeBackend {
                 Some(id) => SessionArg::Resume(id.to_string()),
                 None => SessionArg::New(new_session_id()),
             };
+            tools::reset_calls(request);
             let mut ran = self.run(request, &session, cancel).await?;
             if matches!(session, SessionArg::Resume(_))
                 && !ran.output.success()
@@ -414,11 +436,14 @@ impl Backend for ClaudeBackend {
                     || ran.output.stderr.contains(NO_CONVERSATION))
             {
                 // The CLI lost the conversation: start another one.
+                tools::reset_calls(request);
                 ran = self
                     .run(request, &SessionArg::New(new_session_id()), cancel)
                     .await?;
             }
-            response(&ran, persistent)
+            let mut answer = response(&ran, persistent)?;
+            answer.tool_calls = tools::reported_calls(request);
+            Ok(answer)
         })
     }
 

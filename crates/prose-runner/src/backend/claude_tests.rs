@@ -1,7 +1,7 @@
 use super::*;
 use crate::backend::{
     ModelChoice, PermissionValue as V, SessionIdentity, SessionMode,
-    cli::{test_request, test_settings},
+    cli::{test_request, test_settings, with_tools},
     process::ProcessOutput,
 };
 
@@ -227,4 +227,23 @@ fn reads_the_result_object() {
     )
     .unwrap();
     assert_eq!(ok.text, "y");
+}
+
+#[test]
+fn tools_come_from_the_runners_mcp_server_and_are_pre_approved() {
+    let r = with_tools(test_request(
+        "task",
+        &[("bash", V::Allow), ("network", V::Deny)],
+    ));
+    assert_eq!(
+        backend(&[]).argv(&r, &SessionArg::None).join(" "),
+        r#"-p --output-format json --no-session-persistence --mcp-config {"mcpServers":{"prose":{"args":["jobs","mcp","--calls","/run/tools/s1.jsonl"],"command":"/bin/prose"}}} --strict-mcp-config --allowedTools mcp__prose__job_boolean_true mcp__prose__job_boolean_false --disallowedTools WebFetch WebSearch Bash PowerShell"#
+    );
+    // Tools without a server are not offered.
+    let mut r = with_tools(test_request("task", &[]));
+    r.tool_channel.as_mut().unwrap().server = None;
+    assert_eq!(
+        backend(&[]).argv(&r, &SessionArg::None).join(" "),
+        "-p --output-format json --no-session-persistence"
+    );
 }

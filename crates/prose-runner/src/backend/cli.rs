@@ -226,11 +226,41 @@ pub(crate) fn test_request(task: &str, rules: &[(&str, super::PermissionValue)])
         skills: vec![],
         binding: Some("result".into()),
         tools: vec![],
+        tool_channel: None,
+        job: None,
         timeout: std::time::Duration::from_secs(30),
         attempt: 1,
         working_dir: ".".into(),
         run_dir: ".".into(),
     }
+}
+
+/// `request` offering two job tools through an MCP server, for the
+/// backends' unit tests.
+#[cfg(test)]
+pub(crate) fn with_tools(mut request: BackendRequest) -> BackendRequest {
+    request.tools = ["job_boolean_true", "job_boolean_false"]
+        .map(|name| super::ToolDefinition {
+            name: name.into(),
+            description: String::new(),
+            parameters: serde_json::json!({}),
+        })
+        .into();
+    request.tool_channel = Some(super::ToolChannel {
+        calls_file: "/run/tools/s1.jsonl".into(),
+        server: Some(
+            [
+                "/bin/prose",
+                "jobs",
+                "mcp",
+                "--calls",
+                "/run/tools/s1.jsonl",
+            ]
+            .map(str::to_string)
+            .into(),
+        ),
+    });
+    request
 }
 
 #[cfg(test)]

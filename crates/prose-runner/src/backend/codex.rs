@@ -5,7 +5,8 @@
 //! ```text
 //! codex exec --json --skip-git-repo-check [--ephemeral] [-m NAME]
 //!            [-c sandbox_mode="..."] [-c sandbox_workspace_write.network_access=...]
-//!            [-c web_search="disabled"] [args from [runner.codex]] [resume THREAD_ID] -
+//!            [-c web_search="disabled"] [-c mcp_servers.prose.*=...]
+//!            [args from [runner.codex]] [resume THREAD_ID] -
 //! ```
 //!
 //! in the workspace root with the whole prompt on stdin (`-`), and reads
@@ -27,6 +28,13 @@
 //! longer has it, a new one starts. Other requests are `--ephemeral`.
 //!
 //! **Permissions** map to Codex's sandbox; see [`Sandbox`].
+//!
+//! **Tools** (job tasks): the runner's MCP server is configured with `-c
+//! mcp_servers.prose.command=...`, `-c mcp_servers.prose.args=[...]` and
+//! `-c mcp_servers.prose.default_tools_approval_mode="approve"` (without
+//! approval in advance, `codex exec` refuses every call: "MCP tool call
+//! requires approval"). The calls arrive in the request's calls file (see
+//! [`super::tools`]) and are returned with the answer.
 
 use std::sync::Arc;
 
@@ -40,6 +48,7 @@ use super::{
     env::Env,
     handle,
     registry::BackendKind,
+    tools,
 };
 use crate::config::RunnerConfig;
 
@@ -249,6 +258,19 @@ impl CodexBackend {
             args.extend(["-m".into(), model.clone()]);
         }
         args.extend(Sandbox::of(&request.permissions).config_args());
+        if let Some((program, server_args)) = tools::mcp_server(request) {
+            // TOML values; JSON's strings and arrays of strings are TOML too.
+            let key = format!("mcp_servers.{}", tools::mcp::SERVER_NAME);
+            let string = |s: &str| serde_json::Value::from(s).to_string();
+            args.extend([
+                "-c".into(),
+                format!("{key}.command={}", string(program)),
+                "-c".into(),
+                format!("{key}.args={}", serde_json::json!(server_args)),
+                "-c".into(),
+                format!("{key}.default_tools_approval_mode=\"approve\""),
+            ]);
+        }
         args.extend(self.cli.args.iter().cloned());
         if let Some(t) = thread {
             args.extend(["resume".into(), t.to_string()]);
@@ -332,6 +354,10 @@ impl Backend for CodexBackend {
         "codex"
     }
 
+    fn keeps_conversations(&self) -> bool {
+        true
+    }
+
     fn call<'a>(
         &'a self,
         request: &'a BackendRequest,
@@ -344,12 +370,16 @@ impl Backend for CodexBackend {
                 let args = self.argv(request, thread, keep);
                 async move { self.cli.run(args, &request.prompt, request, cancel).await }
             };
+            tools::reset_calls(request);
             let mut ran = run(thread).await?;
             if thread.is_some() && !ran.output.success() && ran.output.stderr.contains(NO_THREAD) {
                 // Codex lost the thread: start another one.
+                tools::reset_calls(request);
                 ran = run(None).await?;
             }
-            response(&ran, keep)
+            let mut answer = response(&ran, keep)?;
+            answer.tool_calls = tools::reported_calls(request);
+            Ok(answer)
         })
     }
 

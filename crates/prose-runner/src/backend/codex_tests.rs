@@ -1,7 +1,7 @@
 use super::*;
 use crate::backend::{
     PermissionValue as V,
-    cli::{test_request, test_settings},
+    cli::{test_request, test_settings, with_tools},
     process::ProcessOutput,
 };
 
@@ -181,5 +181,16 @@ fn reads_the_json_lines() {
         .unwrap_err()
         .message,
         "`codex` failed with exit status 2: {\"type\":\"error\",\"message\":\"stream disconnected\"}: stream disconnected"
+    );
+}
+
+#[test]
+fn tools_come_from_the_runners_mcp_server_approved_in_advance() {
+    let r = with_tools(test_request("task", &[]));
+    assert_eq!(
+        backend(&["--profile", "work"])
+            .argv(&r, None, false)
+            .join(" "),
+        r#"exec --json --skip-git-repo-check --ephemeral -c mcp_servers.prose.command="/bin/prose" -c mcp_servers.prose.args=["jobs","mcp","--calls","/run/tools/s1.jsonl"] -c mcp_servers.prose.default_tools_approval_mode="approve" --profile work -"#
     );
 }

@@ -16,6 +16,12 @@
 //! | `PROSE_SESSION_ID` | the session's id in the run (`s4@12`) |
 //! | `PROSE_ATTEMPT` | 1 for the first attempt, then 2, 3, ... |
 //! | `PROSE_CHOICES` | for a choice: the option labels, one per line |
+//! | `PROSE_CONVERSATION` | the conversation the request belongs to (the same value on each request of one); empty for a one-off request |
+//! | `PROSE_SESSION_MODE` | `new` for the first request of a conversation (and one-off requests), `resume` for the next ones |
+//! | `PROSE_TASK` | a job task's name; empty outside job tasks |
+//! | `PROSE_ROLE` | a job task's session: `task` or `driving`; empty outside job tasks |
+//! | `PROSE_TOOLS` | the tools the request offers, one name per line; empty when none |
+//! | `PROSE_TOOLS_FILE` | where a tool call is reported (see [`super::tools`]); empty when no tools are offered |
 //!
 //! plus the minimal environment of every child
 //! ([`super::process::base_environment`]) and `[runner] env`. Its trimmed
@@ -28,8 +34,9 @@ use futures::future::BoxFuture;
 
 use super::{
     Backend, BackendError, BackendRequest, BackendResponse, BackendResult, CancellationToken,
-    PermissionRule,
+    PermissionRule, SessionMode,
     process::{ProcessSpec, base_environment, run_process},
+    tools,
 };
 use crate::config::RunnerConfig;
 
@@ -77,6 +84,42 @@ impl CommandBackend {
             ("PROSE_SESSION_ID".to_string(), r.session_id.clone()),
             ("PROSE_ATTEMPT".to_string(), r.attempt.to_string()),
             ("PROSE_CHOICES".to_string(), r.choices.join("\n")),
+            ("PROSE_CONVERSATION".to_string(), opt(&r.identity.key)),
+            (
+                "PROSE_SESSION_MODE".to_string(),
+                match r.identity.mode {
+                    SessionMode::New => "new",
+                    SessionMode::Resume => "resume",
+                }
+                .to_string(),
+            ),
+            (
+                "PROSE_TASK".to_string(),
+                r.job.as_ref().map(|j| j.task.clone()).unwrap_or_default(),
+            ),
+            (
+                "PROSE_ROLE".to_string(),
+                r.job
+                    .as_ref()
+                    .map(|j| j.role.as_str().to_string())
+                    .unwrap_or_default(),
+            ),
+            (
+                tools::TOOLS_VAR.to_string(),
+                r.tools
+                    .iter()
+                    .map(|t| t.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            (
+                tools::TOOLS_FILE_VAR.to_string(),
+                r.tool_channel
+                    .as_ref()
+                    .filter(|_| !r.tools.is_empty())
+                    .map(|c| c.calls_file.display().to_string())
+                    .unwrap_or_default(),
+            ),
         ]);
         env
     }
@@ -111,6 +154,7 @@ impl Backend for CommandBackend {
                 cwd: Some(request.working_dir.clone()),
                 timeout: request.timeout,
             };
+            tools::reset_calls(request);
             let out = run_process(&spec, cancel).await?;
             if !out.success() {
                 let status = match out.code {
@@ -125,7 +169,10 @@ impl Backend for CommandBackend {
                 };
                 return Err(BackendError::failed(message));
             }
-            Ok(BackendResponse::text(out.stdout))
+            Ok(BackendResponse {
+                tool_calls: tools::reported_calls(request),
+                ..BackendResponse::text(out.stdout)
+            })
         })
     }
 

@@ -28,9 +28,20 @@
 //! fail = "HTTP 503"            # (without fail_times: always fail)
 //! answer = "ok"
 //! delay = "200ms"              # answer after a pause
+//!
+//! [[rule]]
+//! task = "plan-task"           # job tasks: the task's name ...
+//! role = "driving"             # ... and the session: task | driving
+//! answers = ["Not yet.", "Yes."]
+//! tools = [                    # the tool calls of each answer (the last repeats)
+//!   [{ name = "job_boolean_false", argument = "plan.md is missing" }],
+//!   [{ name = "job_boolean_true", argument = "plan.md has three steps" }],
+//! ]
 //! ```
 //!
-//! The mock runs nothing, so it enforces every permission rule.
+//! A rule's `tools` are returned as the answer's tool calls (only those
+//! the request offers; the others are dropped, as a model could not call
+//! them). The mock runs nothing, so it enforces every permission rule.
 
 use std::{
     io::Write,
@@ -44,7 +55,7 @@ use serde::Deserialize;
 
 use super::{
     Backend, BackendError, BackendRequest, BackendResponse, BackendResult, CancellationToken,
-    PermissionRule, RequestKind,
+    JobRole, PermissionRule, RequestKind, ToolCall,
 };
 use crate::config::RunnerConfig;
 
@@ -75,6 +86,24 @@ pub struct MockRule {
     pub fail_times: Option<u32>,
     /// A pause before answering: `"200ms"`, `"2s"`.
     pub delay: Option<String>,
+    /// A job task's name.
+    pub task: Option<String>,
+    /// A job task's session.
+    pub role: Option<JobRole>,
+    /// The tool calls of each answer (aligned with `answers`; the last
+    /// repeats), each a list of calls.
+    #[serde(default)]
+    pub tools: Vec<Vec<MockToolCall>>,
+}
+
+/// A scripted tool call: `{ name = "job_boolean_true", argument = "why" }`
+/// (the argument is sent as `{"argument": ...}`, the job tools' schema).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MockToolCall {
+    pub name: String,
+    #[serde(default)]
+    pub argument: String,
 }
 
 impl MockRule {
@@ -92,6 +121,13 @@ impl MockRule {
                 .prompt
                 .as_ref()
                 .is_none_or(|p| r.parts.task.contains(p.as_str()))
+            && self
+                .task
+                .as_ref()
+                .is_none_or(|t| r.job.as_ref().is_some_and(|j| &j.task == t))
+            && self
+                .role
+                .is_none_or(|role| r.job.as_ref().is_some_and(|j| j.role == role))
     }
 }
 
@@ -186,14 +222,29 @@ impl MockBackend {
             let message = rule.fail.clone().unwrap_or_else(|| "mock failure".into());
             return (Err(BackendError::failed(message)), delay);
         }
+        let k = n.saturating_sub(rule.fail_times.unwrap_or(0)) as usize;
         let answer = if rule.answers.is_empty() {
             rule.answer.clone().unwrap_or_else(|| default_answer(r))
         } else {
-            let k = (n.saturating_sub(rule.fail_times.unwrap_or(0)) as usize)
-                .min(rule.answers.len() - 1);
-            rule.answers[k].clone()
+            rule.answers[k.min(rule.answers.len() - 1)].clone()
         };
-        (Ok(BackendResponse::text(answer)), delay)
+        let tool_calls = match rule.tools.len() {
+            0 => Vec::new(),
+            len => rule.tools[k.min(len - 1)]
+                .iter()
+                .filter(|c| r.tools.iter().any(|t| t.name == c.name))
+                .map(|c| ToolCall {
+                    id: None,
+                    name: c.name.clone(),
+                    arguments: serde_json::json!({ "argument": c.argument }),
+                })
+                .collect(),
+        };
+        let response = BackendResponse {
+            tool_calls,
+            ..BackendResponse::text(answer)
+        };
+        (Ok(response), delay)
     }
 
     fn log(&self, r: &BackendRequest) {
@@ -207,6 +258,7 @@ impl MockBackend {
             "binding": r.binding,
             "model": r.model.alias,
             "task": r.parts.task,
+            "job": r.job,
         });
         if let Ok(mut f) = std::fs::OpenOptions::new()
             .create(true)
@@ -296,6 +348,8 @@ mod tests {
             skills: vec![],
             binding: None,
             tools: vec![],
+            tool_channel: None,
+            job: None,
             timeout: Duration::from_secs(10),
             attempt: 1,
             working_dir: ".".into(),
@@ -361,6 +415,73 @@ answer = "finally"
         assert_eq!(ask(&m, &flaky).await, Err("HTTP 503".into()));
         assert_eq!(ask(&m, &flaky).await, Err("HTTP 503".into()));
         assert_eq!(ask(&m, &flaky).await, Ok("finally".into()));
+    }
+
+    #[tokio::test]
+    async fn job_rules_match_the_task_and_role_and_script_tool_calls() {
+        use crate::backend::{JobRequest, ToolDefinition};
+        let script = MockScript::parse(
+            r#"
+[[rule]]
+task = "plan"
+role = "driving"
+answers = ["no", "yes"]
+tools = [
+  [{ name = "job_boolean_false", argument = "missing" }, { name = "not_offered" }],
+  [{ name = "job_boolean_true", argument = "there" }],
+]
+"#,
+        )
+        .unwrap();
+        let m = MockBackend::new(script);
+        let mut r = request(RequestKind::Session, "Is the plan there?");
+        let names = ["job_boolean_true", "job_boolean_false"];
+        r.tools = names
+            .iter()
+            .map(|n| ToolDefinition {
+                name: n.to_string(),
+                description: String::new(),
+                parameters: serde_json::json!({}),
+            })
+            .collect();
+        let calls = |resp: BackendResponse| -> Vec<(String, serde_json::Value)> {
+            resp.tool_calls
+                .into_iter()
+                .map(|c| (c.name, c.arguments["argument"].clone()))
+                .collect()
+        };
+        // Not a job request: no match, the echo.
+        let plain = m.call(&r, &CancellationToken::new()).await.unwrap();
+        assert_eq!(plain.text, "Is the plan there?");
+        assert!(plain.tool_calls.is_empty());
+        r.job = Some(JobRequest {
+            task: "plan".into(),
+            role: JobRole::Task,
+        });
+        assert!(
+            m.call(&r, &CancellationToken::new())
+                .await
+                .unwrap()
+                .tool_calls
+                .is_empty()
+        );
+        r.job.as_mut().unwrap().role = JobRole::Driving;
+        let first = m.call(&r, &CancellationToken::new()).await.unwrap();
+        assert_eq!(first.text, "no");
+        assert_eq!(
+            calls(first),
+            [(
+                "job_boolean_false".to_string(),
+                serde_json::json!("missing")
+            )]
+        );
+        for _ in 0..2 {
+            let next = m.call(&r, &CancellationToken::new()).await.unwrap();
+            assert_eq!(
+                calls(next),
+                [("job_boolean_true".to_string(), serde_json::json!("there"))]
+            );
+        }
     }
 
     #[test]

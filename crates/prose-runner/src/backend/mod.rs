@@ -49,11 +49,17 @@
 //!   sessions can use [`SessionIdentity`] and return a
 //!   [`BackendResponse::session_handle`], prefixed with its name
 //!   ([`handle`]) so that another backend never takes it for its own.
-//! - Tool calls: job tasks (a later issue) will pass
-//!   [`BackendRequest::tools`]; a backend that supports tools declares them
-//!   to the model and returns the calls in
+//! - Tool calls: job tasks pass [`BackendRequest::tools`]; every backend
+//!   offers them to its model and returns the calls it made, in order, in
 //!   [`BackendResponse::tool_calls`], answering each call with `ok` so the
-//!   model can finish. A backend without tool support ignores `tools`.
+//!   model can finish. The HTTP backends declare them natively; the mock
+//!   scripts them; an agent in a process of its own reports them through
+//!   the request's [`ToolChannel`] (an MCP server for the agent CLIs, a
+//!   file for `command`; see [`tools`]).
+//! - Conversations: a backend that keeps a conversation itself across
+//!   requests with the same [`SessionIdentity::key`] says so with
+//!   [`Backend::keeps_conversations`]; for the others, a job task's runner
+//!   puts the conversation so far into the prompt.
 
 pub mod anthropic;
 pub mod claude;
@@ -69,14 +75,16 @@ pub mod permissions;
 pub mod process;
 pub mod registry;
 mod request;
+pub mod tools;
 
 pub use permissions::{
     PermissionKind, PermissionRule, PermissionValue, Permissions, UnenforcedPermission,
 };
 pub use registry::{BackendKind, SelectError, create_backend, select_backend};
 pub use request::{
-    BackendError, BackendErrorKind, BackendRequest, BackendResponse, ContextItem, ModelChoice,
-    PromptParts, RequestKind, SessionIdentity, SessionMode, ToolCall, ToolDefinition, Usage,
+    BackendError, BackendErrorKind, BackendRequest, BackendResponse, ContextItem, JobRequest,
+    JobRole, ModelChoice, PromptParts, RequestKind, SessionIdentity, SessionMode, ToolCall,
+    ToolChannel, ToolDefinition, Usage,
 };
 pub use tokio_util::sync::CancellationToken;
 
@@ -84,6 +92,43 @@ use futures::future::BoxFuture;
 
 /// The answer to one request, or why there is none.
 pub type BackendResult = Result<BackendResponse, BackendError>;
+
+/// Asks `backend`, and stops a backend that ignores its timeout a little
+/// after it (5 s): what the runner uses for every request.
+pub async fn call_guarded(
+    backend: &dyn Backend,
+    request: &BackendRequest,
+    cancel: &CancellationToken,
+) -> BackendResult {
+    let guard = request.timeout + std::time::Duration::from_secs(5);
+    tokio::select! {
+        r = backend.call(request, cancel) => r,
+        () = tokio::time::sleep(guard) => Err(BackendError::timeout(format!(
+            "the `{}` backend did not answer within {}",
+            backend.name(),
+            humantime::format_duration(request.timeout)
+        ))),
+    }
+}
+
+impl ModelChoice {
+    /// The model for `alias`: the configuration's name for it on `kind`,
+    /// else `backend`'s own ([`Backend::default_model_name`]).
+    pub fn resolve(
+        alias: Option<String>,
+        backend: &dyn Backend,
+        kind: Option<BackendKind>,
+        config: &crate::config::RunnerConfig,
+    ) -> ModelChoice {
+        ModelChoice {
+            name: alias.as_deref().and_then(|a| {
+                kind.and_then(|k| config.model_name(k, a))
+                    .or_else(|| backend.default_model_name(a))
+            }),
+            alias,
+        }
+    }
+}
 
 /// Something that answers the runner's requests. See the module docs.
 pub trait Backend: Send + Sync {
@@ -119,5 +164,14 @@ pub trait Backend: Send + Sync {
     /// call a model.
     fn preflight(&self) -> Result<(), BackendError> {
         Ok(())
+    }
+
+    /// Whether the backend keeps a conversation itself, so that a request
+    /// that resumes [`SessionIdentity::key`] goes on where the previous one
+    /// stopped (the agent CLIs' sessions, the HTTP backends' handles).
+    /// When it does not, a job task's runner puts the conversation so far
+    /// into the prompt.
+    fn keeps_conversations(&self) -> bool {
+        false
     }
 }

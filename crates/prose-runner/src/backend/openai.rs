@@ -199,6 +199,10 @@ impl Backend for OpenAiBackend {
         "openai"
     }
 
+    fn keeps_conversations(&self) -> bool {
+        true
+    }
+
     fn call<'a>(
         &'a self,
         request: &'a BackendRequest,

@@ -135,12 +135,66 @@ pub struct ToolDefinition {
 }
 
 /// A tool call the model made while answering.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolCall {
     /// The backend's id of the call, when it has one.
     pub id: Option<String>,
+    /// The tool's name; empty for a line of a tool calls file that could
+    /// not be read (its text is then the `arguments` string), see
+    /// [`ToolChannel::read_calls`].
     pub name: String,
     pub arguments: serde_json::Value,
+}
+
+/// How an agent that runs in a process of its own (the `claude`, `codex`
+/// and `command` backends) reports its tool calls to the runner: each call
+/// is one JSON line appended to [`Self::calls_file`], which the backend
+/// reads when the request ends (see [`super::tools`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolChannel {
+    /// Where calls go, one JSON object per line:
+    /// `{"name": "job_boolean_true", "arguments": {"argument": "..."}}`.
+    pub calls_file: PathBuf,
+    /// The program and arguments of a stdio MCP server that offers
+    /// [`BackendRequest::tools`] and writes each call to `calls_file`
+    /// (`prose jobs mcp --tools FILE --calls FILE`); the agent CLIs start
+    /// it. `None` when the host has no such server.
+    pub server: Option<Vec<String>>,
+}
+
+/// Which of a job task's sessions a request is for (seed 002): the task
+/// session does the task's work, the driving session decides conditions.
+/// With the single-model option both are one conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobRole {
+    /// A condition of `availability` or `criteria`.
+    Driving,
+    /// The task's prompt, or the prompt of a retry.
+    Task,
+}
+
+impl JobRole {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobRole::Driving => "driving",
+            JobRole::Task => "task",
+        }
+    }
+}
+
+impl fmt::Display for JobRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a request of a job task is (`None` for OpenProse requests).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobRequest {
+    /// The task's name in the entry.
+    pub task: String,
+    pub role: JobRole,
 }
 
 /// One request to a backend.
@@ -173,6 +227,12 @@ pub struct BackendRequest {
     pub binding: Option<String>,
     /// Tools the model may call (empty for OpenProse sessions).
     pub tools: Vec<ToolDefinition>,
+    /// Where an agent in another process reports calls of [`Self::tools`]
+    /// (`None` when the request offers no tools).
+    pub tool_channel: Option<ToolChannel>,
+    /// The job task and session the request belongs to; `None` for
+    /// OpenProse requests.
+    pub job: Option<JobRequest>,
     /// How long the request may take, all attempts of the backend included;
     /// the backend kills what it started when it passes.
     pub timeout: Duration,

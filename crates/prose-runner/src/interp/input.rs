@@ -9,7 +9,7 @@
 
 use super::{Cx, Exec, Fail, Interp, RunError};
 use crate::{
-    events::{EventKind, excerpt, now_rfc3339},
+    events::{EventKind, excerpt},
     input::InputRequest,
     ir::{InputDecl, Stmt, StmtKind},
     state::JournalEntry,
@@ -47,18 +47,13 @@ impl Interp {
                 self.cancel_with(&format!("input `{}` was not given", decl.name));
                 return Err(Fail::Cancelled);
             };
-            let entry = JournalEntry {
+            let entry = JournalEntry::input(
                 key,
-                id: format!("input:{}", decl.name),
-                kind: "input".into(),
-                agent: None,
-                binding: Some(decl.name.clone()),
-                task: decl.prompt.raw(),
-                output: answer.clone(),
-                memory: None,
-                session_handle: None,
-                time: now_rfc3339(),
-            };
+                &decl.name,
+                Some(decl.name.clone()),
+                decl.prompt.raw(),
+                &answer,
+            );
             if let Err(e) = self.store.journal.put(entry) {
                 self.warn(cx, &format!("cannot record input `{}`: {e}", decl.name));
             }

@@ -467,14 +467,12 @@ impl Interp {
             .model
             .clone()
             .or_else(|| self.config.model.as_ref().map(|m| m.value.clone()));
-        let model = ModelChoice {
-            name: alias.as_deref().and_then(|a| {
-                self.backend_kind
-                    .and_then(|k| self.config.model_name(k, a))
-                    .or_else(|| self.backend.default_model_name(a))
-            }),
+        let model = ModelChoice::resolve(
             alias,
-        };
+            self.backend.as_ref(),
+            self.backend_kind,
+            &self.config,
+        );
         let choices = match &ask.expect {
             Expect::Label(l) => l.clone(),
             _ => Vec::new(),
@@ -500,6 +498,8 @@ impl Interp {
                 binding: binding.clone().unwrap_or_default(),
                 line: ask.site.line,
                 prompt_excerpt: excerpt(&ask.parts.task),
+                role: String::new(),
+                step: String::new(),
             },
         );
         let mut flight = InFlight {
@@ -530,6 +530,8 @@ impl Interp {
                 skills: ask.skills.clone(),
                 binding: binding.clone(),
                 tools: Vec::new(),
+                tool_channel: None,
+                job: None,
                 timeout: ask.timeout,
                 attempt: flight.attempt,
                 working_dir: self.root.clone(),
@@ -540,16 +542,7 @@ impl Interp {
                     Some(l) => Some(l.acquire().await.map_err(|_| Fail::Cancelled)?),
                     None => None,
                 };
-                // A backend that ignores its timeout is still stopped.
-                let guard = ask.timeout + Duration::from_secs(5);
-                tokio::select! {
-                    r = self.backend.call(&request, &self.cancel) => r,
-                    () = tokio::time::sleep(guard) => Err(crate::backend::BackendError::timeout(format!(
-                        "the `{}` backend did not answer within {}",
-                        self.backend.name(),
-                        humantime::format_duration(ask.timeout)
-                    ))),
-                }
+                crate::backend::call_guarded(self.backend.as_ref(), &request, &self.cancel).await
             };
             let failure = match result {
                 Ok(resp) => {
@@ -652,6 +645,7 @@ impl Interp {
             memory: memory.clone(),
             session_handle: handle.clone(),
             time: time.clone(),
+            tool_calls: Vec::new(),
         };
         if let Err(e) = self.store.journal.put(entry) {
             flight.done = true;

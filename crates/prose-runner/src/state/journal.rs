@@ -40,6 +40,34 @@ pub struct JournalEntry {
     pub memory: Option<MemoryRecord>,
     pub session_handle: Option<String>,
     pub time: String,
+    /// The tool calls the request made (job tasks), reapplied on resume.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<crate::backend::ToolCall>,
+}
+
+impl JournalEntry {
+    /// The record of input `name` answered with `answer`.
+    pub fn input(
+        key: String,
+        name: &str,
+        binding: Option<String>,
+        task: String,
+        answer: &str,
+    ) -> Self {
+        JournalEntry {
+            key,
+            id: format!("input:{name}"),
+            kind: "input".into(),
+            agent: None,
+            binding,
+            task,
+            output: answer.to_string(),
+            memory: None,
+            session_handle: None,
+            time: crate::events::now_rfc3339(),
+            tool_calls: Vec::new(),
+        }
+    }
 }
 
 /// The journal of a run: in memory, and one file per record on disk.
@@ -152,6 +180,7 @@ mod tests {
             memory: None,
             session_handle: None,
             time: "2026-01-01T00:00:00.000Z".into(),
+            tool_calls: Vec::new(),
         }
     }
 

@@ -51,9 +51,61 @@ pub struct RunMeta {
     /// these rules could not be enforced.
     pub allow_unenforced_permissions: bool,
     pub unenforced_permissions: Vec<String>,
+    /// For a job task's run: the task and how it was started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskMeta>,
+}
+
+/// How a job task's run was started (`run.json`'s `task`): what a resume
+/// needs besides the entry's copy and the inputs.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TaskMeta {
+    /// The task's name.
+    pub name: String,
+    /// The keyword of the previous job (`--previous-job`).
+    pub previous_job: Option<String>,
+    /// The name of the previous task (`--previous-task`).
+    pub previous_task: Option<String>,
+    /// The single-model option was asked for (`--single-model`).
+    pub single_model: bool,
+    /// The model of a task that names none (`--model`, `[runner] model`).
+    pub model: Option<String>,
 }
 
 impl RunMeta {
+    /// The record of a run that starts now, with `inputs`.
+    pub fn starting(
+        program: String,
+        root: &Path,
+        backend: &str,
+        inputs: BTreeMap<String, String>,
+    ) -> RunMeta {
+        RunMeta {
+            program,
+            root: std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
+            backend: backend.to_string(),
+            inputs,
+            started: crate::events::now_rfc3339(),
+            status: "running".into(),
+            ..RunMeta::default()
+        }
+    }
+
+    /// A reopened run runs again.
+    pub fn resuming(&mut self) {
+        self.resumes += 1;
+        self.status = "running".into();
+        self.finished = None;
+        self.error = None;
+    }
+
+    /// How the run ended.
+    pub fn finish(&mut self, status: &str, error: Option<String>) {
+        self.status = status.into();
+        self.finished = Some(crate::events::now_rfc3339());
+        self.error = error;
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }

@@ -35,7 +35,10 @@ use std::{
 
 pub use atomic::write_atomic;
 pub use journal::{Journal, JournalEntry, MemoryRecord};
-pub use meta::{RunMeta, new_run_id, runs_dir};
+pub use meta::{RunMeta, TaskMeta, new_run_id, runs_dir};
+
+/// A program run's copy of its program.
+pub const PROGRAM_FILE: &str = "program.prose";
 
 /// A run's directory and how to write into it.
 #[derive(Debug)]
@@ -54,6 +57,19 @@ impl RunStore {
     pub fn create(
         root: &Path,
         program: &str,
+        meta: &mut RunMeta,
+        durable: bool,
+    ) -> io::Result<Self> {
+        Self::create_with(root, PROGRAM_FILE, program, meta, durable)
+    }
+
+    /// Creates the directory of a new run with its own copy of what it runs
+    /// in `file` (`program.prose`, or a job task's `entry.jobs.json`) and
+    /// `run.json`.
+    pub fn create_with(
+        root: &Path,
+        file: &str,
+        text: &str,
         meta: &mut RunMeta,
         durable: bool,
     ) -> io::Result<Self> {
@@ -77,7 +93,7 @@ impl RunStore {
             dir,
             durable,
         };
-        store.write("program.prose", program.as_bytes())?;
+        store.write(file, text.as_bytes())?;
         store.write_meta(meta)?;
         Ok(store)
     }
@@ -85,6 +101,17 @@ impl RunStore {
     /// Opens an existing run to resume it: its store, its `run.json` and
     /// its `program.prose`.
     pub fn open(root: &Path, run_id: &str, durable: bool) -> io::Result<(Self, RunMeta, String)> {
+        Self::open_with(root, run_id, PROGRAM_FILE, durable)
+    }
+
+    /// Opens an existing run to resume it: its store, its `run.json` and
+    /// its copy of what it runs (`file`, as given to [`Self::create_with`]).
+    pub fn open_with(
+        root: &Path,
+        run_id: &str,
+        file: &str,
+        durable: bool,
+    ) -> io::Result<(Self, RunMeta, String)> {
         let valid = !run_id.is_empty()
             && run_id
                 .chars()
@@ -98,7 +125,12 @@ impl RunStore {
         }
         let dir = std::path::absolute(&dir).unwrap_or(dir);
         let meta = RunMeta::read(&dir.join("run.json"))?;
-        let program = std::fs::read_to_string(dir.join("program.prose"))?;
+        let program = std::fs::read_to_string(dir.join(file)).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("run `{run_id}` has no {file}: it is not a run of this kind"),
+            )
+        })?;
         let journal = Journal::load(dir.join("journal"), durable)?;
         Ok((
             RunStore {
@@ -126,5 +158,18 @@ impl RunStore {
     /// The run's event log.
     pub fn events_log(&self) -> PathBuf {
         self.dir.join("events.jsonl")
+    }
+
+    /// The run's event bus, numbering on from the log of a previous
+    /// attempt, and the highest session number used so far (in the log or
+    /// the journal): a resumed run goes on after both.
+    pub fn event_bus(
+        &self,
+        sink: std::sync::Arc<dyn crate::events::EventSink>,
+    ) -> (crate::events::EventBus, u64) {
+        let log = self.events_log();
+        let (next_seq, max_logged) = crate::events::scan_log(&log);
+        let bus = crate::events::EventBus::new(&self.run_id, next_seq, Some(&log), sink);
+        (bus, max_logged.max(self.journal.max_session_number()))
     }
 }

@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod cli;
+
 use std::{
     collections::VecDeque,
     sync::{Arc, Mutex},
@@ -376,6 +378,21 @@ pub fn responses_stream_text(text: &str) -> Reply {
         json!({"type": "message", "id": "msg_fake", "role": "assistant", "status": "completed",
                "content": [{"type": "output_text", "text": text, "annotations": []}]}),
         Some(text),
+    )
+}
+
+/// A streamed Responses answer that calls a tool of an MCP server, as
+/// Codex declares them: a function of the namespace `mcp__SERVER`.
+pub fn responses_stream_mcp_call(
+    call_id: &str,
+    namespace: &str,
+    name: &str,
+    arguments: Value,
+) -> Reply {
+    responses_stream(
+        json!({"type": "function_call", "id": format!("fc_{call_id}"), "call_id": call_id,
+               "namespace": namespace, "name": name, "arguments": arguments.to_string()}),
+        None,
     )
 }
 

@@ -92,6 +92,31 @@ local describe = {
     return string.format("Run %s in %s%s%s", str(e.status), seconds(e.duration_ms), err,
       outputs ~= "" and ("; outputs: " .. outputs) or "")
   end,
+  -- A job task's own events (docs/runner.md, "Job task events").
+  task_started = function(e)
+    local function model(m)
+      return str(m) ~= "" and str(m) or "the backend's default model"
+    end
+    local sessions = e.mode == "double"
+        and string.format("task session on %s, a driving session on %s for each condition", model(e.task_model), model(e.driving_model))
+        or string.format("one session on %s (single model)", model(e.task_model))
+    return string.format("Task %s of %s: %s", str(e.task), str(e.entry), sessions)
+  end,
+  tool_called = function(e)
+    return string.format("%s called %s: %s", str(e.role), str(e.name), quoted(e.argument))
+  end,
+  availability_checked = function(e)
+    return string.format("%s availability %s: %s", e.result and "✓" or "✗", str(e.check), str(e.reason))
+  end,
+  criteria_checked = function(e)
+    return string.format("%s criteria %s (attempt %s): %s", e.result and "✓" or "✗", str(e.check), str(e.attempt), str(e.reason))
+  end,
+  retry = function(e)
+    return string.format("↻ %s: attempt %s of %s: %s", str(e.action), str(e.attempt), str(e.max_attempts), str(e.reason))
+  end,
+  task_finished = function(e)
+    return string.format("Task %s %s: %s", str(e.task), str(e.outcome), str(e.reason))
+  end,
 }
 
 --- One line for an event; unknown types show their type and fields.

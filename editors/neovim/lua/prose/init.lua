@@ -278,13 +278,39 @@ function M.show_task_prompt(client, arguments, bufnr)
   end, bufnr)
 end
 
---- The handler of the lens "Show expanded prompt": Neovim runs a lens's
---- command through vim.lsp.commands before asking the server.
+--- A dry run's plan (`prose.dryRun`, or a job task's `prose.dryRunTask`)
+--- in the scratch buffer `prose://plan`.
+function M.show_plan(client, command, bufnr)
+  request(client, "workspace/executeCommand", { command = command.command, arguments = command.arguments }, function(err, result)
+    if err then
+      vim.notify("prose: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    show_scratch("prose://plan", vim.split(result.plan or "", "\n", { plain = true }))
+  end, bufnr)
+end
+
+--- The handlers of the lenses whose answer is shown ("Show expanded
+--- prompt", "Dry run"): Neovim runs a lens's command through
+--- vim.lsp.commands before asking the server. The run lenses ("▶ Run
+--- program", "▶ Run task") go to the server as they are: their events
+--- come as prose/runEvent.
 local function lens_commands()
+  local function client_of(ctx)
+    return vim.lsp.get_client_by_id(ctx.client_id) or M.client(ctx.bufnr)
+  end
   vim.lsp.commands["prose.showTaskPrompt"] = function(command, ctx)
-    local client = vim.lsp.get_client_by_id(ctx.client_id) or M.client(ctx.bufnr)
+    local client = client_of(ctx)
     if client then
       M.show_task_prompt(client, command.arguments, ctx.bufnr)
+    end
+  end
+  for _, id in ipairs({ "prose.dryRun", "prose.dryRunTask" }) do
+    vim.lsp.commands[id] = function(command, ctx)
+      local client = client_of(ctx)
+      if client then
+        M.show_plan(client, command, ctx.bufnr)
+      end
     end
   end
 end

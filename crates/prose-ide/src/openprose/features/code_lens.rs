@@ -11,7 +11,7 @@
 use prose_syntax::{TextRange, TextSize};
 
 use crate::{
-    code_lens::{CodeLens, LensCommand},
+    code_lens::{CodeLens, LensCommand, blocked_title},
     db::{Db, SourceFile, Workspace},
     diagnostics::{Severity, file_diagnostics},
 };
@@ -49,15 +49,6 @@ pub fn code_lenses(db: &dyn Db, ws: Workspace, file: SourceFile) -> Vec<CodeLens
             command: LensCommand::DryRun,
         },
     ]
-}
-
-/// `3 errors block the run`, `1 error blocks the run`.
-pub fn blocked_title(errors: usize) -> String {
-    if errors == 1 {
-        "1 error blocks the run".to_string()
-    } else {
-        format!("{errors} errors block the run")
-    }
 }
 
 #[cfg(test)]
