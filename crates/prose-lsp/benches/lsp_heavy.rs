@@ -326,8 +326,8 @@ fn main() {
         (
             "code_action",
             Box::new(|d| {
-                for mib in [1, 4, 10] {
-                    case_code_action(d, mib);
+                for bytes in [1_000_000, 4_000_000, TEN_MB] {
+                    case_code_action(d, bytes);
                 }
             }),
         ),
