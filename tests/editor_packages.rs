@@ -120,6 +120,7 @@ fn vscode_command_ids_differ_from_the_servers() {
         "prose.showTaskPrompt",
         "prose.runTask",
         "prose.dryRunTask",
+        "prose.showModelView",
     ];
     for command in manifest["contributes"]["commands"].as_array().unwrap() {
         let id = command["command"].as_str().unwrap();

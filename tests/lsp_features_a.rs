@@ -47,7 +47,7 @@ fn initialize_advertises_the_editing_features() {
     assert_eq!(caps["hoverProvider"], true, "{r}");
     assert_eq!(
         caps["completionProvider"]["triggerCharacters"],
-        json!([":", "{", "(", "|", "\"", "/", "@", "?", "$"])
+        json!([":", "{", "(", "|", "\"", "/", "@", "?", "$", "_"])
     );
     assert_eq!(
         caps["signatureHelpProvider"]["triggerCharacters"],

@@ -64,7 +64,8 @@ fn a_program_runs_from_its_lens_with_events_and_progress() {
             "prose.revealErrors",
             "prose.showTaskPrompt",
             "prose.runTask",
-            "prose.dryRunTask"
+            "prose.dryRunTask",
+            "prose.showModelView"
         ])
     );
 

@@ -86,9 +86,24 @@ pub fn configure(host: &mut AnalysisHost, root: &Path, config: Config) {
     host.set_config(config);
 }
 
-/// Loads the memory files and imported programs that `files` depend on.
+/// Loads the memory files and imported programs that `files` depend on,
+/// and the files their prompts read (`/read` targets, `_spawn_` files).
 /// Imported programs are added to the host (for their contracts) but are
 /// not reported on. (The runner's error check loads them the same way.)
 pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId]) {
     prose_runner::check::load_dependencies(host, files);
+    let analysis = host.analysis();
+    let mut aux: Vec<String> = files
+        .iter()
+        .filter_map(|&f| analysis.external_paths(f).ok())
+        .flat_map(|p| p.aux)
+        .collect();
+    drop(analysis);
+    aux.sort();
+    aux.dedup();
+    for path in aux {
+        // The same reading as the language server's (size limit, text or not).
+        let state = prose_lsp::workspace::read_aux(Path::new(&path));
+        host.set_aux_file(&path, state);
+    }
 }

@@ -26,6 +26,9 @@ pub enum LensCommand {
     DryRun,
     /// Show the first of the errors that block a run (`prose.revealErrors`).
     RevealErrors,
+    /// Show the messages a prompt file turns into, as the model receives
+    /// them (`prose.showModelView`).
+    ShowModelView,
     /// Nothing: a lens that only informs (e.g. why running is disabled).
     None,
     // Job entries (docs/jobs.md).
@@ -50,7 +53,9 @@ impl LensCommand {
             | LensCommand::RevealErrors
             | LensCommand::RunTask { .. }
             | LensCommand::DryRunTask { .. } => true,
-            LensCommand::None | LensCommand::ShowTaskPrompt { .. } => false,
+            LensCommand::None | LensCommand::ShowTaskPrompt { .. } | LensCommand::ShowModelView => {
+                false
+            }
         }
     }
 }

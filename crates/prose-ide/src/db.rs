@@ -72,6 +72,16 @@ pub struct Workspace {
     /// Paths of agent memory files that exist (`.../agents/{name}/memory.md`).
     #[returns(ref)]
     pub memory_files: BTreeSet<String>,
+    /// Files the analysis reads but does not analyse (`/read` targets,
+    /// `_spawn_` files), by path: see [`crate::auxiliary`].
+    #[returns(ref)]
+    pub aux_files: BTreeMap<String, crate::auxiliary::AuxFile>,
+    /// The files the host made for injected languages that are analysed as
+    /// files of their own (the ```` ```prose ```` fences of a markdown
+    /// file), by the path of the file they are in: see
+    /// [`crate::injection`].
+    #[returns(ref)]
+    pub guests: BTreeMap<String, Vec<SourceFile>>,
 }
 
 impl Workspace {

@@ -2,10 +2,13 @@
 //!
 //! Each method asks the file's kind ([`crate::db::file_kind`]) and calls
 //! that language's implementation: OpenProse in `openprose/features/`,
-//! Pattern Dialect in `dialect/`, job entries in `jobs/`, one file per
-//! feature. A kind without the feature answers nothing (an empty list,
-//! `None`). To give a language a feature, add its arm here; the
-//! server and the CLI need no change.
+//! prompt and markdown files in `markdown/`, Pattern Dialect in
+//! `dialect/`, job entries in `jobs/`, one file per feature. A kind
+//! without the feature answers nothing (an empty list, `None`). To give a
+//! language a feature, add its arm here; the server and the CLI need no
+//! change. The languages injected into a file (`crate::injection`: the
+//! instruction language in OpenProse prompt strings, fenced programs in
+//! markdown) answer through their host's arm.
 //!
 //! The result types live with the OpenProse implementations (re-exported
 //! below under their module names) and are shared by every language.
@@ -16,13 +19,16 @@ pub use crate::openprose::features::{
     workspace_symbols,
 };
 
+pub use crate::{injection::features::DocumentLink, markdown::completion::PathCompletion};
+
 use prose_syntax::{TextRange, TextSize};
 
 use crate::{
     Analysis, Cancellable, FileId, FilePosition, FileRange,
     db::{Db, SourceFile, file_kind, parse},
-    dialect, jobs,
+    dialect, injection, jobs,
     kind::FileKind,
+    markdown as md,
     openprose::{features as op, semantics::file_semantics},
 };
 
@@ -72,10 +78,16 @@ impl Analysis {
     pub fn hover(&self, pos: FilePosition) -> Cancellable<Option<HoverResult>> {
         let ws = self.workspace;
         self.by_kind(pos.file, move |db, f, kind| match kind {
-            FileKind::OpenProse => op::hover::hover(db, ws, f, pos.offset),
+            FileKind::OpenProse => injection::features::hover(db, Some(ws), f, pos.offset)
+                .and_then(|h| md::hover::with_problems(db, ws, f, pos.offset, Some(h)))
+                .or_else(|| op::hover::hover(db, ws, f, pos.offset)),
+            FileKind::PromptFile | FileKind::Markdown => {
+                md::hover::hover(db, ws, f, kind, pos.offset)
+            }
             FileKind::Dialect => dialect::hover::file_hover(db, ws, f, pos.offset),
-            FileKind::JobEntry => jobs::hover::hover(db, ws, f, pos.offset),
-            _ => None,
+            FileKind::JobEntry => injection::features::hover(db, Some(ws), f, pos.offset)
+                .and_then(|h| md::hover::with_problems(db, ws, f, pos.offset, Some(h)))
+                .or_else(|| jobs::hover::hover(db, ws, f, pos.offset)),
         })
     }
 
@@ -83,10 +95,40 @@ impl Analysis {
     pub fn completions(&self, pos: FilePosition) -> Cancellable<Vec<CompletionItem>> {
         let ws = self.workspace;
         self.by_kind(pos.file, move |db, f, kind| match kind {
-            FileKind::OpenProse => op::completion::completions(db, ws, f, pos.offset),
+            FileKind::OpenProse => {
+                let mut items = op::completion::completions(db, ws, f, pos.offset);
+                items.extend(injection::features::completions(
+                    db,
+                    Some(ws),
+                    f,
+                    pos.offset,
+                ));
+                items
+            }
+            FileKind::PromptFile | FileKind::Markdown => {
+                md::completion::completions(db, ws, f, kind, pos.offset)
+            }
             FileKind::Dialect => dialect::completion::file_completions(db, ws, f, pos.offset),
-            FileKind::JobEntry => jobs::completion::completions(db, f, pos.offset),
-            _ => Vec::new(),
+            FileKind::JobEntry => {
+                let mut items = jobs::completion::completions(db, f, pos.offset);
+                items.extend(injection::features::completions(
+                    db,
+                    Some(ws),
+                    f,
+                    pos.offset,
+                ));
+                items
+            }
+        })
+    }
+
+    /// The file path being typed at a position (after a prompt file's
+    /// `/read`): the host lists the directory (the analysis does no IO).
+    pub fn path_completion(&self, pos: FilePosition) -> Cancellable<Option<PathCompletion>> {
+        let ws = self.workspace;
+        self.by_kind(pos.file, move |db, f, kind| match kind {
+            FileKind::PromptFile => md::completion::path_completion(db, ws, f, pos.offset),
+            _ => None,
         })
     }
 
@@ -104,15 +146,35 @@ impl Analysis {
         let ws = self.workspace;
         self.by_kind(frange.file, move |db, f, kind| match kind {
             FileKind::OpenProse => {
-                op::code_actions::code_actions(db, frange.file, f, ws, frange.range)
+                let mut actions =
+                    op::code_actions::code_actions(db, frange.file, f, ws, frange.range);
+                actions.extend(injection::features::code_actions(
+                    db,
+                    Some(ws),
+                    frange.file,
+                    f,
+                    frange.range,
+                ));
+                actions
+            }
+            FileKind::PromptFile | FileKind::Markdown => {
+                md::code_actions::code_actions(db, ws, frange.file, f, kind, frange.range)
             }
             FileKind::Dialect => {
                 dialect::code_actions::file_code_actions(db, ws, frange.file, f, frange.range)
             }
             FileKind::JobEntry => {
-                jobs::code_actions::code_actions(db, frange.file, f, ws, frange.range)
+                let mut actions =
+                    jobs::code_actions::code_actions(db, frange.file, f, ws, frange.range);
+                actions.extend(injection::features::code_actions(
+                    db,
+                    Some(ws),
+                    frange.file,
+                    f,
+                    frange.range,
+                ));
+                actions
             }
-            _ => Vec::new(),
         })
     }
 
@@ -125,6 +187,8 @@ impl Analysis {
             // Run task, Dry run (or the errors that block the run), Show
             // expanded prompt, on each task.
             FileKind::JobEntry => jobs::code_lens::code_lenses(db, ws, f),
+            // Show what the model receives.
+            FileKind::PromptFile => md::model_view::code_lenses(db, f, kind),
             _ => Vec::new(),
         })
     }
@@ -144,14 +208,38 @@ impl Analysis {
         })
     }
 
+    /// What the model receives from a prompt file (the "Show what the
+    /// model receives" lens), as markdown; `None` for other files.
+    pub fn model_view(&self, file: FileId) -> Cancellable<Option<String>> {
+        let ws = self.workspace;
+        self.by_kind(file, move |db, f, kind| {
+            md::model_view::model_view(db, ws, f, kind)
+        })
+    }
+
+    /// The links of a file to other files (a prompt file's `/read`
+    /// targets, `_spawn_` files), sorted; targets are keys.
+    pub fn document_links(&self, file: FileId) -> Cancellable<Vec<DocumentLink>> {
+        let ws = self.workspace;
+        self.by_kind(file, move |db, f, kind| match kind {
+            FileKind::PromptFile | FileKind::Markdown => md::links::document_links(db, ws, f, kind),
+            FileKind::OpenProse | FileKind::JobEntry => {
+                injection::features::document_links(db, Some(ws), f)
+            }
+            _ => Vec::new(),
+        })
+    }
+
     /// The outline of a file.
     pub fn document_symbols(&self, file: FileId) -> Cancellable<Vec<DocumentSymbol>> {
         let ws = self.workspace;
         self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => op::document_symbols::document_symbols(db, f),
+            FileKind::PromptFile | FileKind::Markdown => {
+                md::document_symbols::document_symbols(db, f, kind)
+            }
             FileKind::Dialect => dialect::document_symbols::file_document_symbols(db, ws, f),
             FileKind::JobEntry => jobs::document_symbols::document_symbols(db, f),
-            _ => Vec::new(),
         })
     }
 
@@ -228,17 +316,47 @@ impl Analysis {
         self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => {
                 let root = parse(db, f).syntax_node();
-                op::semantic_tokens::semantic_tokens(&root, file_semantics(db, f), range)
+                let own = op::semantic_tokens::semantic_tokens(&root, file_semantics(db, f), range);
+                let guests = injection::features::semantic_tokens(db, Some(ws), f, range);
+                injection::tokens::overlay(own, guests)
+            }
+            FileKind::PromptFile | FileKind::Markdown => {
+                md::semantic_tokens::semantic_tokens(db, ws, f, kind, range)
             }
             FileKind::Dialect => dialect::semantic_tokens::file_semantic_tokens(db, ws, f, range),
-            FileKind::JobEntry => jobs::semantic_tokens::semantic_tokens(db, f, range),
-            _ => Vec::new(),
+            FileKind::JobEntry => {
+                let own = jobs::semantic_tokens::semantic_tokens(db, f, range);
+                let guests = injection::features::semantic_tokens(db, Some(ws), f, range);
+                injection::tokens::overlay(own, guests)
+            }
         })
     }
 
     /// Where the name under the cursor is defined (empty when it is not a
     /// name, or resolves to nothing).
+    ///
+    /// On a link to another file (a `/read` path, a `_spawn_` file, see
+    /// [`Analysis::document_links`]) the server opens the link's file.
     pub fn goto_definition(&self, pos: FilePosition) -> Cancellable<Vec<NavigationTarget>> {
+        let ws = self.workspace;
+        let bound = self.by_kind(pos.file, move |db, f, kind| match kind {
+            FileKind::OpenProse
+            | FileKind::PromptFile
+            | FileKind::Markdown
+            | FileKind::JobEntry => {
+                md::links::definition(db, ws, f, pos.offset).map(|r| (r, f.text(db)[r].to_string()))
+            }
+            _ => None,
+        })?;
+        if let Some((range, name)) = bound {
+            return Ok(vec![NavigationTarget {
+                file: pos.file,
+                full_range: range,
+                focus_range: Some(range),
+                name,
+                kind: navigation::SymbolKind::Variable,
+            }]);
+        }
         let f = self.source_file(pos.file);
         match self.file_kind(pos.file)? {
             FileKind::OpenProse => {

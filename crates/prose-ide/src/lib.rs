@@ -9,6 +9,7 @@
 //! return `Err(Cancelled)`; long queries notice at their next salsa query
 //! call or explicit check (`file_diagnostics` checks between rules).
 
+pub mod auxiliary;
 pub mod code_lens;
 pub mod config;
 pub mod db;
@@ -18,8 +19,10 @@ pub mod features;
 #[doc(hidden)]
 pub mod fixture;
 pub mod host;
+pub mod injection;
 pub mod jobs;
 pub mod kind;
+pub mod markdown;
 pub mod openprose;
 
 // The OpenProse modules at the crate paths the rest of the crate uses.
@@ -135,6 +138,8 @@ impl AnalysisHost {
             None,
             BTreeMap::new(),
             BTreeSet::new(),
+            BTreeMap::new(),
+            BTreeMap::new(),
         );
         AnalysisHost {
             db,
@@ -150,6 +155,7 @@ impl AnalysisHost {
     pub fn set_roots(&mut self, roots: Vec<Root>) {
         if self.workspace.roots(&self.db) != &roots {
             self.workspace.set_roots(&mut self.db).to(roots);
+            self.sync_all_guests();
         }
     }
 
@@ -161,6 +167,7 @@ impl AnalysisHost {
     pub fn set_default_config(&mut self, config: Config) {
         if self.workspace.default_config(&self.db) != &config {
             self.workspace.set_default_config(&mut self.db).to(config);
+            self.sync_all_guests();
         }
     }
 
@@ -222,6 +229,7 @@ impl AnalysisHost {
             let file = self.files[id.0 as usize];
             if file.text(&self.db) != text.as_str() {
                 file.set_text(&mut self.db).to(text);
+                self.sync_guests(path);
             }
             return id;
         }
@@ -229,6 +237,7 @@ impl AnalysisHost {
         let mut map = self.workspace.files(&self.db).clone();
         map.insert(path.to_string(), file);
         self.workspace.set_files(&mut self.db).to(map);
+        self.sync_guests(path);
         id
     }
 
@@ -256,6 +265,7 @@ impl AnalysisHost {
     /// files one by one copies the map each time).
     pub fn set_file_texts(&mut self, files: impl IntoIterator<Item = (String, String)>) {
         let mut map = None;
+        let mut added = Vec::new();
         for (path, text) in files {
             if self.by_path.contains_key(&path) {
                 self.set_file_text(&path, text);
@@ -263,10 +273,14 @@ impl AnalysisHost {
             }
             let (_, file) = self.new_file(&path, Arc::new(text));
             map.get_or_insert_with(|| self.workspace.files(&self.db).clone())
-                .insert(path, file);
+                .insert(path.clone(), file);
+            added.push(path);
         }
         if let Some(map) = map {
             self.workspace.set_files(&mut self.db).to(map);
+        }
+        for path in added {
+            self.sync_guests(&path);
         }
     }
 
@@ -291,6 +305,7 @@ impl AnalysisHost {
         file.set_path(&mut self.db).to(String::new());
         self.forget(file);
         self.free.push(id);
+        self.sync_guests(path);
         Some(id)
     }
 
@@ -419,7 +434,8 @@ impl Analysis {
     }
 
     /// The directory a file's project state is under (its root, or its own
-    /// directory outside every root): where a run of it keeps `.prose/`.
+    /// directory outside every root): where a run of it keeps `.prose/`,
+    /// and where relative paths in its prompts start from.
     pub fn file_root_dir(&self, file: FileId) -> Cancellable<String> {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
@@ -433,16 +449,33 @@ impl Analysis {
         self.with_db(move |db| diagnostics::file_diagnostics(db, f, Some(ws)).clone())
     }
 
-    /// Memory files and imported programs the file may depend on; the host
-    /// loads those that exist.
+    /// Memory files, imported programs and auxiliary files the file may
+    /// depend on (those of the programs in its fences too); the host loads
+    /// those that exist.
     pub fn external_paths(&self, file: FileId) -> Cancellable<external::ExternalPaths> {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
         self.with_db(move |db| {
-            if db::file_kind(db, f, Some(ws)) != FileKind::OpenProse {
-                return external::ExternalPaths::default();
+            let kind = db::file_kind(db, f, Some(ws));
+            let mut out = match kind {
+                FileKind::OpenProse => external::external_paths(db, f, ws).clone(),
+                _ => external::ExternalPaths::default(),
+            };
+            for g in injection::features::guest_files(db, Some(ws), f) {
+                let inner = external::external_paths(db, g, ws);
+                out.memory.extend(inner.memory.iter().cloned());
+                out.imports.extend(inner.imports.iter().cloned());
             }
-            external::external_paths(db, f, ws).clone()
+            if kind == FileKind::PromptFile {
+                out.aux.extend(markdown::read_paths(db, f, ws));
+            }
+            out.aux
+                .extend(injection::features::aux_paths(db, Some(ws), f));
+            for list in [&mut out.memory, &mut out.imports, &mut out.aux] {
+                let mut seen = BTreeSet::new();
+                list.retain(|p| seen.insert(p.clone()));
+            }
+            out
         })
     }
 

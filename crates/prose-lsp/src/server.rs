@@ -466,6 +466,17 @@ impl LanguageServer for Server {
         .await
     }
 
+    async fn document_link(
+        &self,
+        params: ls_types::DocumentLinkParams,
+    ) -> Result<Option<Vec<ls_types::DocumentLink>>> {
+        guard(
+            "textDocument/documentLink",
+            handlers::document_link::document_link(&self.inner, params),
+        )
+        .await
+    }
+
     async fn execute_command(
         &self,
         params: ls_types::ExecuteCommandParams,

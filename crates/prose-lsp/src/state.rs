@@ -50,6 +50,8 @@ pub struct ClientCaps {
     pub hierarchical_symbols: bool,
     /// Completion items may be snippets (`completionItem.snippetSupport`).
     pub snippet_support: bool,
+    /// `window/showDocument` is supported.
+    pub show_document: bool,
 }
 
 /// A document the editor has open.
@@ -104,6 +106,16 @@ pub struct State {
     pub client_settings: ClientSettings,
     /// Memory files known to exist.
     pub memory_files: BTreeSet<String>,
+    /// Auxiliary files (`/read` targets, `_spawn_` files) looked up on disk;
+    /// watched-file events keep them current.
+    pub aux_files: BTreeSet<String>,
+    /// A hash of what the analysis was given for each auxiliary file (to
+    /// tell whether a new look changes anything without asking the
+    /// analysis thread).
+    aux_states: HashMap<String, u64>,
+    /// How many watcher registrations for auxiliary files were made (each
+    /// has an id of its own).
+    pub aux_registrations: u64,
     /// External paths (memory files, import candidates) already looked up
     /// on disk; watched-file events keep them current.
     pub checked_external: Arc<HashSet<String>>,
@@ -396,6 +408,15 @@ impl State {
             }
             self.send_memory_files();
         }
+        let aux: Vec<String> = self.aux_files.iter().filter(|p| gone(p)).cloned().collect();
+        let checked = Arc::make_mut(&mut self.checked_external);
+        for path in &aux {
+            self.aux_files.remove(path);
+            self.aux_states.remove(path);
+            checked.remove(path);
+            let path = path.clone();
+            self.analyzer.write(move |host| host.forget_aux_file(&path));
+        }
         self.touch();
     }
 
@@ -418,6 +439,21 @@ impl State {
         let files = self.memory_files.clone();
         self.analyzer
             .write(move |host| host.set_memory_files(files));
+    }
+
+    /// Records what is at an auxiliary path. True if that changed.
+    pub fn set_aux_file(&mut self, path: &str, state: prose_ide::auxiliary::AuxState) -> bool {
+        Arc::make_mut(&mut self.checked_external).insert(path.to_string());
+        self.aux_files.insert(path.to_string());
+        let hash = hash_of(&state);
+        let changed = self.aux_states.insert(path.to_string(), hash) != Some(hash);
+        if changed {
+            let path = path.to_string();
+            self.analyzer
+                .write(move |host| host.set_aux_file(&path, state));
+            self.touch();
+        }
+        changed
     }
 
     /// A diagnostics job over the given documents (all open ones when
@@ -518,9 +554,14 @@ impl PendingJob {
 
 /// A hash of a text, to tell whether a file read again changed.
 fn text_hash(text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
+    hash_of(text)
+}
+
+/// A hash of a value, to tell whether something read again changed.
+fn hash_of<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
+    use std::hash::Hasher;
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
+    value.hash(&mut h);
     h.finish()
 }
 

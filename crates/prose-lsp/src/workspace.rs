@@ -100,6 +100,18 @@ pub fn read_text(path: &Path) -> DiskText {
     }
 }
 
+/// What is at an auxiliary path (a `/read` target, a `_spawn_` file),
+/// for the analysis: the text of a text file under [`MAX_FILE_SIZE`],
+/// else whether something is there.
+pub fn read_aux(path: &Path) -> prose_ide::auxiliary::AuxState {
+    use prose_ide::auxiliary::AuxState;
+    match read_text(path) {
+        DiskText::Text(text) => AuxState::Text(text),
+        DiskText::Missing => AuxState::Missing,
+        DiskText::TooLarge(_) | DiskText::NotUtf8 | DiskText::Error(_) => AuxState::Exists,
+    }
+}
+
 /// What a scan of the workspace folders found.
 #[derive(Debug, Default)]
 pub struct Scan {

@@ -83,18 +83,7 @@ impl Rule {
     /// The documentation page: the rule file's leading `//!` comment as
     /// markdown, starting with `# CODE `name``.
     pub fn docs(&self) -> String {
-        let mut out = String::new();
-        for line in self.source.lines() {
-            let Some(rest) = line.strip_prefix("//!") else {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                break;
-            };
-            out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
-            out.push('\n');
-        }
-        out
+        prose_rule_docs::page(self.source)
     }
 }
 

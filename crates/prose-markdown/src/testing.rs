@@ -41,7 +41,7 @@ pub(crate) fn render(text: &str, diags: &[Diagnostic]) -> String {
 }
 
 /// The files most tests assume: these exist, everything else is missing
-/// (a documentation example adds its own, see [`doc_block`]).
+/// (a documentation example adds its own, see `prose_rule_docs::example_with_files`).
 fn example_files() -> HashMap<String, Option<String>> {
     let mut m = HashMap::new();
     for (path, text) in [
@@ -90,53 +90,6 @@ pub(crate) fn apply_fix(text: &str, d: &Diagnostic) -> String {
     out
 }
 
-/// The section of `docs` from `## {heading}` to the next `## `.
-/// Headings inside fenced blocks do not count.
-pub(crate) fn doc_section<'a>(docs: &'a str, heading: &str) -> Option<&'a str> {
-    let mut start = None;
-    let mut in_fence = false;
-    let mut offset = 0;
-    for line in docs.split_inclusive('\n') {
-        if line.starts_with("```") {
-            in_fence = !in_fence;
-        } else if !in_fence && line.starts_with("## ") {
-            match start {
-                None if line.trim_end() == format!("## {heading}") => start = Some(offset),
-                Some(s) => return Some(&docs[s..offset]),
-                None => {}
-            }
-        }
-        offset += line.len();
-    }
-    start.map(|s| &docs[s..])
-}
-
-/// The first ```markdown block of `## {heading}`, and the files the
-/// blocks captioned ``File `PATH`:`` define.
-pub(crate) fn doc_block(docs: &str, heading: &str) -> Option<(String, Vec<(String, String)>)> {
-    let section = doc_section(docs, heading)?;
-    let mut main = None;
-    let mut files = Vec::new();
-    let mut rest = section;
-    while let Some(open) = rest.find("```markdown\n") {
-        let caption = rest[..open]
-            .trim_end()
-            .rsplit('\n')
-            .next()
-            .and_then(|l| l.strip_prefix("File `")?.strip_suffix("`:"));
-        let after = &rest[open + "```markdown\n".len()..];
-        let close = after.find("\n```")? + 1;
-        let body = after[..close].to_string();
-        match caption {
-            Some(path) => files.push((path.to_string(), body)),
-            None if main.is_none() => main = Some(body),
-            None => {}
-        }
-        rest = &after[close..];
-    }
-    Some((main?, files))
-}
-
 /// Every diagnostic of a documentation example, run as its code's
 /// language (`M`: a prompt file, `K`: an instruction file).
 fn example_diagnostics(code: &str, text: &str, files: &[(String, String)]) -> Vec<Diagnostic> {
@@ -164,9 +117,10 @@ fn every_example_triggers_and_fix_does_not() {
     let mut failures = Vec::new();
     for rule in crate::rules() {
         let docs = rule.docs();
-        let (Some((example, ex_files)), Some((fix, fix_files))) =
-            (doc_block(&docs, "Example"), doc_block(&docs, "Fix"))
-        else {
+        let (Some((example, ex_files)), Some((fix, fix_files))) = (
+            prose_rule_docs::example_with_files(&docs, "Example", "markdown"),
+            prose_rule_docs::example_with_files(&docs, "Fix", "markdown"),
+        ) else {
             failures.push(format!(
                 "{}: docs need `## Example` and `## Fix` markdown blocks",
                 rule.code

@@ -54,6 +54,55 @@ pub fn fenced_block(page: &str, heading: &str, lang: &str) -> Option<String> {
     None
 }
 
+/// The first uncaptioned block fenced in `lang` in the section
+/// `## {heading}` of a page (to the next `## ` heading outside a fence), and
+/// the files its blocks captioned ``File `PATH`:`` (on the line before the
+/// fence) define, as `(PATH, body)`: the files an example reads. `None`
+/// when the section has no uncaptioned block of `lang`.
+pub fn example_with_files(
+    page: &str,
+    heading: &str,
+    lang: &str,
+) -> Option<(String, Vec<(String, String)>)> {
+    let start = page.find(&format!("## {heading}"))?;
+    let mut main = None;
+    let mut files = Vec::new();
+    let mut caption: Option<String> = None;
+    let mut fence: Option<(&str, Option<String>, String)> = None;
+    for (i, l) in page[start..].split_inclusive('\n').enumerate() {
+        if let Some((ticks, path, body)) = fence.as_mut() {
+            if l.trim_end() == *ticks {
+                match path.take() {
+                    Some(p) => files.push((p, std::mem::take(body))),
+                    None if main.is_none() => main = Some(std::mem::take(body)),
+                    None => {}
+                }
+                fence = None;
+            } else {
+                body.push_str(l);
+            }
+            continue;
+        }
+        if i > 0 && l.starts_with("## ") {
+            break;
+        }
+        let ticks = l.len() - l.trim_start_matches('`').len();
+        if ticks >= 3 {
+            let path = caption.take();
+            if l[ticks..].trim_end() == lang {
+                fence = Some((&l[..ticks], path, String::new()));
+            }
+        } else if !l.trim().is_empty() {
+            caption = l
+                .trim()
+                .strip_prefix("File `")
+                .and_then(|r| r.strip_suffix("`:"))
+                .map(str::to_string);
+        }
+    }
+    Some((main?, files))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +128,22 @@ mod tests {
         );
         assert_eq!(fenced_block(docs, "Fix", "prose"), None, "never closed");
         assert_eq!(fenced_block(docs, "Why", "prose"), None);
+    }
+
+    #[test]
+    fn examples_with_the_files_they_read() {
+        let docs = "## Example\nFile `a.md`:\n```markdown\n# A\n```\n\n```markdown\n/read a.md\n```\n```markdown\nlater\n```\n## Fix\n```markdown\nok\n```\n";
+        assert_eq!(
+            example_with_files(docs, "Example", "markdown"),
+            Some((
+                "/read a.md\n".to_string(),
+                vec![("a.md".to_string(), "# A\n".to_string())]
+            ))
+        );
+        assert_eq!(
+            example_with_files(docs, "Fix", "markdown"),
+            Some(("ok\n".to_string(), Vec::new()))
+        );
+        assert_eq!(example_with_files(docs, "Example", "prose"), None);
     }
 }

@@ -200,6 +200,31 @@ check("job entry: a task's lens shows its expanded prompt", function()
   vim.cmd("only")
 end)
 
+-- Prompt files: "Show what the model receives" (docs/lsp.md, "What the model receives").
+check("prompt file: the lens shows what the model receives", function()
+  local bufnr = open("task.prompt.md")
+  wait("the Show what the model receives lens", function()
+    return t.has_lens(bufnr, "Show what the model receives")
+  end)
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  t.run_lens("Show what the model receives")
+  -- Neovim with window/showDocument opens the file the server wrote;
+  -- Neovim 0.7 gets a scratch buffer.
+  wait("the model view", function()
+    for _, name in ipairs({ "prose://model-view", ws .. "/.prose/model-view/task.prompt.md.view.md" }) do
+      local buf = vim.fn.bufnr(name)
+      if buf ~= -1 and vim.api.nvim_buf_is_loaded(buf) then
+        local shown = text(buf)
+        if shown:find('"path": "hello.prose"', 1, true) and shown:find("Summarise the program", 1, true) then
+          return true
+        end
+      end
+    end
+    return false
+  end)
+  vim.cmd("silent! only")
+end)
+
 -- Run lenses come with the server's run API (docs/lsp.md, "Running programs").
 local bufnr = open("hello.prose")
 local client = prose.client(bufnr)

@@ -246,7 +246,11 @@ async function editorSteps(page, ws) {
       const dry = page.locator(".codelens-decoration a", { hasText: "Dry run" });
       await dry.first().waitFor({ state: "visible", timeout: TIMEOUT });
       await dry.first().click();
-      await until("the task's plan in the output channel", async () => (await panelText(page)).includes("Dry run of task plan-task of team.jobs.json"));
+      // The channel shows its last lines: the plan's end, then cleared so
+      // that the run's first events stay in view.
+      await until("the task's plan in the output channel", async () => (await panelText(page)).includes("no criteria: the task succeeded when its session has answered 1 request at least, 1 at most; nothing was run."));
+      await page.locator('.part.panel .action-label[aria-label^="Clear Output"]').first().click();
+      await until("the output channel cleared", async () => !(await panelText(page)).includes("nothing was run."));
       const lens = page.locator(".codelens-decoration a", { hasText: "Run task" });
       await lens.first().click();
       await until("the task's events in the output channel", async () => {

@@ -8,7 +8,7 @@ import { Runs } from "./runs";
 import { findServer, FoundServer, reportMissing } from "./server";
 import { serverSettings } from "./settings";
 import { Status } from "./status";
-import { EXPLAIN_SCHEME, ExplainProvider, SyntaxTreeProvider, TASK_PROMPT_SCHEME, TaskPromptProvider, TREE_SCHEME } from "./views";
+import { EXPLAIN_SCHEME, ExplainProvider, showModelView, SyntaxTreeProvider, TASK_PROMPT_SCHEME, TaskPromptProvider, TREE_SCHEME } from "./views";
 
 class Extension implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -134,6 +134,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("prose.client.restartServer", () => ext.restart()),
     vscode.commands.registerCommand("prose.client.showSyntaxTree", () => tree.show()),
     vscode.commands.registerCommand("prose.client.explainDiagnostic", (code?: unknown) => explain.explain(code)),
+    vscode.commands.registerCommand("prose.client.showModelView", () => showModelView(() => ext.current())),
     // The server learns of trust at start-up (`trusted` in initializationOptions).
     vscode.workspace.onDidGrantWorkspaceTrust(() => ext.restart()),
     vscode.workspace.onDidChangeConfiguration((e) => {

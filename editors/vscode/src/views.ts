@@ -191,3 +191,25 @@ export class ExplainProvider implements vscode.TextDocumentContentProvider {
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
 }
+
+/**
+ * "Show what the model receives" for the active prompt file: the server's
+ * `prose.showModelView` command writes the view under `.prose/model-view/`
+ * and opens it (`window/showDocument`); the code lens runs the same command.
+ */
+export async function showModelView(client: () => LanguageClient | undefined): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const current = client();
+  if (!editor || !current) {
+    void vscode.window.showWarningMessage("OpenProse: open a prompt file to see what the model receives.");
+    return;
+  }
+  try {
+    await current.sendRequest(ExecuteCommandRequest.type, {
+      command: "prose.showModelView",
+      arguments: [{ uri: current.code2ProtocolConverter.asUri(editor.document.uri) }],
+    });
+  } catch (error) {
+    void vscode.window.showWarningMessage(`OpenProse: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

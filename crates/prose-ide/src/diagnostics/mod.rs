@@ -205,6 +205,7 @@ pub fn all_rules() -> &'static [&'static Rule] {
         let mut all: Vec<&'static Rule> = crate::openprose::rules::rules().to_vec();
         all.extend(crate::host::RULES);
         all.extend(crate::dialect::rules());
+        all.extend(crate::markdown::rules());
         all.extend(crate::jobs::rules());
         all.sort_by_key(|r| r.code);
         all
@@ -314,7 +315,10 @@ pub(crate) fn is_off(config: &Config, rule: &Rule) -> bool {
 }
 
 /// Every diagnostic of a file, sorted by position, with the configured
-/// severities: the rules of the file's language ([`file_kind`]).
+/// severities: the rules of the file's language ([`file_kind`]), then
+/// those of the languages injected into it ([`crate::injection`]: the
+/// instruction language in prompts, fenced programs), under the same
+/// configuration.
 #[salsa::tracked(returns(ref))]
 pub fn file_diagnostics(
     db: &dyn Db,
@@ -326,9 +330,26 @@ pub fn file_diagnostics(
         FileKind::OpenProse => crate::openprose::rules::run(db, file, workspace, &config),
         FileKind::Dialect => crate::dialect::diagnostics(db, file, workspace, &config),
         FileKind::JobEntry => crate::jobs::diagnostics(db, file, &config),
-        FileKind::PromptFile | FileKind::Markdown => Vec::new(),
+        FileKind::PromptFile => {
+            crate::markdown::diagnostics::prompt_diagnostics(db, file, workspace, &config)
+        }
+        FileKind::Markdown => Vec::new(),
     };
-    finish(&config, reported)
+    let mut out = finish(&config, reported);
+    let injected = crate::injection::features::diagnostics(db, file, workspace, &config);
+    if !injected.is_empty() {
+        out.extend(injected);
+        sort(&mut out);
+    }
+    out
+}
+
+/// Orders diagnostics by position, then code; drops repeats.
+fn sort(out: &mut Vec<Diagnostic>) {
+    out.sort_by(|a, b| {
+        (a.range.start(), a.range.end(), a.code).cmp(&(b.range.start(), b.range.end(), b.code))
+    });
+    out.dedup();
 }
 
 /// Applies the profile and the per-code overrides to what the rules
@@ -358,9 +379,6 @@ pub(crate) fn finish(config: &Config, reported: Vec<Acc>) -> Vec<Diagnostic> {
             });
         }
     }
-    out.sort_by(|a, b| {
-        (a.range.start(), a.range.end(), a.code).cmp(&(b.range.start(), b.range.end(), b.code))
-    });
-    out.dedup();
+    sort(&mut out);
     out
 }

@@ -2,13 +2,18 @@
 //! - every rule's docs page in `docs/diagnostics/` is fresh;
 //! - every rule's `## Example` triggers it (strict profile) and its
 //!   `## Fix` does not (the blocks are fenced in the language of the
-//!   rule's file kind: `prose`, `json`, `markdown`, `dialect`).
+//!   rule's file kind: `prose`, `json`, `markdown`, `dialect`). Blocks of
+//!   that language captioned ``File `PATH`:`` in the same section are
+//!   files the example reads (`/read`, `_spawn_`); every other file it
+//!   names does not exist.
 
 use crate::{
+    auxiliary::AuxState,
     config::Profile,
-    diagnostics::{Rule, all_rules},
+    diagnostics::{Diagnostic, Rule, all_rules},
+    fixture::{Fixture, ROOT},
     kind::FileKind,
-    openprose::rule_tests::{diagnostics_as, render},
+    openprose::rule_tests::render,
 };
 
 /// Where a rule's file is (said at the top of its generated page): its
@@ -18,7 +23,8 @@ fn rule_folder(rule: &Rule) -> &'static str {
         Some(FileKind::OpenProse) => "crates/prose-ide/src/openprose/rules",
         Some(FileKind::JobEntry) => "crates/prose-jobs/src/rules",
         Some(FileKind::Dialect) => "crates/prose-dialect/src/diagnostics",
-        Some(FileKind::PromptFile | FileKind::Markdown) => "crates/prose-ide/src/markdown/rules",
+        Some(FileKind::PromptFile) => "crates/prose-markdown/src/prompt/rules",
+        Some(FileKind::Markdown) => "crates/prose-markdown/src/instructions/rules",
         None => "crates/prose-ide/src/host/rules",
     }
 }
@@ -45,6 +51,32 @@ fn with_context(rule: &Rule, kind: FileKind, block: &str) -> String {
     )
 }
 
+/// The diagnostics of a docs example, as a file of `kind` (strict
+/// profile), where `files` exist and every other file it reads does not.
+fn example_diagnostics(
+    text: &str,
+    kind: FileKind,
+    files: &[(String, String)],
+) -> (String, Vec<Diagnostic>) {
+    let (mut host, file) = Fixture::parse_as(text, kind).host(Some(Profile::Strict));
+    let aux = host.analysis().external_paths(file).unwrap().aux;
+    for path in aux {
+        let given = files
+            .iter()
+            .find(|(p, _)| crate::auxiliary::resolve(ROOT, p) == path);
+        let state = match given {
+            Some((_, body)) => AuxState::Text(body.clone()),
+            None => AuxState::Missing,
+        };
+        host.set_aux_file(&path, state);
+    }
+    let analysis = host.analysis();
+    (
+        analysis.file_text(file).unwrap(),
+        analysis.diagnostics(file).unwrap(),
+    )
+}
+
 #[test]
 fn every_rule_example_triggers_and_fix_does_not() {
     let mut failures = Vec::new();
@@ -56,7 +88,8 @@ fn every_rule_example_triggers_and_fix_does_not() {
             continue;
         };
         let lang = kind.fence_language();
-        let Some(example) = prose_rule_docs::fenced_block(&docs, "Example", lang) else {
+        let Some((example, files)) = prose_rule_docs::example_with_files(&docs, "Example", lang)
+        else {
             failures.push(format!(
                 "{}: docs have no `## Example` {lang} block",
                 rule.code
@@ -64,15 +97,15 @@ fn every_rule_example_triggers_and_fix_does_not() {
             continue;
         };
         let example = with_context(rule, kind, &example);
-        let (_, diags) = diagnostics_as(&example, kind, Profile::Strict);
+        let (_, diags) = example_diagnostics(&example, kind, &files);
         if !diags.iter().any(|d| d.code.as_str() == rule.code) {
             failures.push(format!("{}: the Example does not trigger it", rule.code));
         }
-        let Some(fix) = prose_rule_docs::fenced_block(&docs, "Fix", lang) else {
+        let Some((fix, files)) = prose_rule_docs::example_with_files(&docs, "Fix", lang) else {
             failures.push(format!("{}: docs have no `## Fix` {lang} block", rule.code));
             continue;
         };
-        let (text, diags) = diagnostics_as(&with_context(rule, kind, &fix), kind, Profile::Strict);
+        let (text, diags) = example_diagnostics(&with_context(rule, kind, &fix), kind, &files);
         let hits: Vec<_> = diags
             .into_iter()
             .filter(|d| d.code.as_str() == rule.code)

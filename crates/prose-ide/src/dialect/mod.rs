@@ -131,14 +131,19 @@ pub fn text_diagnostics(doc: &Document, config: &Config) -> Vec<crate::Diagnosti
 /// The parser's findings in `doc`, grouped by rule (those `config` turns
 /// off left out); [`crate::diagnostics::finish`] applies the severities.
 pub(crate) fn accs(doc: &Document, config: &Config) -> Vec<Acc> {
-    let findings = doc.diagnostics().map(|d| Finding {
+    front_end_accs(config, rules(), findings(doc))
+}
+
+/// What the parser found in `doc` (a file, or a fence another language
+/// hands over: see [`crate::injection`]), in the text's ranges.
+pub(crate) fn findings(doc: &Document) -> impl Iterator<Item = Finding> + '_ {
+    doc.diagnostics().map(|d| Finding {
         code: d.code,
         range: range(d.span),
         message: d.message.clone(),
         related: Vec::new(),
         tags: Vec::new(),
-    });
-    front_end_accs(config, rules(), findings)
+    })
 }
 
 /// The analysis of a dialect fixture (see [`crate::fixture`]), the `$0`

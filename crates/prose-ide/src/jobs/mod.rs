@@ -31,6 +31,7 @@ pub(crate) mod completion;
 pub(crate) mod document_symbols;
 pub(crate) mod folding;
 pub(crate) mod hover;
+pub(crate) mod injections;
 pub(crate) mod navigation;
 pub(crate) mod rename;
 pub(crate) mod semantic_tokens;
@@ -99,14 +100,10 @@ pub(crate) fn findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<JobDiagnostic>>
     Arc::new(prose_jobs::validate(parsed(db, file)))
 }
 
-/// Every prompt string of the file, in file order: prompt variables, then
-/// each task's prompt, conditions and retry prompt. What a host of injected
-/// languages hands its guest: each [`JsonString`] has the decoded text
-/// (`as_str`) and maps any range of it back to the source bytes
-/// (`source_range`), escapes included; `content_range` is the source
-/// between the quotes.
-pub fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<JsonString> {
-    let entry = &parsed(db, file).entry;
+/// Every prompt of the entry: prompt variables, then each task's prompt,
+/// conditions and retry prompt (each an array of strings the model reads
+/// as lines).
+pub(crate) fn prompts(entry: &prose_jobs::model::Entry) -> Vec<&prose_jobs::model::Prompt> {
     let tasks = entry.tasks.iter().flat_map(|t| {
         let availability = t.availability.as_ref().and_then(|a| a.condition.as_ref());
         let criteria = t.criteria.as_ref();
@@ -116,12 +113,24 @@ pub fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<JsonString> {
             .and_then(|f| f.prompt.as_ref());
         [t.prompt.as_ref(), availability, condition, retry]
     });
-    let mut out: Vec<JsonString> = entry
+    entry
         .prompt_variables
         .iter()
         .map(|v| v.prompt.as_ref())
         .chain(tasks)
         .flatten()
+        .collect()
+}
+
+/// Every prompt string of the file, in file order: prompt variables, then
+/// each task's prompt, conditions and retry prompt. What a host of injected
+/// languages hands its guest: each [`JsonString`] has the decoded text
+/// (`as_str`) and maps any range of it back to the source bytes
+/// (`source_range`), escapes included; `content_range` is the source
+/// between the quotes.
+pub fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<JsonString> {
+    let mut out: Vec<JsonString> = prompts(&parsed(db, file).entry)
+        .into_iter()
         .flat_map(|p| p.items.iter().map(|i| i.text.clone()))
         .collect();
     out.sort_by_key(|s| s.range().start());

@@ -25,6 +25,10 @@ pub struct ExternalPaths {
     pub memory: Vec<String>,
     /// Candidate files for the programs this file `use`s, in lookup order.
     pub imports: Vec<String>,
+    /// Auxiliary files the file reads (`/read` targets, `_spawn_` files):
+    /// the host records whether each exists and its text
+    /// ([`crate::AnalysisHost::set_aux_file`]).
+    pub aux: Vec<String>,
 }
 
 #[salsa::tracked(returns(ref))]

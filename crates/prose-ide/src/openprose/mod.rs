@@ -7,6 +7,7 @@ pub(crate) mod ctx;
 pub mod external;
 pub mod features;
 pub mod imports;
+pub(crate) mod injections;
 #[cfg(test)]
 pub(crate) mod rule_tests;
 pub(crate) mod rules;

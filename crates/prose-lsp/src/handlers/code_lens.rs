@@ -51,6 +51,10 @@ pub fn command(title: &str, command: &LensCommand, uri: &Uri) -> Command {
         LensCommand::RunProgram => ("prose.run", vec![json!({ "uri": uri.as_str() })]),
         LensCommand::DryRun => ("prose.dryRun", vec![json!({ "uri": uri.as_str() })]),
         LensCommand::RevealErrors => ("prose.revealErrors", vec![json!({ "uri": uri.as_str() })]),
+        LensCommand::ShowModelView => (
+            crate::handlers::model_view::COMMAND,
+            vec![json!({ "uri": uri.as_str() })],
+        ),
         LensCommand::None => ("", Vec::new()),
         LensCommand::ShowTaskPrompt { task } => (
             crate::handlers::task_prompt::COMMAND,

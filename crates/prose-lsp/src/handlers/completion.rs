@@ -22,9 +22,13 @@ use crate::{
 /// `session:` / `model:` (`:`), an interpolation (`{`), call arguments
 /// (`(`), a pipeline operator (`|`), a string value (`"`); in Pattern
 /// Dialect a verb (`/`), a /send domain or a reference (`@`), a permission
-/// marker (`?`); a job entry's `$variable` (`$`). A language with nothing to
-/// offer after one answers empty.
-pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\"", "/", "@", "?", "$"];
+/// marker (`?`); a job entry's `$variable` (`$`); in prompts and
+/// instructions, a keyword (`_`) and a command or a path (`/`). A language
+/// with nothing to offer after one answers empty.
+pub const TRIGGER_CHARACTERS: &[&str] = &[":", "{", "(", "|", "\"", "/", "@", "?", "$", "_"];
+
+/// At most this many entries of a directory are offered for a path.
+const MAX_PATH_ITEMS: usize = 500;
 
 pub async fn completion(
     inner: &Arc<Inner>,
@@ -35,16 +39,62 @@ pub async fn completion(
         let position = s.position(file, pos.position)?;
         let snippets = s.caps.snippet_support;
         let items = s.analysis.completions(position).lsp()?;
-        items
+        let mut out = items
             .into_iter()
             .map(|item| {
                 let range = s.range(file, item.replace_range)?;
                 Ok(convert(item, range, snippets))
             })
-            .collect::<Result<Vec<_>>>()
+            .collect::<Result<Vec<_>>>()?;
+        if let Some(path) = s.analysis.path_completion(position).lsp()? {
+            let range = s.range(file, path.replace)?;
+            out.extend(directory_items(&path.dir, &path.typed, range));
+        }
+        Ok(out)
     })
     .await?;
     Ok(result.map(CompletionResponse::Array))
+}
+
+/// The entries of `dir` whose name starts with `typed` (hidden ones only
+/// when `typed` starts with `.`), folders with a trailing `/`, each
+/// replacing `range`. The analysis says which directory; this lists it
+/// (the analysis does no IO).
+fn directory_items(dir: &str, typed: &str, range: ls_types::Range) -> Vec<CompletionItem> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<(String, bool)> = entries
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let name = e.file_name().into_string().ok()?;
+            let is_dir = e.file_type().ok()?.is_dir();
+            Some((name, is_dir))
+        })
+        .filter(|(name, _)| name.starts_with(typed))
+        .filter(|(name, _)| typed.starts_with('.') || !name.starts_with('.'))
+        .collect();
+    names.sort();
+    names.truncate(MAX_PATH_ITEMS);
+    names
+        .into_iter()
+        .map(|(name, is_dir)| {
+            let text = if is_dir { format!("{name}/") } else { name };
+            CompletionItem {
+                label: text.clone(),
+                kind: Some(if is_dir {
+                    CompletionItemKind::FOLDER
+                } else {
+                    CompletionItemKind::FILE
+                }),
+                text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+                    range,
+                    new_text: text,
+                })),
+                ..Default::default()
+            }
+        })
+        .collect()
 }
 
 fn kind(kind: CompletionKind) -> CompletionItemKind {
@@ -58,6 +108,7 @@ fn kind(kind: CompletionKind) -> CompletionItemKind {
         CompletionKind::Program => CompletionItemKind::MODULE,
         CompletionKind::Input => CompletionItemKind::FIELD,
         CompletionKind::Snippet => CompletionItemKind::SNIPPET,
+        CompletionKind::File => CompletionItemKind::FILE,
         CompletionKind::Verb => CompletionItemKind::FUNCTION,
         CompletionKind::Reference => CompletionItemKind::REFERENCE,
         CompletionKind::Marker => CompletionItemKind::OPERATOR,

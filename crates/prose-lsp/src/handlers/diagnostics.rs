@@ -80,6 +80,9 @@ pub enum Outcome {
 pub enum External {
     Memory(String),
     Import(String),
+    /// A file a prompt reads or an instruction spawns (see
+    /// `handlers/aux_files.rs`).
+    Aux(String),
 }
 
 /// Runs a job (on a blocking thread).
@@ -94,8 +97,9 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
         let paths = analysis.external_paths(file)?;
         let memory = paths.memory.into_iter().map(External::Memory);
         let imports = paths.imports.into_iter().map(External::Import);
-        for ext in memory.chain(imports) {
-            let (External::Memory(p) | External::Import(p)) = &ext;
+        let aux = paths.aux.into_iter().map(External::Aux);
+        for ext in memory.chain(imports).chain(aux) {
+            let (External::Memory(p) | External::Import(p) | External::Aux(p)) = &ext;
             if !job.checked_external.contains(p) {
                 unchecked.insert(ext);
             }
@@ -178,40 +182,53 @@ fn too_large(len: usize) -> ls_types::Diagnostic {
 /// exists to the analysis. Every path is marked as checked, so the next
 /// run does not ask again; that run is scheduled here.
 pub async fn load_external(inner: &Arc<Inner>, paths: Vec<External>) -> Result<()> {
+    let mut aux = Vec::new();
+    let mut rest = Vec::new();
+    for ext in paths {
+        match ext {
+            External::Aux(p) => aux.push(p),
+            other => rest.push(other),
+        }
+    }
     let found = blocking(move || {
-        paths
-            .into_iter()
+        rest.into_iter()
             .map(|ext| match ext {
                 External::Memory(p) => {
                     let exists = Path::new(&p).is_file();
                     (External::Memory(p), exists, None)
                 }
-                External::Import(p) => {
-                    let text = workspace::read_text(Path::new(&p));
-                    (External::Import(p), false, Some(text))
+                other => {
+                    let text = match &other {
+                        External::Import(p) => Some(workspace::read_text(Path::new(p))),
+                        _ => None,
+                    };
+                    (other, false, text)
                 }
             })
             .collect::<Vec<_>>()
     })
     .await?;
-    let mut st = inner.state();
-    for (ext, exists, text) in found {
-        match ext {
-            External::Memory(p) => {
-                st.set_memory_file(&p, exists);
-            }
-            External::Import(p) => {
-                Arc::make_mut(&mut st.checked_external).insert(p.clone());
-                // A candidate that does not exist is the common case:
-                // nothing to load, nothing to forget.
-                if let Some(text @ DiskText::Text(_)) = text {
-                    st.load_disk_program(&p, text);
+    {
+        let mut st = inner.state();
+        for (ext, exists, text) in found {
+            match ext {
+                External::Memory(p) => {
+                    st.set_memory_file(&p, exists);
                 }
+                External::Import(p) => {
+                    Arc::make_mut(&mut st.checked_external).insert(p.clone());
+                    // A candidate that does not exist is the common case:
+                    // nothing to load, nothing to forget.
+                    if let Some(text @ DiskText::Text(_)) = text {
+                        st.load_disk_program(&p, text);
+                    }
+                }
+                External::Aux(_) => {}
             }
         }
+        st.touch();
     }
-    st.touch();
-    drop(st);
+    crate::handlers::aux_files::load(inner, aux).await?;
     schedule(inner, None);
     Ok(())
 }

@@ -84,6 +84,11 @@ pub async fn initialize(inner: &Arc<Inner>, params: InitializeParams) -> Result<
             .and_then(|c| c.completion_item.as_ref())
             .and_then(|i| i.snippet_support)
             .unwrap_or(false),
+        show_document: caps
+            .window
+            .as_ref()
+            .and_then(|w| w.show_document.as_ref())
+            .is_some_and(|s| s.support),
     };
     inner.runs.set_caps(crate::handlers::run::client_caps(caps));
     let (init_settings, problems) = params
@@ -205,8 +210,9 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             .into(),
         ),
         folding_range_provider: Some(ls_types::FoldingRangeProviderCapability::Simple(true)),
-        // Code lenses (Run program; a job task's expanded prompt) and the
-        // server's commands (handlers/commands.rs).
+        // Code lenses (Run program; a job task's expanded prompt; what the
+        // model receives from a prompt file) and the server's commands
+        // (handlers/commands.rs).
         code_lens_provider: Some(ls_types::CodeLensOptions {
             resolve_provider: Some(false),
         }),
@@ -215,6 +221,11 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
                 .iter()
                 .map(|c| c.to_string())
                 .collect(),
+            work_done_progress_options: Default::default(),
+        }),
+        // `/read` paths and `_spawn_` files.
+        document_link_provider: Some(ls_types::DocumentLinkOptions {
+            resolve_provider: Some(false),
             work_done_progress_options: Default::default(),
         }),
         selection_range_provider: Some(ls_types::SelectionRangeProviderCapability::Simple(true)),

@@ -1,18 +1,21 @@
 //! One module per group of LSP methods. Handlers are plain functions over
 //! the shared server state; `server.rs` only dispatches to them.
 
+pub mod aux_files;
 pub mod code_actions;
 pub mod code_lens;
 pub mod commands;
 pub mod completion;
 pub mod debug;
 pub mod diagnostics;
+pub mod document_link;
 pub mod explain;
 pub mod folding;
 pub mod formatting;
 pub mod hover;
 pub mod inlay_hints;
 pub mod lifecycle;
+pub mod model_view;
 pub mod navigation;
 pub mod references;
 pub mod registry_watch;

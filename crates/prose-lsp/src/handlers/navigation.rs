@@ -4,6 +4,10 @@
 //! `LocationLink`s when the client supports them (`linkSupport`): the
 //! target range is the whole definition, the selection its name; else
 //! `Location`s of the name (the whole file for an imported program).
+//!
+//! Where the analysis finds no definition but the cursor is on a link to
+//! a file (a prompt's `/read` path, a `_spawn_` file), the answer is that
+//! file, at its start.
 
 use std::sync::Arc;
 
@@ -26,6 +30,22 @@ pub async fn goto_definition(
         let links = snap.caps.definition_links;
         let mut out_links = Vec::new();
         let mut out_locations = Vec::new();
+        if targets.is_empty()
+            && let Some((origin, uri)) = linked_file(snap, file, pos.offset)?
+        {
+            let start = ls_types::Range::default();
+            let origin = snap.range(file, origin)?;
+            return Ok(Some(if links {
+                GotoDefinitionResponse::Link(vec![LocationLink {
+                    origin_selection_range: Some(origin),
+                    target_uri: uri,
+                    target_range: start,
+                    target_selection_range: start,
+                }])
+            } else {
+                GotoDefinitionResponse::Array(vec![Location { uri, range: start }])
+            }));
+        }
         for t in targets {
             let Some((uri, _)) = snap.uri(t.file)? else {
                 continue;
@@ -54,4 +74,17 @@ pub async fn goto_definition(
     })
     .await?;
     Ok(result.flatten())
+}
+
+/// The link under `offset` and the URI of its file.
+fn linked_file(
+    snap: &mut crate::handlers::snapshot::Snapshot,
+    file: prose_ide::FileId,
+    offset: prose_ide::TextSize,
+) -> Result<Option<(prose_ide::TextRange, ls_types::Uri)>> {
+    let links = snap.analysis.document_links(file).lsp()?;
+    Ok(links
+        .into_iter()
+        .find(|l| l.range.contains_inclusive(offset))
+        .and_then(|l| Some((l.range, crate::workspace::key_uri(&l.target)?))))
 }

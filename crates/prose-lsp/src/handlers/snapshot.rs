@@ -292,6 +292,26 @@ pub async fn on_document<T: Send + 'static>(
     .map(Some)
 }
 
+/// [`on_document`] for a command the user asked for (a lens clicked): an
+/// edit or a file loaded meanwhile (`ContentModified`) retries over a new
+/// snapshot, a few times, instead of failing a click that no client
+/// repeats by itself.
+pub async fn on_document_retrying<T: Send + 'static>(
+    inner: &Arc<Inner>,
+    uri: &Uri,
+    f: impl Fn(&mut Snapshot, FileId) -> Result<T> + Send + Sync + 'static,
+) -> Result<Option<T>> {
+    let f = Arc::new(f);
+    let mut tries = 0;
+    loop {
+        let g = f.clone();
+        match on_document(inner, uri, move |s, file| g(s, file)).await {
+            Err(e) if e.code == ErrorCode::ContentModified && tries < 8 => tries += 1,
+            other => return other,
+        }
+    }
+}
+
 /// Runs `f` over a snapshot of the whole workspace on a blocking thread
 /// (cancelled with the request).
 pub async fn on_workspace<T: Send + 'static>(

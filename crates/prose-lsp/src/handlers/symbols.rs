@@ -45,6 +45,9 @@ pub fn kind(kind: navigation::SymbolKind) -> ls_types::SymbolKind {
         K::GridRow => L::STRUCT,
         K::GridJob => L::OBJECT,
         K::Section => L::NAMESPACE,
+        // As editors' own markdown outlines show headings.
+        K::Heading => L::STRING,
+        K::Command => L::EVENT,
     }
 }
 

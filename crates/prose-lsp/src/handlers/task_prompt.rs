@@ -16,7 +16,7 @@ use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 
 use crate::{
-    handlers::snapshot::{Lsp, on_document, request_failed},
+    handlers::snapshot::{Lsp, on_document_retrying, request_failed},
     server::Inner,
 };
 
@@ -48,7 +48,7 @@ pub fn first_argument<T: serde::de::DeserializeOwned>(arguments: Vec<Value>) -> 
 pub async fn show_task_prompt(inner: &Arc<Inner>, arguments: Vec<Value>) -> Result<Value> {
     let args: TaskPromptArgs = first_argument(arguments)?;
     let task = args.task.clone();
-    let expanded = on_document(inner, &args.uri, move |s, file| {
+    let expanded = on_document_retrying(inner, &args.uri, move |s, file| {
         s.analysis.expanded_prompt(file, &task).lsp()
     })
     .await?

@@ -40,15 +40,21 @@ async fn warn(inner: &Arc<Inner>, messages: Vec<String>) {
 
 /// Keeps the analysis in step with the disk, for the workspace folders and
 /// `~/.prose` alike: programs (unless open: the editor owns those), agent
-/// memory files, and the `prose.toml` of every folder. Files are read here,
+/// memory files, the files prompts read (auxiliary files, watched one by
+/// one: `handlers/aux_files.rs`), and the `prose.toml` of every folder. Files are read here,
 /// in the handler, so events apply in order.
 pub async fn did_change_watched_files(inner: &Arc<Inner>, params: DidChangeWatchedFilesParams) {
-    let (roots, registry_files) = {
+    let (roots, aux_files, registry_files) = {
         let st = inner.state();
-        (st.root_keys(), st.registry_files.clone())
+        (
+            st.root_keys(),
+            st.aux_files.clone(),
+            st.registry_files.clone(),
+        )
     };
     let mut programs = Vec::new();
     let mut memory = Vec::new();
+    let mut aux = Vec::new();
     let mut configs: Vec<String> = Vec::new();
     for event in params.changes {
         let Some(path) = workspace::uri_path(&event.uri) else {
@@ -56,6 +62,14 @@ pub async fn did_change_watched_files(inner: &Arc<Inner>, params: DidChangeWatch
         };
         let key = workspace::key(&path);
         let deleted = event.typ == FileChangeType::DELETED;
+        if aux_files.contains(&key) {
+            let state = if deleted {
+                prose_ide::auxiliary::AuxState::Missing
+            } else {
+                workspace::read_aux(&path)
+            };
+            aux.push((key.clone(), state));
+        }
         if workspace::is_program(&key) {
             let text = if deleted {
                 DiskText::Missing
@@ -96,6 +110,9 @@ pub async fn did_change_watched_files(inner: &Arc<Inner>, params: DidChangeWatch
         }
         for (key, exists) in memory {
             changed |= st.set_memory_file(&key, exists);
+        }
+        for (key, state) in aux {
+            changed |= st.set_aux_file(&key, state);
         }
         if !configs.is_empty() {
             for (root, config) in configs {

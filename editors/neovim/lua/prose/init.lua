@@ -290,11 +290,29 @@ function M.show_plan(client, command, bufnr)
   end, bufnr)
 end
 
+--- What the model receives from a prompt file (`prose.showModelView`,
+--- docs/lsp.md). The server writes the view under .prose/model-view/ and
+--- opens it (window/showDocument); a Neovim without showDocument (0.7) gets
+--- the text in a scratch buffer `prose://model-view` instead.
+function M.show_model_view(client, arguments, bufnr)
+  request(client, "workspace/executeCommand", { command = "prose.showModelView", arguments = arguments }, function(err, result)
+    if err then
+      vim.notify("prose: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local caps = vim.lsp.protocol.make_client_capabilities()
+    local shows = caps.window and caps.window.showDocument and caps.window.showDocument.support
+    if (not shows or result.uri == vim.NIL) and result.markdown then
+      show_scratch("prose://model-view", vim.split(result.markdown, "\n", { plain = true }), "markdown")
+    end
+  end, bufnr)
+end
+
 --- The handlers of the lenses whose answer is shown ("Show expanded
---- prompt", "Dry run"): Neovim runs a lens's command through
---- vim.lsp.commands before asking the server. The run lenses ("▶ Run
---- program", "▶ Run task") go to the server as they are: their events
---- come as prose/runEvent.
+--- prompt", "Dry run", "Show what the model receives"): Neovim runs a
+--- lens's command through vim.lsp.commands before asking the server. The
+--- run lenses ("▶ Run program", "▶ Run task") go to the server as they
+--- are: their events come as prose/runEvent.
 local function lens_commands()
   local function client_of(ctx)
     return vim.lsp.get_client_by_id(ctx.client_id) or M.client(ctx.bufnr)
@@ -311,6 +329,12 @@ local function lens_commands()
       if client then
         M.show_plan(client, command, ctx.bufnr)
       end
+    end
+  end
+  vim.lsp.commands["prose.showModelView"] = function(command, ctx)
+    local client = client_of(ctx)
+    if client then
+      M.show_model_view(client, command.arguments, ctx.bufnr)
     end
   end
 end
@@ -366,6 +390,14 @@ local function commands()
       show_scratch("prose://syntax-tree", vim.split(tree, "\n", { plain = true }))
     end, 0)
   end, { desc = "Show the syntax tree of this program" })
+  vim.api.nvim_create_user_command("ProseModelView", function()
+    local client = M.client(0)
+    if not client then
+      vim.notify("prose: no prose-lsp client for this buffer", vim.log.levels.WARN)
+      return
+    end
+    M.show_model_view(client, uri(), vim.api.nvim_get_current_buf())
+  end, { desc = "Show what the model receives from this prompt file" })
   vim.api.nvim_create_user_command("ProseExplain", function(args)
     local code = args.args
     if code == "" then

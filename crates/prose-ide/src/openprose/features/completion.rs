@@ -58,6 +58,8 @@ pub enum CompletionKind {
     Input,
     /// A template of several constructs.
     Snippet,
+    /// A file path (a prompt file's `/read`).
+    File,
     /// A Pattern Dialect verb or alias (`/recall`, `/remember`).
     Verb,
     /// A reference to something in context (`@last.output`, `@thread`).

@@ -627,7 +627,7 @@ fn display_path(db: &dyn Db, ws: Workspace, from: SourceFile, path: &str) -> Str
 
 /// A diagnostic's code, message and the first paragraph of its docs, then
 /// where its whole page is (`page`: its address under `docs-url`).
-fn explain_diagnostic(d: &Diagnostic, page: Option<&str>) -> String {
+pub(crate) fn explain_diagnostic(d: &Diagnostic, page: Option<&str>) -> String {
     let mut out = format!(
         "**{} {}** `{}`: {}",
         d.severity.as_str(),

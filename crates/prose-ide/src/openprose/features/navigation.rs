@@ -92,6 +92,12 @@ pub enum SymbolKind {
     /// A top-level part of a job entry: `models`, `promptVariables`,
     /// `grid`, `tasks`.
     Section,
+    // Markdown and prompt files (docs/markdown.md).
+    /// A heading of a markdown text, or a part of a prompt file (its
+    /// leading commands, content, trailing commands).
+    Heading,
+    /// A slash command of a prompt file (`/read`, `/push`).
+    Command,
 }
 
 impl SymbolKind {

@@ -55,6 +55,14 @@ pub enum SemanticTokenKind {
     /// A word that qualifies what surrounds it: a Pattern Dialect
     /// permission marker (`?ask`, `!`).
     Modifier,
+    /// A condition keyword of the instruction language (`_instructed_`,
+    /// `_resumed_`: something that happened; LSP `event`).
+    Condition,
+    /// An action keyword of the instruction language (`_terminate_`,
+    /// `_spawn_`: a short-hand for a longer instruction; LSP `macro`).
+    Action,
+    /// The text of a `like "…"` pattern and its `{*}` discards (LSP `regexp`).
+    Pattern,
 }
 
 /// The token kinds' names, in discriminant order: the legend a server
@@ -76,6 +84,9 @@ pub const TOKEN_KINDS: &[&str] = &[
     "comment",
     "operator",
     "modifier",
+    "event",
+    "macro",
+    "regexp",
 ];
 
 impl SemanticTokenKind {
@@ -461,7 +472,9 @@ mod tests {
     #[test]
     fn legend_matches_the_enum() {
         use super::SemanticTokenKind as K;
-        assert_eq!(K::Modifier.index() as usize, TOKEN_KINDS.len() - 1);
+        assert_eq!(K::Pattern.index() as usize, TOKEN_KINDS.len() - 1);
+        assert_eq!(K::Condition.name(), "event");
+        assert_eq!(K::Modifier.name(), "modifier");
         assert_eq!(K::Agent.name(), "class");
         assert_eq!(
             TokenModifiers::READONLY.names().collect::<Vec<_>>(),

@@ -11,12 +11,19 @@
 //! ## Example
 //! ```markdown
 //! _if_ the user asks for a summary, write one in three sentences.
+//! _if_ they ask for nothing, _then_ _terminate_ "SGN_DONE".
 //! ```
 //!
 //! ## Fix
 //! ```markdown
 //! _if_ the user asks for a summary, _then_ write one in three sentences.
+//! _if_ they ask for nothing, _then_ _terminate_ "SGN_DONE".
 //! ```
+//!
+//! An `_if_` without its `_then_` does not make a file an instruction
+//! file by itself (it may be emphasis, "only _if_ needed"): in a markdown
+//! file that uses the language nowhere else, name the file in
+//! `[files] instructions` to have it checked.
 //!
 //! ## Severity
 //! Error: the statement is incomplete.

@@ -1,0 +1,250 @@
+//! How an injected text maps onto the text of its host.
+//!
+//! A guest text is made of pieces of the host's text, in order: runs
+//! copied as they are (a fence's lines, the plain text of a prompt
+//! string), and runs the host writes differently (an escape `\n`, two
+//! bytes in the host, is one line break in the guest). The pieces need not
+//! be contiguous in the host: a fence inside a list item leaves out the
+//! item's indentation on every line.
+
+use prose_syntax::{TextRange, TextSize};
+
+/// One run of the guest text and where it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Piece {
+    guest: TextRange,
+    host: TextRange,
+}
+
+impl Piece {
+    /// Copied as it is: every guest offset has its host offset.
+    fn is_verbatim(&self) -> bool {
+        self.guest.len() == self.host.len()
+    }
+}
+
+/// Maps offsets and ranges of a guest text to its host's, and back.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct OffsetMap {
+    pieces: Vec<Piece>,
+    /// Where an empty guest text stands in the host.
+    anchor: TextSize,
+}
+
+impl OffsetMap {
+    /// The host offset of guest offset `offset`. At the boundary of two
+    /// pieces, `end_bias` picks the end of the earlier one (for the end of
+    /// a range) rather than the start of the later one. Inside a piece that
+    /// is not verbatim, the piece's start (or end, with `end_bias`).
+    pub fn to_host(&self, offset: TextSize, end_bias: bool) -> TextSize {
+        let i = if end_bias {
+            self.pieces.partition_point(|p| p.guest.end() < offset)
+        } else {
+            self.pieces.partition_point(|p| p.guest.end() <= offset)
+        };
+        let Some(p) = self.pieces.get(i) else {
+            return self.pieces.last().map_or(self.anchor, |p| p.host.end());
+        };
+        if offset <= p.guest.start() {
+            return p.host.start();
+        }
+        if p.is_verbatim() {
+            p.host.start() + (offset - p.guest.start())
+        } else if end_bias {
+            p.host.end()
+        } else {
+            p.host.start()
+        }
+    }
+
+    /// The host range of a guest range (widened to whole pieces where they
+    /// are not verbatim).
+    pub fn range_to_host(&self, range: TextRange) -> TextRange {
+        let start = self.to_host(range.start(), range.is_empty());
+        let end = self.to_host(range.end(), true);
+        TextRange::new(start, end.max(start))
+    }
+
+    /// The guest offset of host offset `offset`, when it lies in (or at
+    /// the end of) a piece.
+    pub fn to_guest(&self, offset: TextSize) -> Option<TextSize> {
+        if self.pieces.is_empty() {
+            return (offset == self.anchor).then_some(TextSize::new(0));
+        }
+        // A piece that holds the offset, else one that ends at it.
+        let p = self
+            .pieces
+            .iter()
+            .find(|p| p.host.contains(offset))
+            .or_else(|| self.pieces.iter().find(|p| p.host.end() == offset))?;
+        Some(if p.is_verbatim() {
+            p.guest.start() + (offset - p.host.start())
+        } else {
+            p.guest.start()
+        })
+    }
+
+    /// Whether the host text of `range` is the guest's, byte for byte, so
+    /// an edit of it can be made in the host as it is.
+    pub fn is_verbatim(&self, range: TextRange) -> bool {
+        if self.pieces.is_empty() {
+            return range.is_empty();
+        }
+        let touched: Vec<&Piece> = self
+            .pieces
+            .iter()
+            .filter(|p| {
+                if range.is_empty() {
+                    p.guest.contains_inclusive(range.start())
+                } else {
+                    p.guest.start() < range.end() && range.start() < p.guest.end()
+                }
+            })
+            .collect();
+        !touched.is_empty()
+            && touched.iter().all(|p| p.is_verbatim())
+            && touched
+                .windows(2)
+                .all(|w| w[0].host.end() == w[1].host.start())
+    }
+
+    /// Whether host offset `offset` lies in the guest's text.
+    pub fn covers(&self, offset: TextSize) -> bool {
+        self.to_guest(offset).is_some()
+    }
+
+    /// The host range from the first piece to the last.
+    pub fn host_span(&self) -> TextRange {
+        match (self.pieces.first(), self.pieces.last()) {
+            (Some(a), Some(b)) => TextRange::new(a.host.start(), b.host.end()),
+            _ => TextRange::empty(self.anchor),
+        }
+    }
+}
+
+/// Builds a guest text and its [`OffsetMap`] piece by piece.
+#[derive(Debug, Default)]
+pub struct GuestText {
+    pub text: String,
+    pub map: OffsetMap,
+}
+
+impl GuestText {
+    /// An empty guest text standing at host offset `anchor`.
+    pub fn at(anchor: TextSize) -> GuestText {
+        GuestText {
+            text: String::new(),
+            map: OffsetMap {
+                pieces: Vec::new(),
+                anchor,
+            },
+        }
+    }
+
+    /// The whole of `host` as it is.
+    pub fn whole(host: &str) -> GuestText {
+        let mut g = GuestText::at(TextSize::new(0));
+        g.copy(host, TextRange::up_to(TextSize::of(host)));
+        g
+    }
+
+    fn push(&mut self, host: TextRange, guest_text: &str) {
+        let start = TextSize::of(self.text.as_str());
+        self.text.push_str(guest_text);
+        let guest = TextRange::at(start, TextSize::of(guest_text));
+        // Verbatim runs that continue each other in both texts are one piece.
+        if let Some(last) = self.map.pieces.last_mut()
+            && last.is_verbatim()
+            && host.len() == guest.len()
+            && last.host.end() == host.start()
+            && last.guest.end() == guest.start()
+        {
+            last.host = last.host.cover(host);
+            last.guest = last.guest.cover(guest);
+            return;
+        }
+        self.map.pieces.push(Piece { guest, host });
+    }
+
+    /// Appends the host's text of `range` as it is.
+    pub fn copy(&mut self, host_text: &str, range: TextRange) {
+        let s = host_text
+            .get(usize::from(range.start())..usize::from(range.end()))
+            .unwrap_or("");
+        self.push(range, s);
+    }
+
+    /// Appends `guest_text`, which the host writes as its text of `range`
+    /// (an escape sequence and what it stands for).
+    pub fn replace(&mut self, range: TextRange, guest_text: &str) {
+        self.push(range, guest_text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(a: u32, b: u32) -> TextRange {
+        TextRange::new(a.into(), b.into())
+    }
+
+    #[test]
+    fn verbatim_and_escaped_pieces() {
+        // host: `say "a\nb" x` : the string content starts at 5.
+        let host = "say \"a\\nb\" x";
+        let mut g = GuestText::at(5.into());
+        g.copy(host, r(5, 6));
+        g.replace(r(6, 8), "\n");
+        g.copy(host, r(8, 9));
+        assert_eq!(g.text, "a\nb");
+        let m = &g.map;
+        assert_eq!(m.to_host(0.into(), false), 5.into());
+        assert_eq!(m.to_host(1.into(), false), 6.into(), "start of the escape");
+        assert_eq!(m.to_host(2.into(), true), 8.into(), "end of the escape");
+        assert_eq!(m.range_to_host(r(2, 3)), r(8, 9));
+        assert_eq!(m.range_to_host(r(1, 2)), r(6, 8));
+        assert_eq!(m.range_to_host(r(0, 3)), r(5, 9));
+        assert_eq!(m.to_guest(8.into()), Some(2.into()));
+        assert_eq!(m.to_guest(7.into()), Some(1.into()));
+        assert_eq!(m.to_guest(9.into()), Some(3.into()));
+        assert_eq!(m.to_guest(3.into()), None);
+        assert!(m.is_verbatim(r(0, 1)));
+        assert!(!m.is_verbatim(r(0, 2)));
+        assert!(m.is_verbatim(r(2, 3)));
+        assert_eq!(m.host_span(), r(5, 9));
+    }
+
+    #[test]
+    fn pieces_that_skip_host_text() {
+        // A fence in a list item: "- x\n  ```prose\n  a\n  b\n  ```\n"
+        let host = "- x\n  ```prose\n  a\n  b\n  ```\n";
+        let mut g = GuestText::at(17.into());
+        g.copy(host, r(17, 19));
+        g.copy(host, r(21, 23));
+        assert_eq!(g.text, "a\nb\n");
+        let m = &g.map;
+        assert_eq!(m.range_to_host(r(2, 3)), r(21, 22));
+        assert_eq!(m.range_to_host(r(0, 3)), r(17, 22));
+        assert_eq!(m.to_host(2.into(), true), 19.into());
+        assert_eq!(m.to_host(2.into(), false), 21.into());
+        assert!(
+            !m.is_verbatim(r(0, 3)),
+            "the host has the indentation between"
+        );
+        assert!(m.is_verbatim(r(0, 2)));
+        assert_eq!(m.to_guest(20.into()), None);
+    }
+
+    #[test]
+    fn empty_guests_and_whole_texts() {
+        let g = GuestText::at(4.into());
+        assert_eq!(g.map.to_host(0.into(), false), 4.into());
+        assert_eq!(g.map.to_guest(4.into()), Some(0.into()));
+        assert_eq!(g.map.range_to_host(r(0, 0)), r(4, 4));
+        let w = GuestText::whole("abc");
+        assert_eq!(w.map.range_to_host(r(1, 3)), r(1, 3));
+        assert_eq!(w.map.to_guest(3.into()), Some(3.into()));
+        assert!(w.map.is_verbatim(r(0, 3)));
+    }
+}
