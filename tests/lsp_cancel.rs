@@ -35,17 +35,6 @@ fn at(uri: &str, line: u32, character: u32) -> Value {
     json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } })
 }
 
-/// User + system CPU time of a process, in clock ticks (Linux only).
-fn cpu_ticks(pid: u32) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The fields after the command name (which may hold spaces): state is
-    // field 3, utime field 14, stime field 15.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let utime: u64 = fields.get(11)?.parse().ok()?;
-    let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some(utime + stime)
-}
-
 /// Sends `method` and cancels it at once; true if it was cancelled, false
 /// if it answered first (with a result).
 fn request_and_cancel(c: &mut LspClient, method: &str, params: Value) -> bool {
@@ -86,10 +75,10 @@ fn cancelled_requests_stop_and_the_server_answers_what_follows() {
 
     let query = json!({ "query": "a150_7" });
     let cancelled = request_and_cancel(&mut c, "workspace/symbol", query.clone());
-    if cancelled && let Some(before) = cpu_ticks(c.pid()) {
+    if cancelled && let Some(before) = c.cpu_ticks() {
         // Had the analysis gone on, it would keep a core busy for seconds.
         thread::sleep(Duration::from_millis(1500));
-        let spent = cpu_ticks(c.pid()).unwrap() - before;
+        let spent = c.cpu_ticks().unwrap() - before;
         assert!(
             spent < 50,
             "the server used {spent} CPU ticks after the request was cancelled"

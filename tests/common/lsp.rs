@@ -70,6 +70,20 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     Some(serde_json::from_slice(&body).expect("the server sends JSON"))
 }
 
+/// A whole frame of `body` with `Content-Length: length` (which a
+/// malformed-input test may set wrong on purpose).
+pub fn frame(length: usize, body: &str) -> Vec<u8> {
+    let mut out = format!("Content-Length: {length}\r\n\r\n").into_bytes();
+    out.extend_from_slice(body.as_bytes());
+    out
+}
+
+/// The client capabilities of an editor that pulls diagnostics
+/// (`textDocument/diagnostic`) instead of receiving them.
+pub fn pull_capabilities() -> Value {
+    json!({ "textDocument": { "diagnostic": { "relatedDocumentSupport": false } } })
+}
+
 /// Where [`LspClient::spawn`] points `PROSE_HOME` (under the working
 /// directory, never created), so no test reads or watches the real `~/.prose`.
 pub const NO_HOME: &str = ".prose-e2e-no-home";
@@ -79,6 +93,13 @@ impl LspClient {
     pub fn spawn(bin: &Path, args: &[&str], cwd: &Path) -> LspClient {
         let home = cwd.join(NO_HOME);
         Self::spawn_with_home(bin, args, cwd, &home)
+    }
+
+    /// Starts `BIN lsp` in `cwd` and initializes it with `capabilities`.
+    pub fn started(bin: &Path, cwd: &Path, capabilities: Value) -> LspClient {
+        let mut c = Self::spawn(bin, &["lsp"], cwd);
+        c.initialize(cwd, capabilities, Value::Null);
+        c
     }
 
     /// Starts `BIN ARGS` in `cwd`, with `PROSE_HOME` (the directory whose
@@ -135,6 +156,23 @@ impl LspClient {
         self.stderr.lock().unwrap().clone()
     }
 
+    /// Closes the server's stdin (a client that went away).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The server's text of an open document (`prose/debug/documentText`).
+    pub fn document_text(&mut self, uri: &str) -> String {
+        let r = self.call(
+            "prose/debug/documentText",
+            json!({ "textDocument": { "uri": uri } }),
+        );
+        r["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{uri} is not open: {r}"))
+            .to_string()
+    }
+
     /// Writes raw bytes (for malformed-input tests).
     pub fn send_raw(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin is open");
@@ -143,10 +181,8 @@ impl LspClient {
     }
 
     pub fn send(&mut self, message: &Value) {
-        let body = serde_json::to_vec(message).unwrap();
-        let mut frame = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-        frame.extend_from_slice(&body);
-        self.send_raw(&frame);
+        let body = message.to_string();
+        self.send_raw(&frame(body.len(), &body));
     }
 
     /// Sends a request; returns its id.
@@ -388,11 +424,6 @@ impl LspClient {
         }
     }
 
-    /// Closes the server's stdin (the editor went away without `shutdown`).
-    pub fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-
     /// Waits for the diagnostics of `uri` at `version` (`None`: any).
     pub fn diagnostics(&mut self, uri: &str, version: Option<i64>) -> Value {
         self.wait_notification("textDocument/publishDiagnostics", |p| {
@@ -472,6 +503,28 @@ impl LspClient {
 
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// The server's resident memory now and at its peak, in MiB
+    /// (`VmRSS`, `VmHWM`; Linux only).
+    pub fn memory_mib(&self) -> Option<(u64, u64)> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let field = |name: &str| -> Option<u64> {
+            let line = status.lines().find(|l| l.starts_with(name))?;
+            Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+        };
+        Some((field("VmRSS:")?, field("VmHWM:")?))
+    }
+
+    /// User + system CPU time of the server, in clock ticks (Linux only).
+    pub fn cpu_ticks(&self) -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid())).ok()?;
+        // The fields after the command name (which may hold spaces): state
+        // is field 3, utime field 14, stime field 15.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let utime: u64 = fields.get(11)?.parse().ok()?;
+        let stime: u64 = fields.get(12)?.parse().ok()?;
+        Some(utime + stime)
     }
 }
 

@@ -3,9 +3,9 @@
 //! The conventions (they are part of the `--format json` contract):
 //!
 //! - lines and columns are **1-based**;
-//! - a line ends after each `\n`; in a CRLF file the `\r` is the last
-//!   character of its line (the lexer treats `\r\n` as one newline and a lone
-//!   `\r` as whitespace, so lone `\r` never starts a line either);
+//! - a line ends after each `\n`, `\r\n` or lone `\r` (as in the lexer, the
+//!   language server and LSP: `prose_syntax::lines`); in a CRLF file the
+//!   `\r` is the last character of its line;
 //! - columns count **Unicode scalar values** (Rust `char`s), not bytes and
 //!   not UTF-16 code units: in `é x`, `x` is at column 3;
 //! - a byte order mark at the very start of the file is **not** a column:
@@ -29,7 +29,9 @@ const BOM: char = '\u{FEFF}';
 pub struct LineIndex<'a> {
     text: &'a str,
     /// Byte offset where each line starts; `line_starts[0]` is after the BOM.
-    line_starts: Vec<usize>,
+    /// (`u32`, and counted before they are collected: a file of ten million
+    /// empty lines has ten million of them.)
+    line_starts: Vec<u32>,
 }
 
 impl<'a> LineIndex<'a> {
@@ -39,13 +41,9 @@ impl<'a> LineIndex<'a> {
         } else {
             0
         };
-        let mut line_starts = vec![first];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        let mut line_starts = Vec::with_capacity(prose_syntax::lines::count_breaks(text) + 1);
+        line_starts.push(first as u32);
+        line_starts.extend(prose_syntax::lines::line_starts(text).map(|s| s as u32));
         LineIndex { text, line_starts }
     }
 
@@ -57,7 +55,7 @@ impl<'a> LineIndex<'a> {
     /// Clamps `offset` into the text (after the BOM) and down to a `char`
     /// boundary, so any offset is safe to slice at.
     pub fn clamp(&self, offset: usize) -> usize {
-        let mut offset = offset.clamp(self.line_starts[0], self.text.len());
+        let mut offset = offset.clamp(self.line_starts[0] as usize, self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
@@ -66,14 +64,18 @@ impl<'a> LineIndex<'a> {
 
     /// The 0-based index of the line containing `offset` (after clamping).
     fn line_of(&self, offset: usize) -> usize {
-        self.line_starts.partition_point(|&start| start <= offset) - 1
+        self.line_starts
+            .partition_point(|&start| start as usize <= offset)
+            - 1
     }
 
     /// The position of a byte offset (see the module docs for conventions).
     pub fn line_col(&self, offset: usize) -> LineCol {
         let offset = self.clamp(offset);
         let line = self.line_of(offset);
-        let column = self.text[self.line_starts[line]..offset].chars().count();
+        let column = self.text[self.line_starts[line] as usize..offset]
+            .chars()
+            .count();
         LineCol {
             line: line as u32 + 1,
             column: column as u32 + 1,
@@ -82,7 +84,7 @@ impl<'a> LineIndex<'a> {
 
     /// The byte range of the whole lines `range` touches, each line with its
     /// terminator; used to cut a snippet for rendering. A non-empty range
-    /// ending right after a `\n` does not touch the next line.
+    /// ending right after a line break does not touch the next line.
     pub fn lines_around(&self, start: usize, end: usize) -> std::ops::Range<usize> {
         let start = self.clamp(start);
         let end = self.clamp(end).max(start);
@@ -92,12 +94,11 @@ impl<'a> LineIndex<'a> {
         } else {
             first
         };
-        let from = self.line_starts[first];
+        let from = self.line_starts[first] as usize;
         let to = self
             .line_starts
             .get(last + 1)
-            .copied()
-            .unwrap_or(self.text.len());
+            .map_or(self.text.len(), |&s| s as usize);
         from..to
     }
 }
@@ -161,8 +162,9 @@ mod tests {
     }
 
     #[test]
-    fn lone_cr_is_not_a_line_break() {
-        assert_eq!(lc("a\rb", 2), (1, 3));
+    fn lone_cr_is_a_line_break() {
+        assert_eq!(lc("a\rb", 1), (1, 2)); // `\r`
+        assert_eq!(lc("a\rb", 2), (2, 1));
     }
 
     #[test]

@@ -19,8 +19,10 @@ pub trait Db: salsa::Database {}
 pub struct SourceFile {
     #[returns(ref)]
     pub path: String,
-    #[returns(ref)]
-    pub text: String,
+    /// Shared with the host (the server keeps the same text for its
+    /// positions): an `Arc`, read as a `&String`.
+    #[returns(deref)]
+    pub text: std::sync::Arc<String>,
 }
 
 /// A workspace root (an editor's workspace folder, the CLI's `--root`):
@@ -191,7 +193,9 @@ impl Db for RootDatabase {}
 /// return comparable summaries, so unchanged results are backdated.
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
-    prose_syntax::parse(file.text(db))
+    // A parse of megabytes takes a while: stop when an edit arrives (or
+    // the request is cancelled), as between queries.
+    prose_syntax::parse_interruptible(file.text(db), &|| db.unwind_if_revision_cancelled())
 }
 
 /// Joins `rel` onto `base` with `/`, normalising `.` and `..` segments.

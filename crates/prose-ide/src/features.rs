@@ -286,9 +286,13 @@ impl Analysis {
         self.by_kind(file, move |db, f, kind| match kind {
             FileKind::OpenProse => {
                 let root = parse(db, f).syntax_node();
+                let mut selector = op::selection::Selector::new(&root);
                 offsets
                     .iter()
-                    .map(|&o| op::selection::selection_chain(&root, o))
+                    .map(|&o| {
+                        db.unwind_if_revision_cancelled();
+                        selector.chain(o)
+                    })
                     .collect()
             }
             FileKind::Dialect => dialect::selection::file_selection_ranges(db, ws, f, &offsets),

@@ -178,3 +178,19 @@ impl Fixture {
         (host, main.expect("fixture has a file to check"))
     }
 }
+
+/// The queries salsa executed, as `Debug` strings, in order.
+pub type QueryLog = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+/// A database that logs every query it executes (salsa's `WillExecute`
+/// events): how tests prove what re-runs and what does not.
+pub fn logging_db() -> (crate::db::RootDatabase, QueryLog) {
+    let log = QueryLog::default();
+    let sink = log.clone();
+    let db = crate::db::RootDatabase::with_event_callback(Box::new(move |event| {
+        if let salsa::EventKind::WillExecute { database_key } = event.kind {
+            sink.lock().unwrap().push(format!("{database_key:?}"));
+        }
+    }));
+    (db, log)
+}

@@ -85,12 +85,37 @@ impl CancelToken {
     }
 }
 
+/// Stops the analysis running on this thread when its snapshot was
+/// cancelled (an edit arrived, or the request was cancelled): salsa unwinds
+/// to the [`Analysis`] method, which answers `Err(Cancelled)`. For long
+/// loops that call no query (queries check by themselves); does nothing
+/// outside an analysis.
+pub(crate) fn check_cancelled() {
+    salsa::with_attached_database(|db| db.unwind_if_revision_cancelled());
+}
+
+/// Calls [`check_cancelled`] every few thousand steps of a loop.
+#[derive(Default)]
+pub(crate) struct CancelCheck(u32);
+
+impl CancelCheck {
+    #[inline]
+    pub(crate) fn tick(&mut self) {
+        self.0 = self.0.wrapping_add(1);
+        if self.0.is_multiple_of(4096) {
+            check_cancelled();
+        }
+    }
+}
+
 /// Owns the database and the file table; the only place inputs change.
 pub struct AnalysisHost {
     db: RootDatabase,
     workspace: Workspace,
     files: Vec<SourceFile>,
     by_path: HashMap<String, FileId>,
+    /// Slots of removed files, reused for new paths.
+    free: Vec<FileId>,
 }
 
 impl Default for AnalysisHost {
@@ -121,6 +146,7 @@ impl AnalysisHost {
             workspace,
             files: Vec::new(),
             by_path: HashMap::new(),
+            free: Vec::new(),
         }
     }
 
@@ -193,24 +219,46 @@ impl AnalysisHost {
 
     /// Adds a file or replaces its text; returns its id.
     pub fn set_file_text(&mut self, path: &str, text: impl Into<String>) -> FileId {
-        let text = text.into();
+        self.set_file_text_shared(path, Arc::new(text.into()))
+    }
+
+    /// [`Self::set_file_text`] with a text the caller keeps too (the
+    /// server's copy of an open document): it is shared, not copied.
+    pub fn set_file_text_shared(&mut self, path: &str, text: Arc<String>) -> FileId {
         if let Some(&id) = self.by_path.get(path) {
             let file = self.files[id.0 as usize];
-            if file.text(&self.db) != &text {
+            if file.text(&self.db) != text.as_str() {
                 file.set_text(&mut self.db).to(text);
                 self.sync_guests(path);
             }
             return id;
         }
-        let file = SourceFile::new(&self.db, path.to_string(), text);
-        let id = FileId(self.files.len() as u32);
-        self.files.push(file);
-        self.by_path.insert(path.to_string(), id);
+        let (id, file) = self.new_file(path, text);
         let mut map = self.workspace.files(&self.db).clone();
         map.insert(path.to_string(), file);
         self.workspace.set_files(&mut self.db).to(map);
         self.sync_guests(path);
         id
+    }
+
+    /// A file for a path the host does not know: a slot a removed file
+    /// left (see [`Self::remove_file`]), else a new one.
+    fn new_file(&mut self, path: &str, text: Arc<String>) -> (FileId, SourceFile) {
+        let id = match self.free.pop() {
+            Some(id) => {
+                let file = self.files[id.0 as usize];
+                file.set_path(&mut self.db).to(path.to_string());
+                file.set_text(&mut self.db).to(text);
+                id
+            }
+            None => {
+                let file = SourceFile::new(&self.db, path.to_string(), text);
+                self.files.push(file);
+                FileId(self.files.len() as u32 - 1)
+            }
+        };
+        self.by_path.insert(path.to_string(), id);
+        (id, self.files[id.0 as usize])
     }
 
     /// Adds or replaces many files with one change of the file map (adding
@@ -223,10 +271,7 @@ impl AnalysisHost {
                 self.set_file_text(&path, text);
                 continue;
             }
-            let file = SourceFile::new(&self.db, path.clone(), text);
-            self.by_path
-                .insert(path.clone(), FileId(self.files.len() as u32));
-            self.files.push(file);
+            let (_, file) = self.new_file(&path, Arc::new(text));
             map.get_or_insert_with(|| self.workspace.files(&self.db).clone())
                 .insert(path.clone(), file);
             added.push(path);
@@ -243,16 +288,42 @@ impl AnalysisHost {
         self.by_path.get(path).copied()
     }
 
-    /// Forgets the file at `path` (deleted on disk): imports no longer
-    /// resolve to it. Its old `FileId` must not be used again; setting the
-    /// path's text later makes a new id.
+    /// Forgets the file at `path` (deleted on disk, or a closed editor
+    /// buffer): imports no longer resolve to it, and what the analysis
+    /// kept about it is freed (its text emptied and its queries run again
+    /// on the empty text, so their old results go at the next change). Its
+    /// `FileId` must not be used again: the slot is reused for the next
+    /// new path, so memory follows the files known now, not every file
+    /// ever opened.
     pub fn remove_file(&mut self, path: &str) -> Option<FileId> {
         let id = self.by_path.remove(path)?;
         let mut map = self.workspace.files(&self.db).clone();
         map.remove(path);
         self.workspace.set_files(&mut self.db).to(map);
+        let file = self.files[id.0 as usize];
+        file.set_text(&mut self.db).to(Arc::default());
+        file.set_path(&mut self.db).to(String::new());
+        self.forget(file);
+        self.free.push(id);
         self.sync_guests(path);
         Some(id)
+    }
+
+    /// Runs the per-file queries of an emptied file, replacing what they
+    /// kept (salsa frees a replaced result at the next revision, and has
+    /// no way to drop a result otherwise).
+    fn forget(&self, file: SourceFile) {
+        let db = &self.db;
+        let ws = self.workspace;
+        let _ = salsa::Cancelled::catch(|| {
+            salsa::Database::attach(db, |db| {
+                db::parse(db, file);
+                semantics::file_semantics(db, file);
+                contract::program_contract(db, file);
+                external::external_paths(db, file, ws);
+                diagnostics::file_diagnostics(db, file, Some(ws));
+            })
+        });
     }
 
     /// A snapshot for answering queries (cheap; cancelled by later
@@ -268,6 +339,7 @@ impl AnalysisHost {
             db,
             workspace: self.workspace,
             files: self.files.clone(),
+            free: self.free.clone(),
             cancel,
         }
     }
@@ -278,6 +350,8 @@ pub struct Analysis {
     pub(crate) db: RootDatabase,
     pub(crate) workspace: Workspace,
     pub(crate) files: Vec<SourceFile>,
+    /// Slots of removed files (see [`AnalysisHost::remove_file`]).
+    free: Vec<FileId>,
     cancel: CancelToken,
 }
 
@@ -303,7 +377,9 @@ impl Analysis {
 
     /// Every file of the snapshot.
     pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
-        (0..self.files.len() as u32).map(FileId)
+        (0..self.files.len() as u32)
+            .map(FileId)
+            .filter(|id| !self.free.contains(id))
     }
 
     /// A token that cancels this snapshot (see [`CancelToken`]).
@@ -335,7 +411,7 @@ impl Analysis {
 
     pub fn file_text(&self, file: FileId) -> Cancellable<String> {
         let f = self.files[file.0 as usize];
-        self.with_db(move |db| f.text(db).clone())
+        self.with_db(move |db| f.text(db).to_string())
     }
 
     pub fn file_path(&self, file: FileId) -> Cancellable<String> {
@@ -346,7 +422,7 @@ impl Analysis {
     /// The text of the file the host knows at `path`, if any.
     pub fn file_text_at(&self, path: &str) -> Cancellable<Option<String>> {
         let ws = self.workspace;
-        self.with_db(move |db| ws.files(db).get(path).map(|f| f.text(db).clone()))
+        self.with_db(move |db| ws.files(db).get(path).map(|f| f.text(db).to_string()))
     }
 
     /// The configuration a file is checked with: its root's `prose.toml`

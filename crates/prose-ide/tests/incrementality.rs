@@ -9,24 +9,19 @@
 //! - changing one root's configuration does not re-run the diagnostics
 //!   of the files of another root.
 
-use std::sync::{Arc, Mutex};
-
-use prose_ide::{AnalysisHost, FileId, db::RootDatabase};
+use prose_ide::{
+    AnalysisHost, FileId,
+    fixture::{QueryLog, logging_db},
+};
 
 struct Tracked {
     host: AnalysisHost,
-    log: Arc<Mutex<Vec<String>>>,
+    log: QueryLog,
 }
 
 impl Tracked {
     fn new() -> Self {
-        let log: Arc<Mutex<Vec<String>>> = Arc::default();
-        let sink = log.clone();
-        let db = RootDatabase::with_event_callback(Box::new(move |event| {
-            if let salsa::EventKind::WillExecute { database_key } = event.kind {
-                sink.lock().unwrap().push(format!("{database_key:?}"));
-            }
-        }));
+        let (db, log) = logging_db();
         let mut host = AnalysisHost::with_db(db);
         host.set_workspace_root(Some("/ws".into()));
         Tracked { host, log }

@@ -17,8 +17,10 @@
 //! See docs/lsp.md for what the server does and docs/architecture.md for
 //! how edits, snapshots and diagnostics runs fit together.
 
+pub mod analyzer;
 pub mod convert;
 pub mod handlers;
+pub mod line_text;
 pub mod run_settings;
 pub mod runs;
 pub mod server;
@@ -38,11 +40,22 @@ use std::{
 
 use tower_lsp_server::{LspService, Server};
 
+/// How many messages tower-lsp-server handles at once. Its default (4)
+/// lets four slow requests hold back every notification behind them;
+/// requests only wait for their analysis, so many can be in flight.
+const CONCURRENCY: usize = 64;
+
 /// How long handlers may still run after `exit`.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 
-/// Serves LSP on stdin/stdout until `exit` (or the end of stdin). The exit
-/// status is 0 when `shutdown` came before, 1 otherwise (as LSP says).
+/// How long handlers may still run (and answer) after stdin ended.
+const EOF_GRACE: Duration = Duration::from_secs(1);
+
+/// Serves LSP on stdin/stdout until `exit` or the end of stdin, whatever is
+/// still running then: handlers get [`EXIT_GRACE`] after `exit` and
+/// [`EOF_GRACE`] after the end of stdin to finish, then the process ends.
+/// The exit status is 0 when `shutdown` came before, 1 otherwise (as LSP
+/// says).
 pub fn run_stdio() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -60,10 +73,17 @@ pub fn run_stdio() -> ExitCode {
     let runs = Arc::new(runs::Runs::default());
     let server_runs = runs.clone();
     runtime.block_on(async move {
+        let (stdout, outbox) = transport::output::writer(tokio::io::stdout());
+        let flush = outbox.clone();
         let (service, socket) = LspService::build(move |client| {
-            server::Server::new(client, flag.clone(), server_runs.clone())
+            server::Server::new(client, flag.clone(), server_runs.clone(), outbox.clone())
         })
         .custom_method(transport::INVALID_MESSAGE, server::Server::invalid_message)
+        .custom_method(
+            handlers::debug::DOCUMENT_TEXT,
+            server::Server::document_text,
+        )
+        .custom_method(handlers::debug::PANIC, server::Server::debug_panic)
         .custom_method(handlers::syntax_tree::METHOD, server::Server::syntax_tree)
         .custom_method(handlers::explain::METHOD, server::Server::explain)
         .custom_method(
@@ -71,25 +91,37 @@ pub fn run_stdio() -> ExitCode {
             server::Server::work_done_progress_cancel,
         )
         .finish();
-        let exit_seen = Arc::new(tokio::sync::Notify::new());
-        let stdin = transport::guard(tokio::io::stdin(), exit_seen.clone());
-        let serve = Server::new(stdin, tokio::io::stdout(), socket).serve(service);
-        // After `exit`, handlers still waiting on the client get a moment
-        // to finish, then the process ends anyway (see transport.rs).
-        let exit_grace = async {
-            exit_seen.notified().await;
-            let _ = tokio::task::spawn_blocking(|| std::thread::sleep(EXIT_GRACE)).await;
+        let signals = Arc::new(transport::Signals::default());
+        let stdin = transport::guard(tokio::io::stdin(), signals.clone());
+        let serve = Server::new(stdin, stdout, socket)
+            .concurrency_level(CONCURRENCY)
+            .serve(service);
+        // After `exit` or the end of stdin, handlers still waiting (on the
+        // client, on an analysis) get a moment to finish, then the process
+        // ends anyway (see transport.rs).
+        let grace = async {
+            let why = tokio::select! {
+                () = signals.exit_seen.notified() => {
+                    tokio::time::sleep(EXIT_GRACE).await;
+                    "exit"
+                }
+                () = signals.eof.notified() => {
+                    tokio::time::sleep(EOF_GRACE).await;
+                    "end of input"
+                }
+            };
+            eprintln!("prose-lsp: {why}: dropped requests still running");
         };
         tokio::select! {
             () = serve => {}
-            () = exit_grace => {
-                eprintln!("prose-lsp: exit: dropped requests still waiting for the client");
-            }
+            () = grace => {}
         }
         // Runs outlive no server (stdin ended without `shutdown`): each is
         // cancelled, its processes killed, its state left resumable.
         runs.cancel_all("the language server stopped", handlers::run::SHUTDOWN_WAIT)
             .await;
+        // What was answered so far reaches the client before the end.
+        flush.flush(Duration::from_secs(1)).await;
     });
     // Stdin is read on a blocking thread that may still wait for input, and
     // an analysis may still run: do not wait for them.

@@ -35,6 +35,9 @@ use crate::{handlers, state::State};
 /// What every handler shares.
 pub struct Inner {
     pub client: Client,
+    /// Notifications serialised by the server itself (large diagnostics
+    /// lists; see `transport/output.rs`).
+    pub outbox: crate::transport::output::Outbox,
     state: Mutex<State>,
     /// Held while pushing diagnostics, so pushes go out in generation order.
     pub publish_lock: tokio::sync::Mutex<()>,
@@ -67,9 +70,15 @@ pub struct Server {
 impl Server {
     /// A server; starts its diagnostics worker (so it must be called
     /// inside the tokio runtime).
-    pub fn new(client: Client, shutdown: Arc<AtomicBool>, runs: Arc<crate::runs::Runs>) -> Server {
+    pub fn new(
+        client: Client,
+        shutdown: Arc<AtomicBool>,
+        runs: Arc<crate::runs::Runs>,
+        outbox: crate::transport::output::Outbox,
+    ) -> Server {
         let inner = Arc::new(Inner {
             client,
+            outbox,
             state: Mutex::new(State::default()),
             publish_lock: tokio::sync::Mutex::new(()),
             shutdown,
@@ -86,6 +95,22 @@ impl Server {
     /// Answers a malformed message with its error (see `transport.rs`).
     pub async fn invalid_message(&self, params: serde_json::Value) -> Result<()> {
         crate::transport::invalid_message(params)
+    }
+
+    /// `prose/debug/documentText` (see `handlers/debug.rs`).
+    pub async fn document_text(
+        &self,
+        params: handlers::debug::DocumentTextParams,
+    ) -> Result<Option<handlers::debug::DocumentText>> {
+        guard(handlers::debug::DOCUMENT_TEXT, async {
+            handlers::debug::document_text(&self.inner, params)
+        })
+        .await
+    }
+
+    /// `prose/debug/panic` (see `handlers/debug.rs`).
+    pub async fn debug_panic(&self, params: handlers::debug::PanicParams) -> Result<()> {
+        guard(handlers::debug::PANIC, handlers::debug::panic(params)).await
     }
 
     /// `prose/syntaxTree` (the editors' "Show syntax tree").

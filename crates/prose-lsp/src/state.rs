@@ -5,7 +5,9 @@
 //! It lives in one `std::sync::Mutex` (see `server.rs`), locked only for
 //! short synchronous stretches and never across an `.await`: handlers apply
 //! their changes while holding it, then release it before doing anything
-//! asynchronous. Everything here is synchronous and plain.
+//! asynchronous. Everything here is synchronous and plain, and nothing here
+//! waits for the analysis: changes of its inputs are queued to the thread
+//! that owns the database ([`Analyzer`]), in the order they happen.
 //!
 //! Every change of an analysis input bumps [`State::generation`]. A
 //! diagnostics run is tagged with the generation of its snapshot, and its
@@ -18,9 +20,10 @@ use std::{
 };
 
 use ls_types::{TextDocumentContentChangeEvent, Uri};
-use prose_ide::{Analysis, AnalysisHost, Config, FileId, Root, db::path_contains};
+use prose_ide::{Analysis, Config, FileId, Root, db::path_contains};
 
 use crate::{
+    analyzer::{self, Analyzer},
     convert::{Encoding, LineText},
     settings::ClientSettings,
     workspace::{self, DiskText, MAX_FILE_SIZE},
@@ -59,8 +62,8 @@ pub struct OpenDoc {
     pub version: i32,
     /// Shared with running diagnostics jobs; copied on write.
     pub text: Arc<LineText>,
-    /// `None` when the text is over [`MAX_FILE_SIZE`] and not analysed.
-    pub file: Option<FileId>,
+    /// False when the text is over [`MAX_FILE_SIZE`] and not analysed.
+    pub analysed: bool,
 }
 
 /// Why a `didChange` was not applied.
@@ -74,8 +77,13 @@ pub enum ChangeError {
     },
 }
 
+#[derive(Default)]
 pub struct State {
-    pub host: AnalysisHost,
+    /// The thread that owns the analysis database.
+    pub analyzer: Analyzer,
+    /// The roots and the configuration of files outside them, as last
+    /// handed to the analysis.
+    applied: (Vec<Root>, Config),
     pub encoding: Encoding,
     pub caps: ClientCaps,
     /// Workspace folders: every one is an analysis root (a file belongs to
@@ -101,6 +109,10 @@ pub struct State {
     /// Auxiliary files (`/read` targets, `_spawn_` files) looked up on disk;
     /// watched-file events keep them current.
     pub aux_files: BTreeSet<String>,
+    /// A hash of what the analysis was given for each auxiliary file (to
+    /// tell whether a new look changes anything without asking the
+    /// analysis thread).
+    aux_states: HashMap<String, u64>,
     /// How many watcher registrations for auxiliary files were made (each
     /// has an id of its own).
     pub aux_registrations: u64,
@@ -108,36 +120,14 @@ pub struct State {
     /// on disk; watched-file events keep them current.
     pub checked_external: Arc<HashSet<String>>,
     /// The version and diagnostics last pushed per document.
-    pub published: HashMap<Uri, (Option<i32>, Vec<ls_types::Diagnostic>)>,
-    /// Programs loaded from disk (not open), by analysis key.
-    pub disk_files: HashSet<String>,
+    /// (A hash of the list, not the list: a copy of every document's
+    /// diagnostics would double what they cost.)
+    pub published: HashMap<Uri, (Option<i32>, u64)>,
+    /// Programs loaded from disk (not open), by analysis key, with a hash
+    /// of their text (to tell whether a reload changes anything).
+    pub disk_files: HashMap<String, u64>,
     /// Messages to show once the client is initialized.
     pub pending_messages: Vec<String>,
-}
-
-impl Default for State {
-    fn default() -> Self {
-        State {
-            host: AnalysisHost::new(),
-            encoding: Encoding::default(),
-            caps: ClientCaps::default(),
-            roots: Vec::new(),
-            home: None,
-            docs: HashMap::new(),
-            generation: 0,
-            file_configs: HashMap::new(),
-            registry_files: Vec::new(),
-            init_settings: ClientSettings::default(),
-            client_settings: ClientSettings::default(),
-            memory_files: BTreeSet::new(),
-            aux_files: BTreeSet::new(),
-            aux_registrations: 0,
-            checked_external: Arc::default(),
-            published: HashMap::new(),
-            disk_files: HashSet::new(),
-            pending_messages: Vec::new(),
-        }
-    }
 }
 
 /// One document of a diagnostics job.
@@ -153,7 +143,8 @@ pub struct DocJob {
 }
 
 /// Everything a diagnostics run needs, taken under the lock in one go so
-/// the snapshot, the texts and the versions agree.
+/// the snapshot, the texts and the versions agree (the snapshot is queued
+/// then: [`PendingJob::ready`] waits for it).
 pub struct Job {
     pub analysis: Analysis,
     pub generation: u64,
@@ -197,11 +188,14 @@ impl State {
             roots.push(Root { path, config });
         }
         let default_config = self.effective_config(None);
-        if self.host.roots() == roots && self.host.default_config() == default_config {
+        if self.applied == (roots.clone(), default_config.clone()) {
             return false;
         }
-        self.host.set_roots(roots);
-        self.host.set_default_config(default_config);
+        self.applied = (roots.clone(), default_config.clone());
+        self.analyzer.write(move |host| {
+            host.set_roots(roots);
+            host.set_default_config(default_config);
+        });
         self.touch();
         true
     }
@@ -226,20 +220,27 @@ impl State {
 
     /// Sets the home directory and hands the roots to the host.
     pub fn apply_roots(&mut self, home: Option<String>) {
-        self.host.set_home(home.clone());
+        let set = home.clone();
+        self.analyzer.write(move |host| host.set_home(set));
         self.home = home;
         self.apply_config();
         self.touch();
     }
 
-    /// Gives the host a document's current text (or takes it away when
-    /// too large to analyse).
-    fn sync_doc(host: &mut AnalysisHost, doc: &mut OpenDoc) {
-        if doc.text.len() > MAX_FILE_SIZE {
-            host.remove_file(&doc.path);
-            doc.file = None;
+    /// Gives the analysis a document's current text (shared, not copied),
+    /// or takes it away when too large to analyse.
+    fn sync_doc(analyzer: &Analyzer, doc: &mut OpenDoc) {
+        let path = doc.path.clone();
+        doc.analysed = doc.text.len() <= MAX_FILE_SIZE;
+        if doc.analysed {
+            let text = doc.text.shared_text().clone();
+            analyzer.write(move |host| {
+                host.set_file_text_shared(&path, text);
+            });
         } else {
-            doc.file = Some(host.set_file_text(&doc.path, doc.text.text()));
+            analyzer.write(move |host| {
+                host.remove_file(&path);
+            });
         }
     }
 
@@ -248,9 +249,11 @@ impl State {
             path: workspace::uri_key(&uri),
             version,
             text: Arc::new(LineText::new(text)),
-            file: None,
+            analysed: false,
         };
-        Self::sync_doc(&mut self.host, &mut doc);
+        Self::sync_doc(&self.analyzer, &mut doc);
+        // The editor owns the path now; closing loads the disk's text again.
+        self.disk_files.remove(&doc.path);
         // A re-open (without close) starts over.
         self.published.remove(&uri);
         self.docs.insert(uri, doc);
@@ -278,7 +281,7 @@ impl State {
             text.apply_change(encoding, change.range, &change.text);
         }
         doc.version = version;
-        Self::sync_doc(&mut self.host, doc);
+        Self::sync_doc(&self.analyzer, doc);
         self.touch();
         Ok(())
     }
@@ -294,7 +297,13 @@ impl State {
             Some(path) if workspace::is_program(&doc.path) => workspace::read_text(&path),
             _ => DiskText::Missing,
         };
-        self.load_disk_program(&doc.path, disk);
+        if !self.load_disk_program(&doc.path, disk) && self.doc_at(&doc.path).is_none() {
+            // Not on disk: the analysis forgets it (and frees what it kept).
+            let path = doc.path;
+            self.analyzer.write(move |host| {
+                host.remove_file(&path);
+            });
+        }
         self.touch();
         true
     }
@@ -314,32 +323,27 @@ impl State {
         }
         match text {
             DiskText::Text(text) => {
-                self.disk_files.insert(path.to_string());
-                let before = self.host.file_id(path);
-                let changed = match before {
-                    Some(_) => {
-                        let analysis = self.host.analysis();
-                        let same = analysis
-                            .file_text_at(path)
-                            .is_ok_and(|t| t.as_deref() == Some(text.as_str()));
-                        drop(analysis);
-                        !same
-                    }
-                    None => true,
-                };
-                if changed {
-                    self.host.set_file_text(path, text);
-                    self.touch();
+                let hash = text_hash(&text);
+                if self.disk_files.insert(path.to_string(), hash) == Some(hash) {
+                    return false;
                 }
-                changed
+                let path = path.to_string();
+                self.analyzer.write(move |host| {
+                    host.set_file_text(&path, text);
+                });
+                self.touch();
+                true
             }
             _ => {
-                self.disk_files.remove(path);
-                let removed = self.host.remove_file(path).is_some();
-                if removed {
-                    self.touch();
+                if self.disk_files.remove(path).is_none() {
+                    return false;
                 }
-                removed
+                let path = path.to_string();
+                self.analyzer.write(move |host| {
+                    host.remove_file(&path);
+                });
+                self.touch();
+                true
             }
         }
     }
@@ -352,9 +356,13 @@ impl State {
             .into_iter()
             .filter(|(path, _)| !open.contains(path.as_str()))
             .collect();
-        self.disk_files
-            .extend(programs.iter().map(|(path, _)| path.clone()));
-        self.host.set_file_texts(programs);
+        self.disk_files.extend(
+            programs
+                .iter()
+                .map(|(path, text)| (path.clone(), text_hash(text))),
+        );
+        self.analyzer
+            .write(move |host| host.set_file_texts(programs));
         let checked = Arc::make_mut(&mut self.checked_external);
         for path in &scan.memory {
             checked.insert(path.clone());
@@ -362,7 +370,7 @@ impl State {
         let before = self.memory_files.len();
         self.memory_files.extend(scan.memory);
         if self.memory_files.len() != before {
-            self.host.set_memory_files(self.memory_files.clone());
+            self.send_memory_files();
         }
         self.touch();
     }
@@ -379,7 +387,7 @@ impl State {
         let gone = |p: &String| path_contains(dir, p) && !roots.iter().any(|r| path_contains(r, p));
         let programs: Vec<String> = self
             .disk_files
-            .iter()
+            .keys()
             .filter(|p| gone(p))
             .cloned()
             .collect();
@@ -398,14 +406,16 @@ impl State {
                 self.memory_files.remove(path);
                 checked.remove(path);
             }
-            self.host.set_memory_files(self.memory_files.clone());
+            self.send_memory_files();
         }
         let aux: Vec<String> = self.aux_files.iter().filter(|p| gone(p)).cloned().collect();
         let checked = Arc::make_mut(&mut self.checked_external);
         for path in &aux {
             self.aux_files.remove(path);
+            self.aux_states.remove(path);
             checked.remove(path);
-            self.host.forget_aux_file(path);
+            let path = path.clone();
+            self.analyzer.write(move |host| host.forget_aux_file(&path));
         }
         self.touch();
     }
@@ -419,28 +429,38 @@ impl State {
             self.memory_files.remove(path)
         };
         if changed {
-            self.host.set_memory_files(self.memory_files.clone());
+            self.send_memory_files();
             self.touch();
         }
         changed
+    }
+
+    fn send_memory_files(&self) {
+        let files = self.memory_files.clone();
+        self.analyzer
+            .write(move |host| host.set_memory_files(files));
     }
 
     /// Records what is at an auxiliary path. True if that changed.
     pub fn set_aux_file(&mut self, path: &str, state: prose_ide::auxiliary::AuxState) -> bool {
         Arc::make_mut(&mut self.checked_external).insert(path.to_string());
         self.aux_files.insert(path.to_string());
-        let changed = self.host.aux_state(path).as_ref() != Some(&state);
+        let hash = hash_of(&state);
+        let changed = self.aux_states.insert(path.to_string(), hash) != Some(hash);
         if changed {
-            self.host.set_aux_file(path, state);
+            let path = path.to_string();
+            self.analyzer
+                .write(move |host| host.set_aux_file(&path, state));
             self.touch();
         }
         changed
     }
 
     /// A diagnostics job over the given documents (all open ones when
-    /// `uris` is `None`); unknown URIs are left out.
-    pub fn job(&self, uris: Option<&[Uri]>) -> Job {
-        let docs = match uris {
+    /// `uris` is `None`; unknown URIs are left out). Its snapshot is queued
+    /// now, after every change so far: [`PendingJob::ready`] waits for it.
+    pub fn job(&self, uris: Option<&[Uri]>) -> PendingJob {
+        let docs: Vec<DocJob> = match uris {
             None => self
                 .docs
                 .iter()
@@ -452,20 +472,25 @@ impl State {
                     Some(doc) => Some(Self::open_job(uri, doc)),
                     None => {
                         let path = workspace::uri_key(uri);
-                        let file = self.host.file_id(&path)?;
-                        Some(DocJob {
+                        self.disk_files.contains_key(&path).then(|| DocJob {
                             uri: uri.clone(),
                             path,
                             version: None,
                             text: None,
-                            file: Some(file),
+                            file: None,
                         })
                     }
                 })
                 .collect(),
         };
-        Job {
-            analysis: self.host.analysis(),
+        // The analysed documents' files, looked up in the snapshot.
+        let paths = docs
+            .iter()
+            .filter(|d| d.text.as_ref().is_none_or(|t| t.len() <= MAX_FILE_SIZE))
+            .map(|d| d.path.clone())
+            .collect();
+        PendingJob {
+            snapshot: self.analyzer.snapshot(paths),
             generation: self.generation,
             encoding: self.encoding,
             docs,
@@ -484,15 +509,82 @@ impl State {
             path: doc.path.clone(),
             version: Some(doc.version),
             text: Some(doc.text.clone()),
-            file: doc.file,
+            file: None,
         }
     }
+
+    /// Whether the analysis knows the document at `uri` (open, or a
+    /// program loaded from the workspace).
+    pub fn knows(&self, uri: &Uri) -> bool {
+        self.docs.contains_key(uri) || self.disk_files.contains_key(&workspace::uri_key(uri))
+    }
+}
+
+/// A [`Job`] whose snapshot is on its way from the analysis thread.
+pub struct PendingJob {
+    snapshot: tokio::sync::oneshot::Receiver<analyzer::Snapshot>,
+    generation: u64,
+    encoding: Encoding,
+    docs: Vec<DocJob>,
+    open: HashMap<String, (Uri, Arc<LineText>)>,
+    checked_external: Arc<HashSet<String>>,
+}
+
+impl PendingJob {
+    /// The job, once its snapshot came; `None` if the analysis is gone.
+    pub async fn ready(self) -> Option<Job> {
+        let snapshot = self.snapshot.await.ok()?;
+        let mut docs = self.docs;
+        let mut files = snapshot.files.into_iter();
+        for doc in &mut docs {
+            if doc.text.as_ref().is_none_or(|t| t.len() <= MAX_FILE_SIZE) {
+                doc.file = files.next().flatten();
+            }
+        }
+        Some(Job {
+            analysis: snapshot.analysis,
+            generation: self.generation,
+            encoding: self.encoding,
+            docs,
+            open: self.open,
+            checked_external: self.checked_external,
+        })
+    }
+}
+
+/// A hash of a text, to tell whether a file read again changed.
+fn text_hash(text: &str) -> u64 {
+    hash_of(text)
+}
+
+/// A hash of a value, to tell whether something read again changed.
+fn hash_of<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    value.hash(&mut h);
+    h.finish()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use ls_types::{Position, Range};
+
+    /// The analysis's file at `path`, once the queued changes are applied.
+    fn file_id(st: &State, path: &str) -> Option<FileId> {
+        let path = path.to_string();
+        st.analyzer
+            .read_blocking(move |host| host.file_id(&path))
+            .unwrap()
+    }
+
+    /// The analysis's text at `path`.
+    fn text_at(st: &State, path: &str) -> Option<String> {
+        let path = path.to_string();
+        st.analyzer
+            .read_blocking(move |host| host.analysis().file_text_at(&path).unwrap())
+            .unwrap()
+    }
 
     fn change(
         range: Option<((u32, u32), (u32, u32))>,
@@ -530,12 +622,7 @@ mod tests {
         assert_eq!(st.docs[&uri].text.text(), "bcd\n");
         // Versions may skip.
         st.change(&uri, 7, vec![change(None, "x")]).unwrap();
-        let analysis = st.host.analysis();
-        assert_eq!(
-            analysis.file_text_at("/w/a.prose").unwrap().as_deref(),
-            Some("x")
-        );
-        drop(analysis);
+        assert_eq!(text_at(&st, "/w/a.prose").as_deref(), Some("x"));
         let other: Uri = "file:///w/b.prose".parse().unwrap();
         assert_eq!(st.change(&other, 1, vec![]), Err(ChangeError::NotOpen));
     }
@@ -562,16 +649,15 @@ mod tests {
             .severity
             .insert("E006".into(), Level::Off);
         st.apply_roots(Some("/home/u".into()));
-        let roots = st.host.roots();
+        let (roots, default_config) = st
+            .analyzer
+            .read_blocking(|host| (host.roots(), host.default_config()))
+            .unwrap();
         let paths: Vec<&str> = roots.iter().map(|r| r.path.as_str()).collect();
         assert_eq!(paths, ["/a", "/b"], "each folder once");
         assert_eq!(roots[0].config.profile, Profile::Strict);
         assert_eq!(roots[1].config.profile, Profile::Default);
-        for config in [
-            &roots[0].config,
-            &roots[1].config,
-            &st.host.default_config(),
-        ] {
+        for config in [&roots[0].config, &roots[1].config, &default_config] {
             assert_eq!(
                 config.severity["E006"],
                 Level::Off,
@@ -595,9 +681,9 @@ mod tests {
         st.file_configs.insert("/a".into(), Config::default());
         st.roots.remove(0);
         st.unload_folder("/a");
-        assert_eq!(st.host.file_id("/a/x.prose"), None);
+        assert_eq!(file_id(&st, "/a/x.prose"), None);
         assert!(
-            st.host.file_id("/a/inner/y.prose").is_some(),
+            file_id(&st, "/a/inner/y.prose").is_some(),
             "still under a folder"
         );
         assert!(st.memory_files.is_empty());
@@ -610,10 +696,11 @@ mod tests {
         let mut st = State::default();
         let uri: Uri = "file:///w/big.prose".parse().unwrap();
         st.open(uri.clone(), 1, "a".repeat(MAX_FILE_SIZE + 1));
-        assert_eq!(st.docs[&uri].file, None);
-        assert_eq!(st.host.file_id("/w/big.prose"), None);
+        assert!(!st.docs[&uri].analysed);
+        assert_eq!(file_id(&st, "/w/big.prose"), None);
         st.change(&uri, 2, vec![change(None, "small")]).unwrap();
-        assert!(st.docs[&uri].file.is_some());
+        assert!(st.docs[&uri].analysed);
+        assert!(file_id(&st, "/w/big.prose").is_some());
     }
 
     #[test]
@@ -623,17 +710,9 @@ mod tests {
             .parse()
             .unwrap();
         st.open(uri.clone(), 1, "x".into());
-        assert!(
-            st.host
-                .file_id("/nonexistent-dir-for-prose-tests/a.prose")
-                .is_some()
-        );
+        assert!(file_id(&st, "/nonexistent-dir-for-prose-tests/a.prose").is_some());
         assert!(st.close(&uri));
-        assert!(
-            st.host
-                .file_id("/nonexistent-dir-for-prose-tests/a.prose")
-                .is_none()
-        );
+        assert!(file_id(&st, "/nonexistent-dir-for-prose-tests/a.prose").is_none());
         assert!(!st.close(&uri));
     }
 }

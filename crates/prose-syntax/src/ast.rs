@@ -3,7 +3,7 @@
 //! Every accessor returns `Option` (or an iterator): a tree built from
 //! broken input may lack any part, and callers must cope.
 
-use crate::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+use crate::{SyntaxElement, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken, TextSize};
 
 /// A typed view of a syntax node of one (or a few) kinds.
 pub trait AstNode: Sized {
@@ -28,6 +28,57 @@ pub fn node_spanning<N: AstNode>(root: &SyntaxNode, range: rowan::TextRange) -> 
         .take_while(|n| n.text_range().contains_range(range))
         .filter(|n| n.text_range() == range)
         .find_map(N::cast)
+}
+
+/// The token(s) at `offset` under `root`, as rowan's `token_at_offset`
+/// answers (two when `offset` is between tokens), but found by binary
+/// search at each level instead of scanning every child: a query costs the
+/// depth of the tree, not the width of its widest node (a file of
+/// thousands of statements is one wide node).
+pub fn token_at_offset(root: &SyntaxNode, offset: TextSize) -> rowan::TokenAtOffset<SyntaxToken> {
+    if !root.text_range().contains_inclusive(offset) {
+        return rowan::TokenAtOffset::None;
+    }
+    element_at_offset(root, offset)
+}
+
+fn element_at_offset(node: &SyntaxNode, offset: TextSize) -> rowan::TokenAtOffset<SyntaxToken> {
+    use rowan::TokenAtOffset;
+    let Some(found) = node.child_or_token_at_range(rowan::TextRange::empty(offset)) else {
+        return TokenAtOffset::None;
+    };
+    // The children touching `offset` are a run around `found` (with the
+    // empty ones at `offset`); keep the non-empty ones: one, or two when
+    // `offset` is between them.
+    let mut first = found;
+    while let Some(prev) = first.prev_sibling_or_token() {
+        if prev.text_range().end() < offset {
+            break;
+        }
+        first = prev;
+    }
+    let touching: Vec<SyntaxElement> =
+        std::iter::successors(Some(first), |e| e.next_sibling_or_token())
+            .take_while(|e| e.text_range().start() <= offset)
+            .filter(|e| !e.text_range().is_empty() && e.text_range().contains_inclusive(offset))
+            .take(2)
+            .collect();
+    let single = |e: &SyntaxElement| match e {
+        rowan::NodeOrToken::Token(t) => TokenAtOffset::Single(t.clone()),
+        rowan::NodeOrToken::Node(n) => element_at_offset(n, offset),
+    };
+    match touching.as_slice() {
+        [] => TokenAtOffset::None,
+        [one] => single(one),
+        [left, right, ..] => match (single(left), single(right)) {
+            (TokenAtOffset::Single(l), TokenAtOffset::Single(r)) => TokenAtOffset::Between(l, r),
+            (l, TokenAtOffset::None) => l,
+            (TokenAtOffset::None, r) => r,
+            // Not reached: within `left`, `offset` is its end; within
+            // `right`, its start.
+            (l, _) => l,
+        },
+    }
 }
 
 mod support {
@@ -1147,7 +1198,7 @@ impl DiscretionExpr {
     }
     pub fn is_multiline(&self) -> bool {
         self.token()
-            .is_some_and(|t| t.text().starts_with("***") || t.text().contains('\n'))
+            .is_some_and(|t| t.text().starts_with("***") || crate::lines::has_line_break(t.text()))
     }
     /// The condition text between the markers, trimmed.
     pub fn text(&self) -> String {
@@ -1169,6 +1220,25 @@ impl DiscretionExpr {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn token_at_offset_agrees_with_rowan() {
+        for text in [
+            "",
+            "session \"a\"\n",
+            "agent a:\n  model: opus\n\n# c\nif **x**:\n  let y = [1, (2)]\n",
+            "let x = [a,\n\n  b, **c**]\r\nsession \"\"\"\n  {x}\n\"\"\"",
+            "\u{FEFF}  \n\n\t x = \"unterminated\n)))",
+        ] {
+            let root = crate::parse(text).syntax_node();
+            for offset in 0..=text.len() as u32 {
+                let offset = TextSize::from(offset);
+                let ours: Vec<_> = super::token_at_offset(&root, offset).collect();
+                let rowans: Vec<_> = root.token_at_offset(offset).collect();
+                assert_eq!(ours, rowans, "{text:?} at {offset:?}");
+            }
+        }
+    }
+
     use super::*;
 
     fn file(text: &str) -> SourceFile {

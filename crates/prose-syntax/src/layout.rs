@@ -19,7 +19,9 @@
 
 use text_size::TextRange;
 
-use crate::{SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, lexer::Lexed};
+use crate::{
+    SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, interrupt::Interrupt, lexer::Lexed,
+};
 
 /// What the parser sees: non-trivia tokens plus virtual layout tokens.
 #[derive(Debug, Default)]
@@ -87,7 +89,14 @@ pub fn layout(lexed: &Lexed, text: &str) -> Layout {
         kinds: Vec::with_capacity(n + 16),
         ranges: Vec::with_capacity(n + 16),
     };
-    let errors = run(&mut raw_kinds, &lexed.starts, text, &mut input);
+    let never = &crate::interrupt::never;
+    let errors = run(
+        &mut raw_kinds,
+        &lexed.starts,
+        text,
+        &mut input,
+        &Interrupt::new(never),
+    );
     Layout {
         raw_kinds,
         input,
@@ -157,6 +166,7 @@ pub(crate) fn layout_in_place(
     kinds: &mut [SyntaxKind],
     starts: &[u32],
     text: &str,
+    interrupt: &Interrupt<'_>,
 ) -> (LayoutTokens, Vec<SyntaxError>) {
     let n = kinds.len();
     // Every token but trivia, plus an INDENT or a DEDENT here and there:
@@ -165,7 +175,7 @@ pub(crate) fn layout_in_place(
         kinds: Vec::with_capacity(n + 16),
         raw: Vec::with_capacity(n + 16),
     };
-    let errors = run(kinds, starts, text, &mut tokens);
+    let errors = run(kinds, starts, text, &mut tokens, interrupt);
     (tokens, errors)
 }
 
@@ -175,6 +185,7 @@ fn run(
     starts: &[u32],
     text: &str,
     input: &mut impl Output,
+    interrupt: &Interrupt<'_>,
 ) -> Vec<SyntaxError> {
     let n = kinds.len();
     let range = |i: usize| TextRange::new(starts[i].into(), starts[i + 1].into());
@@ -193,6 +204,7 @@ fn run(
     let (mut prev, mut prev2) = (None, None);
 
     for i in 0..n {
+        interrupt.tick();
         let kind = kinds[i];
         let (before, before2) = (prev, prev2);
         (prev, prev2) = (Some(kind), prev);

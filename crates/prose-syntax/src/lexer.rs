@@ -24,7 +24,7 @@
 use logos::Logos;
 use text_size::{TextRange, TextSize};
 
-use crate::{SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*};
+use crate::{SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, interrupt::Interrupt};
 
 /// The lexed form of a text: token kinds and their start offsets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,9 +70,9 @@ impl Lexed {
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
 enum Outer {
     #[regex(r"[ \t\x0C\u{FEFF}]", lex_blanks)]
-    #[token("\r")]
     Whitespace,
-    #[regex(r"\r?\n")]
+    /// `\n`, `\r\n` or a lone `\r` (see `lines.rs`).
+    #[regex(r"\r\n?|\n")]
     Newline,
     #[token("#", lex_to_line_end)]
     Comment,
@@ -321,17 +321,25 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// Lexes `text` into raw tokens. Never fails: unknown input becomes
 /// `ERROR_TOKEN`s and lexical problems are reported as errors.
 pub fn lex(text: &str) -> Lexed {
-    lex_with(text, true)
+    lex_with(text, true, &Interrupt::new(&crate::interrupt::never))
+}
+
+/// [`lex`], ticking `interrupt` once per token.
+pub(crate) fn lex_interruptible(text: &str, interrupt: &Interrupt<'_>) -> Lexed {
+    lex_with(text, true, interrupt)
 }
 
 /// [`lex`], with or without the hand-written fast path (the tests check
 /// that both agree).
-fn lex_with(text: &str, fast: bool) -> Lexed {
-    // Real programs have about one token per 3 to 10 bytes; growing these
-    // vectors would copy them.
+fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
+    // Real programs have about one token per 3 to 10 bytes, and every line
+    // break is a token (a file of empty lines has one per byte); growing
+    // these vectors would copy them, and hold both copies for a moment.
+    let breaks = text.bytes().filter(|&b| b == b'\n').count();
+    let tokens = (text.len() / 3).max(breaks) + 16;
     let mut out = Lexed {
-        kinds: Vec::with_capacity(text.len() / 3 + 16),
-        starts: Vec::with_capacity(text.len() / 3 + 17),
+        kinds: Vec::with_capacity(tokens),
+        starts: Vec::with_capacity(tokens + 1),
         errors: Vec::new(),
     };
     assert!(
@@ -341,6 +349,7 @@ fn lex_with(text: &str, fast: bool) -> Lexed {
     let bytes = text.as_bytes();
     let mut lexer = Outer::lexer(text);
     loop {
+        interrupt.tick();
         // The frequent tokens, recognised here without the automaton, which
         // then only sees strings, discretions, odd characters and errors.
         let at = lexer.span().end;
@@ -439,6 +448,8 @@ fn simple_token(text: &str, bytes: &[u8], at: usize) -> Option<(SyntaxKind, usiz
     let token = match first {
         b' ' | b'\t' => (WHITESPACE, 1 + blanks_len(&rest[1..])),
         b'\n' => (NEWLINE, 1),
+        b'\r' if second == Some(b'\n') => (NEWLINE, 2),
+        b'\r' => (NEWLINE, 1),
         b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
             let len = ident_len(rest)?;
             let kind = SyntaxKind::from_keyword(&text[at..at + len]).unwrap_or(IDENT);
@@ -733,7 +744,12 @@ mod tests {
             texts.push(text);
         }
         for text in &texts {
-            assert_eq!(lex_with(text, true), lex_with(text, false), "{text:?}");
+            let never = &crate::interrupt::never;
+            assert_eq!(
+                lex_with(text, true, &Interrupt::new(never)),
+                lex_with(text, false, &Interrupt::new(never)),
+                "{text:?}"
+            );
         }
     }
 

@@ -10,9 +10,11 @@
 
 pub mod ast;
 mod fence;
+mod interrupt;
 mod kind;
 pub mod layout;
 pub mod lexer;
+pub mod lines;
 mod parser;
 
 use std::{fmt, sync::Arc};
@@ -165,12 +167,23 @@ impl Parse {
 /// Parses an OpenProse program. Never fails and never panics; the returned
 /// tree's text is exactly `text`.
 pub fn parse(text: &str) -> Parse {
-    let mut lexed = lexer::lex(text);
+    parse_interruptible(text, &interrupt::never)
+}
+
+/// [`parse`], calling `interrupt` every few thousand tokens in each phase
+/// (lexer, layout, parser, tree). A caller that must be able to stop a long
+/// parse (the analysis, when an edit arrives) panics from `interrupt`, and
+/// the parse unwinds; this crate calls nothing else of the caller's, and
+/// when `interrupt` returns the result is [`parse`]'s.
+pub fn parse_interruptible(text: &str, interrupt: &dyn Fn()) -> Parse {
+    let interrupt = interrupt::Interrupt::new(interrupt);
+    let mut lexed = lexer::lex_interruptible(text, &interrupt);
     // Layout rewrites the insignificant newlines among the lexer's kinds.
-    let (tokens, layout_errors) = layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text);
-    let (events, mut errors) = parser::parse(text, &tokens, &lexed.starts);
+    let (tokens, layout_errors) =
+        layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text, &interrupt);
+    let (events, mut errors) = parser::parse(text, &tokens, &lexed.starts, &interrupt);
     drop(tokens);
-    let green = parser::build_tree(text, &lexed, events, &mut errors);
+    let green = parser::build_tree(text, &lexed, events, &mut errors, &interrupt);
     errors.extend(lexed.errors);
     errors.extend(layout_errors);
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));

@@ -96,12 +96,20 @@ fn parser_corpus_err() {
 /// Builds the tree of `text` with the crate's tree builder and with rowan's
 /// `GreenNodeBuilder`: the trees and errors must be equal.
 fn check_tree_builders(text: &str) {
+    let never = &crate::interrupt::never;
+    let interrupt = crate::interrupt::Interrupt::new(never);
     let mut lexed = crate::lexer::lex(text);
-    let (tokens, _) = crate::layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text);
-    let (events, mut errors) = crate::parser::parse(text, &tokens, &lexed.starts);
-    let (reference_events, mut reference_errors) =
-        crate::parser::parse(text, &tokens, &lexed.starts);
-    let green = crate::parser::build_tree(text, &lexed, events, &mut errors);
+    let (tokens, _) =
+        crate::layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text, &interrupt);
+    let (events, mut errors) = {
+        let interrupt = crate::interrupt::Interrupt::new(never);
+        crate::parser::parse(text, &tokens, &lexed.starts, &interrupt)
+    };
+    let (reference_events, mut reference_errors) = {
+        let interrupt = crate::interrupt::Interrupt::new(never);
+        crate::parser::parse(text, &tokens, &lexed.starts, &interrupt)
+    };
+    let green = crate::parser::build_tree(text, &lexed, events, &mut errors, &interrupt);
     let reference =
         crate::parser::build_tree_with_rowan(text, &lexed, reference_events, &mut reference_errors);
     assert_eq!(green.to_string(), text, "not lossless: {text:?}");

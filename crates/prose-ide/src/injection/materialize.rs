@@ -56,19 +56,25 @@ impl AnalysisHost {
         };
         let current: Vec<SourceFile> = ws.guests(&self.db).get(path).cloned().unwrap_or_default();
         for (file, text) in current.iter().zip(&texts) {
-            if file.text(&self.db) != text {
-                file.set_text(&mut self.db).to(text.clone());
+            if file.text(&self.db).as_str() != text {
+                file.set_text(&mut self.db)
+                    .to(std::sync::Arc::new(text.clone()));
             }
         }
         if current.len() == texts.len() {
             return;
+        }
+        // Fence files that went away keep no text (salsa inputs are never
+        // deleted; their memos then hold nothing of it either).
+        for file in current.iter().skip(texts.len()) {
+            file.set_text(&mut self.db).to(std::sync::Arc::default());
         }
         let mut files: Vec<SourceFile> = current.into_iter().take(texts.len()).collect();
         for (n, text) in texts.iter().enumerate().skip(files.len()) {
             files.push(SourceFile::new(
                 &self.db,
                 guest_path(path, n + 1),
-                text.clone(),
+                std::sync::Arc::new(text.clone()),
             ));
         }
         let mut map = ws.guests(&self.db).clone();

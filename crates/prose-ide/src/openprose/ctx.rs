@@ -9,6 +9,7 @@ use crate::{
     openprose::{
         contract::{Contract, program_contract},
         semantics::{FileSemantics, file_semantics},
+        suggestions::SuggestionBudget,
     },
 };
 
@@ -20,18 +21,25 @@ pub struct Ctx<'a> {
     pub parse: &'a Parse,
     pub root: ast::SourceFile,
     pub sema: &'a FileSemantics,
-    /// Every node of the file in pre-order, collected once; rules reach
-    /// them through the kind index ([`Ctx::nodes_of`], [`Ctx::nodes_matching`]).
+    /// The nodes of the indexed kinds in pre-order, collected once; rules
+    /// reach them through the kind index ([`Ctx::nodes_of`],
+    /// [`Ctx::nodes_matching`]).
     nodes: Vec<SyntaxNode>,
     /// For each kind (by its raw value), the positions in `nodes` of the
     /// nodes of that kind, ascending: a rule asking for one node type
     /// visits only those.
     by_kind: Vec<Vec<u32>>,
+    /// Which kinds are indexed (see [`RuleKinds`]).
+    indexed: Vec<bool>,
+    /// Which kinds the rules asked for, learnt into [`RuleKinds`] at the end.
+    requested: std::cell::RefCell<Vec<bool>>,
     /// Offsets of line starts, computed the first time a rule asks.
     line_starts: std::sync::OnceLock<Vec<u32>>,
     /// Results of helpers several rules share ([`Ctx::shared`]), computed
     /// once per file.
     memo: std::cell::RefCell<Vec<(usize, std::rc::Rc<dyn std::any::Any>)>>,
+    /// What the rules of this file may still spend on "did you mean".
+    pub suggestions: SuggestionBudget,
 }
 
 impl<'a> Ctx<'a> {
@@ -39,7 +47,18 @@ impl<'a> Ctx<'a> {
     pub fn new(db: &'a dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Ctx<'a> {
         let parse = parse(db, file);
         let root = parse.tree();
-        let nodes: Vec<SyntaxNode> = prose_syntax::AstNode::syntax(&root).descendants().collect();
+        let indexed = RuleKinds::indexed();
+        let nodes: Vec<SyntaxNode> = prose_syntax::AstNode::syntax(&root)
+            .descendants()
+            .enumerate()
+            .inspect(|(i, _)| {
+                if i % (1 << 16) == 0 {
+                    db.unwind_if_revision_cancelled();
+                }
+            })
+            .map(|(_, n)| n)
+            .filter(|n| indexed.get(n.kind() as usize).copied().unwrap_or(true))
+            .collect();
         let mut by_kind: Vec<Vec<u32>> = Vec::new();
         for (i, node) in nodes.iter().enumerate() {
             let k = node.kind() as usize;
@@ -59,6 +78,9 @@ impl<'a> Ctx<'a> {
             by_kind,
             line_starts: std::sync::OnceLock::new(),
             memo: Default::default(),
+            suggestions: SuggestionBudget::default(),
+            requested: std::cell::RefCell::new(vec![false; indexed.len()]),
+            indexed,
         }
     }
 
@@ -84,7 +106,7 @@ impl<'a> Ctx<'a> {
     pub fn line_of(&self, offset: prose_syntax::TextSize) -> usize {
         let starts = self.line_starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(self.text().match_indices('\n').map(|(i, _)| i as u32 + 1))
+                .chain(prose_syntax::lines::line_starts(self.text()).map(|i| i as u32))
                 .collect()
         });
         starts.partition_point(|&s| s <= u32::from(offset))
@@ -101,10 +123,27 @@ impl<'a> Ctx<'a> {
         &self,
         pred: fn(prose_syntax::SyntaxKind) -> bool,
     ) -> impl Iterator<Item = SyntaxNode> + '_ {
-        let mut lists = (0u16..)
+        let kinds: Vec<prose_syntax::SyntaxKind> = (0u16..)
             .map_while(prose_syntax::SyntaxKind::from_raw)
             .filter(|&k| pred(k))
-            .filter_map(|k| self.by_kind.get(k as usize))
+            .collect();
+        {
+            let mut requested = self.requested.borrow_mut();
+            for &k in &kinds {
+                requested[k as usize] = true;
+            }
+        }
+        if kinds.iter().any(|&k| !self.indexed[k as usize]) {
+            // A kind no rule asked for in earlier files: walk the tree.
+            let walk: Vec<SyntaxNode> = prose_syntax::AstNode::syntax(&self.root)
+                .descendants()
+                .filter(|n| pred(n.kind()))
+                .collect();
+            return either(walk.into_iter(), None);
+        }
+        let mut lists = kinds
+            .iter()
+            .filter_map(|&k| self.by_kind.get(k as usize))
             .filter(|l| !l.is_empty());
         let indices: Vec<u32> = match (lists.next(), lists.next()) {
             (None, _) => Vec::new(),
@@ -116,7 +155,8 @@ impl<'a> Ctx<'a> {
                 all
             }
         };
-        indices.into_iter().map(|i| self.nodes[i as usize].clone())
+        let from_index = indices.into_iter().map(|i| self.nodes[i as usize].clone());
+        either(Vec::new().into_iter(), Some(from_index))
     }
 
     pub fn text(&self) -> &'a str {
@@ -253,5 +293,95 @@ pub fn memory_file_path(
             root,
             &format!("{}/memory.md", p.trim_end_matches('/')),
         )),
+    }
+}
+
+/// One of two iterators (a tree walk, or the kind index).
+fn either<A, B>(a: A, b: Option<B>) -> impl Iterator<Item = SyntaxNode>
+where
+    A: Iterator<Item = SyntaxNode>,
+    B: Iterator<Item = SyntaxNode>,
+{
+    a.chain(b.into_iter().flatten())
+}
+
+impl Drop for Ctx<'_> {
+    fn drop(&mut self) {
+        RuleKinds::learn(&self.requested.borrow());
+    }
+}
+
+/// The node kinds the rules ask for, learnt from the files analysed so far
+/// (the first file indexes every kind). A file's rule context indexes only
+/// those: a tree's names, references, literals and bodies, which no rule
+/// lists, are about half of its nodes, and the index holds a node handle
+/// for each of the rest. A rule asking for a kind not indexed gets it by a
+/// walk of the tree (the same nodes in the same order), and the kind is
+/// indexed from the next file on.
+struct RuleKinds;
+
+static RULE_KINDS: std::sync::Mutex<Option<Vec<bool>>> = std::sync::Mutex::new(None);
+
+impl RuleKinds {
+    /// Which kinds to index (all, until a file has been analysed).
+    fn indexed() -> Vec<bool> {
+        let count = (0u16..)
+            .map_while(prose_syntax::SyntaxKind::from_raw)
+            .count();
+        let learnt = RULE_KINDS.lock().unwrap_or_else(|e| e.into_inner());
+        learnt.clone().unwrap_or_else(|| vec![true; count])
+    }
+
+    fn learn(requested: &[bool]) {
+        let mut learnt = RULE_KINDS.lock().unwrap_or_else(|e| e.into_inner());
+        match learnt.as_mut() {
+            Some(known) => {
+                for (k, r) in known.iter_mut().zip(requested) {
+                    *k |= r;
+                }
+            }
+            None => *learnt = Some(requested.to_vec()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use prose_syntax::{AstNode, SyntaxKind};
+
+    use crate::fixture::Fixture;
+
+    /// Whether or not a kind is indexed, the nodes of that kind come in
+    /// pre-order, all of them.
+    #[test]
+    fn nodes_come_from_the_index_or_a_walk_alike() {
+        let (host, file) =
+            Fixture::parse("agent a:\n  model: opus\nlet x = session: a\nsession \"{x}\"\n")
+                .host(None);
+        let analysis = host.analysis();
+        // Twice: the first file may index every kind, later ones only
+        // the kinds the rules ask for.
+        for _ in 0..2 {
+            analysis
+                .with_db(|db| {
+                    let f = analysis.source_file(file);
+                    let ctx = super::Ctx::new(db, f, None);
+                    for pred in [
+                        (|k| k == SyntaxKind::NAME_REF) as fn(SyntaxKind) -> bool,
+                        |k| k == SyntaxKind::AGENT_DEF || k == SyntaxKind::SESSION_EXPR,
+                    ] {
+                        let got: Vec<_> = ctx.nodes_matching(pred).collect();
+                        let walk: Vec<_> = ctx
+                            .root
+                            .syntax()
+                            .descendants()
+                            .filter(|n| pred(n.kind()))
+                            .collect();
+                        assert_eq!(got, walk);
+                        assert!(!got.is_empty());
+                    }
+                })
+                .unwrap();
+        }
     }
 }

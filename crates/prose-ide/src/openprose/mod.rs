@@ -12,4 +12,5 @@ pub(crate) mod injections;
 pub(crate) mod rule_tests;
 pub(crate) mod rules;
 pub mod semantics;
+pub(crate) mod suggestions;
 pub mod vocabulary;

@@ -175,7 +175,33 @@ pub struct FileSemantics {
     pub refs: Vec<Reference>,
     /// Definitions by name, in definition order: lookups by name do not
     /// scan every definition.
-    by_name: std::collections::BTreeMap<String, Vec<DefId>>,
+    by_name: std::collections::BTreeMap<String, Named>,
+}
+
+/// The definitions of one name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+struct Named {
+    /// In definition order.
+    ids: Vec<DefId>,
+    /// The first of each kind (a handful of kinds at most), so that
+    /// [`FileSemantics::find`] does not scan thousands of definitions of
+    /// one name.
+    first_of_kind: Vec<(DefKind, DefId)>,
+}
+
+impl Named {
+    fn push(&mut self, id: DefId, kind: DefKind) {
+        self.ids.push(id);
+        if !self.first_of_kind.iter().any(|(k, _)| *k == kind) {
+            self.first_of_kind.push((kind, id));
+        }
+    }
+
+    fn first(&self, kind: DefKind) -> Option<DefId> {
+        self.first_of_kind
+            .iter()
+            .find_map(|&(k, id)| (k == kind).then_some(id))
+    }
 }
 
 impl FileSemantics {
@@ -193,14 +219,16 @@ impl FileSemantics {
 
     /// The first definition of `kind` called `name`.
     pub fn find(&self, kind: DefKind, name: &str) -> Option<(DefId, &Def)> {
-        self.named(name)
-            .map(|id| (id, self.def(id)))
-            .find(|(_, d)| d.kind == kind)
+        let id = self.by_name.get(name)?.first(kind)?;
+        Some((id, self.def(id)))
     }
 
     /// The definitions named `name`, in definition order.
     pub fn named(&self, name: &str) -> impl Iterator<Item = DefId> + '_ {
-        self.by_name.get(name).into_iter().flatten().copied()
+        self.by_name
+            .get(name)
+            .into_iter()
+            .flat_map(|n| n.ids.iter().copied())
     }
 
     /// The definition whose name covers `offset`.
@@ -230,12 +258,27 @@ impl FileSemantics {
 #[salsa::tracked(returns(ref))]
 pub fn file_semantics(db: &dyn Db, file: SourceFile) -> FileSemantics {
     let root = parse(db, file).tree();
-    resolve(&root)
+    // A file of megabytes takes a while: stop when an edit arrives.
+    resolve_interruptible(&root, &|| db.unwind_if_revision_cancelled())
 }
 
 /// Resolves names in a parsed file (pure; also used directly in tests).
 pub fn resolve(file: &ast::SourceFile) -> FileSemantics {
-    let mut r = Resolver::default();
+    resolve_interruptible(file, &|| {})
+}
+
+/// [`resolve`], calling `interrupt` every few thousand statements (see
+/// `prose_syntax::parse_interruptible`).
+pub fn resolve_interruptible(file: &ast::SourceFile, interrupt: &dyn Fn()) -> FileSemantics {
+    let mut r = Resolver {
+        out: FileSemantics::default(),
+        scopes: Vec::new(),
+        in_block_def: false,
+        in_hoisted: false,
+        deferred: Vec::new(),
+        interrupt,
+        ticks: 0,
+    };
     // Hoisted: agents, blocks, imports, inputs (anywhere in the file).
     for node in file.syntax().descendants() {
         match node.kind() {
@@ -296,9 +339,11 @@ fn range(node: &SyntaxNode) -> TextRange {
     node.text_range()
 }
 
-#[derive(Default)]
-struct Resolver {
+struct Resolver<'a> {
     out: FileSemantics,
+    /// Called every [`INTERRUPT_EVERY`] statements.
+    interrupt: &'a dyn Fn(),
+    ticks: u32,
     /// Scoped definitions currently visible, innermost last.
     scopes: Vec<DefId>,
     in_block_def: bool,
@@ -310,7 +355,10 @@ struct Resolver {
     deferred: Vec<usize>,
 }
 
-impl Resolver {
+/// Statements between two calls of the resolver's `interrupt`.
+const INTERRUPT_EVERY: u32 = 4096;
+
+impl Resolver<'_> {
     fn finish(mut self) -> FileSemantics {
         for i in std::mem::take(&mut self.deferred) {
             let name = &self.out.refs[i].name;
@@ -333,7 +381,11 @@ impl Resolver {
         scope: Option<TextRange>,
     ) -> DefId {
         let id = DefId(self.out.defs.len() as u32);
-        self.out.by_name.entry(name.clone()).or_default().push(id);
+        self.out
+            .by_name
+            .entry(name.clone())
+            .or_default()
+            .push(id, kind);
         self.out.defs.push(Def {
             name,
             kind,
@@ -392,7 +444,11 @@ impl Resolver {
         {
             return Some(id);
         }
-        let candidates = self.out.by_name.get(name).map_or(&[][..], Vec::as_slice);
+        let candidates = self
+            .out
+            .by_name
+            .get(name)
+            .map_or(&[][..], |n| n.ids.as_slice());
         let def = |id: &DefId| self.out.def(*id);
         let flat = |d: &Def| d.kind.is_flat_binding();
         let before = candidates
@@ -419,12 +475,7 @@ impl Resolver {
 
     /// The first definition of `kind` called `name`.
     fn first_named(&self, name: &str, kind: DefKind) -> Option<DefId> {
-        self.out
-            .by_name
-            .get(name)?
-            .iter()
-            .copied()
-            .find(|id| self.out.def(*id).kind == kind)
+        self.out.by_name.get(name)?.first(kind)
     }
 
     /// Runs `f` with scoped definitions visible.
@@ -437,6 +488,10 @@ impl Resolver {
 
     fn stmts(&mut self, stmts: impl Iterator<Item = Stmt>) {
         for s in stmts {
+            self.ticks = self.ticks.wrapping_add(1);
+            if self.ticks.is_multiple_of(INTERRUPT_EVERY) {
+                (self.interrupt)();
+            }
             self.stmt(&s);
         }
     }

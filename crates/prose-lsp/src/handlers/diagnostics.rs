@@ -3,9 +3,10 @@
 //!
 //! Pushes come from one worker task ([`worker`]) that does one run at a
 //! time over the newest state; changes only [`schedule`] work for it. A run
-//! takes a [`Job`] (an analysis snapshot plus the texts and versions of its
-//! documents) under the state lock, computes on a blocking thread, and
-//! comes back to the lock only to check that nothing changed since:
+//! takes a [`Job`] (the texts and versions of its documents under the state
+//! lock, and an analysis snapshot queued to the analysis thread at the same
+//! moment), computes on a blocking thread, and comes back to the lock only
+//! to check that nothing changed since:
 //!
 //! - the snapshot is moved into the blocking closure and dropped there, so
 //!   no snapshot outlives the run or waits on the lock (a host write waits
@@ -29,7 +30,7 @@
 
 use std::{
     collections::{BTreeSet, HashMap, hash_map::DefaultHasher},
-    hash::{Hash, Hasher},
+    hash::Hasher,
     panic::AssertUnwindSafe,
     path::Path,
     sync::Arc,
@@ -49,7 +50,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use crate::{
     convert::{self, LineText},
     server::{Inner, blocking, blocking_cancellable, panic_message},
-    state::Job,
+    state::{Job, PendingJob},
     workspace::{self, DiskText, MAX_FILE_SIZE},
 };
 
@@ -59,6 +60,8 @@ pub struct DocResult {
     pub uri: Uri,
     pub version: Option<i32>,
     pub diagnostics: Vec<ls_types::Diagnostic>,
+    /// [`list_hash`] of `diagnostics`.
+    pub hash: u64,
 }
 
 /// How a run ended.
@@ -117,10 +120,12 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
             (None, None) => continue,
         };
         let Some(file) = doc.file else {
+            let diagnostics = vec![too_large(text.len())];
             results.push(DocResult {
                 uri: doc.uri.clone(),
                 version: doc.version,
-                diagnostics: vec![too_large(text.len())],
+                hash: list_hash(&diagnostics),
+                diagnostics,
             });
             continue;
         };
@@ -143,13 +148,14 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
             let t = others.get(path)?.as_ref()?;
             Some((workspace::key_uri(path)?, t.range(enc, range)))
         };
-        let diagnostics = raw
+        let diagnostics: Vec<_> = raw
             .iter()
             .map(|d| convert::diagnostic(enc, &text, d, docs_url.as_deref(), resolve))
             .collect();
         results.push(DocResult {
             uri: doc.uri.clone(),
             version: doc.version,
+            hash: list_hash(&diagnostics),
             diagnostics,
         });
     }
@@ -281,15 +287,17 @@ pub async fn worker(inner: Arc<Inner>) {
 }
 
 async fn push(inner: &Arc<Inner>, first: Vec<Uri>) -> Result<()> {
-    if !first.is_empty() {
-        let job = inner.state().job(Some(&first));
+    // The edited documents, then the other open ones, one at a time:
+    // results arrive as they are ready (each job checks the generation
+    // again), and only one document's diagnostics are converted and
+    // serialised at a time (those of a large program take megabytes).
+    for uri in &first {
+        let job = inner.state().job(Some(std::slice::from_ref(uri)));
         if !run_and_publish(inner, job).await? {
             // Superseded: a newer run (already scheduled) covers everything.
             return Ok(());
         }
     }
-    // The other open documents, a few at a time so results arrive as they
-    // are ready (each batch checks the generation again).
     let others: Vec<Uri> = {
         let st = inner.state();
         let mut uris: Vec<Uri> = st
@@ -301,8 +309,8 @@ async fn push(inner: &Arc<Inner>, first: Vec<Uri>) -> Result<()> {
         uris.sort();
         uris
     };
-    for batch in others.chunks(BATCH) {
-        let job = inner.state().job(Some(batch));
+    for uri in &others {
+        let job = inner.state().job(Some(std::slice::from_ref(uri)));
         if !run_and_publish(inner, job).await? {
             break;
         }
@@ -310,12 +318,12 @@ async fn push(inner: &Arc<Inner>, first: Vec<Uri>) -> Result<()> {
     Ok(())
 }
 
-/// Documents per job when re-checking the documents not edited.
-const BATCH: usize = 16;
-
 /// Runs a job and publishes its results; false if the run was superseded
 /// (the rest of this push is then left to the newer run).
-async fn run_and_publish(inner: &Arc<Inner>, job: Job) -> Result<bool> {
+async fn run_and_publish(inner: &Arc<Inner>, job: PendingJob) -> Result<bool> {
+    let Some(job) = job.ready().await else {
+        return Ok(false);
+    };
     let generation = job.generation;
     match blocking(move || compute(job)).await? {
         Outcome::Cancelled => Ok(false),
@@ -344,22 +352,38 @@ async fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<DocResult>) -
                 continue;
             }
             let last = st.published.get(&r.uri);
-            if last.is_some_and(|(v, d)| *v == r.version && *d == r.diagnostics) {
+            if last.is_some_and(|&(v, h)| v == r.version && h == r.hash) {
                 continue;
             }
-            st.published
-                .insert(r.uri.clone(), (r.version, r.diagnostics.clone()));
+            st.published.insert(r.uri.clone(), (r.version, r.hash));
             to_send.push(r);
         }
         to_send
     };
     for r in to_send {
-        inner
-            .client
-            .publish_diagnostics(r.uri, r.diagnostics, r.version)
-            .await;
+        send(inner, r.uri, r.diagnostics, r.version).await;
     }
     true
+}
+
+/// Sends `textDocument/publishDiagnostics`, serialised straight into its
+/// frame (see `transport/output.rs`: the list of a large program would
+/// otherwise be built as a JSON tree of tens of megabytes first).
+async fn send(
+    inner: &Arc<Inner>,
+    uri: Uri,
+    diagnostics: Vec<ls_types::Diagnostic>,
+    version: Option<i32>,
+) {
+    let params = ls_types::PublishDiagnosticsParams {
+        uri,
+        diagnostics,
+        version,
+    };
+    inner
+        .outbox
+        .notify("textDocument/publishDiagnostics", &params)
+        .await;
 }
 
 /// Clears the pushed diagnostics of a closed document.
@@ -371,10 +395,7 @@ pub async fn clear(inner: &Arc<Inner>, uri: Uri) {
     if inner.state().docs.contains_key(&uri) {
         return; // opened again meanwhile: its own run publishes
     }
-    inner
-        .client
-        .publish_diagnostics(uri, Vec::new(), None)
-        .await;
+    send(inner, uri, Vec::new(), None).await;
 }
 
 /// How often a pull retries after its snapshot was cancelled by an edit.
@@ -391,15 +412,16 @@ pub async fn pull(
     for _ in 0..PULL_ATTEMPTS {
         let job = {
             let st = inner.state();
-            let known =
-                st.docs.contains_key(&uri) || st.host.file_id(&workspace::uri_key(&uri)).is_some();
-            if !known {
+            if !st.knows(&uri) {
                 return Err(Error::invalid_params(format!(
                     "unknown document {}: not open and not a program of the workspace",
                     uri.as_str()
                 )));
             }
             st.job(Some(std::slice::from_ref(&uri)))
+        };
+        let Some(job) = job.ready().await else {
+            return Err(Error::internal_error());
         };
         let token = job.analysis.cancel_token();
         match blocking_cancellable(token, move || compute(job)).await? {
@@ -438,9 +460,23 @@ pub async fn pull(
 
 /// A stable id of a report's contents.
 fn result_id(items: &[ls_types::Diagnostic]) -> String {
-    let mut hasher = DefaultHasher::new();
-    serde_json::to_string(items)
-        .unwrap_or_default()
-        .hash(&mut hasher);
-    format!("{:016x}", hasher.finish())
+    format!("{:016x}", list_hash(items))
+}
+
+/// A hash of a list of diagnostics (of its JSON, streamed into the hasher
+/// rather than built as a string).
+pub fn list_hash(items: &[ls_types::Diagnostic]) -> u64 {
+    struct HashWriter(DefaultHasher);
+    impl std::io::Write for HashWriter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.write(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut writer = HashWriter(DefaultHasher::new());
+    let _ = serde_json::to_writer(&mut writer, items);
+    writer.0.finish()
 }

@@ -6,6 +6,7 @@ pub mod code_actions;
 pub mod code_lens;
 pub mod commands;
 pub mod completion;
+pub mod debug;
 pub mod diagnostics;
 pub mod document_link;
 pub mod explain;

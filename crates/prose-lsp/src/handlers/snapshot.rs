@@ -4,9 +4,11 @@
 //! document, the targets of go to definition, the edits of a rename), with
 //! the editor's texts, URIs and versions of open documents.
 //!
-//! As for diagnostics (see `diagnostics.rs`), the snapshot is taken under
-//! the state lock, moved into a blocking closure and dropped there, so it
-//! never waits on the lock. A snapshot cancelled by a newer edit answers
+//! As for diagnostics (see `diagnostics.rs`), the snapshot is queued to the
+//! analysis thread under the state lock (so it holds every change that
+//! came before the request, and none after), awaited outside it, moved into
+//! a blocking closure and dropped there: nothing holds it while waiting for
+//! the lock or for the analysis thread. A snapshot cancelled by a newer edit answers
 //! `ContentModified`; a panic in the analysis becomes an `InternalError`
 //! (`server::blocking`). The closure runs under
 //! `server::blocking_cancellable`: when the client cancels the request
@@ -78,10 +80,41 @@ pub struct Snapshot {
     texts: HashMap<FileId, Arc<LineText>>,
 }
 
+/// A [`Snapshot`] whose analysis is on its way (see [`Snapshot::take`]).
+struct PendingSnapshot {
+    snapshot: tokio::sync::oneshot::Receiver<crate::analyzer::Snapshot>,
+    encoding: Encoding,
+    caps: ClientCaps,
+    open: HashMap<String, Open>,
+}
+
+impl PendingSnapshot {
+    /// The snapshot, and the file of the path it was asked with.
+    async fn ready(self) -> Result<(Snapshot, Option<FileId>)> {
+        let s = self.snapshot.await.map_err(|_| {
+            let mut e = Error::internal_error();
+            e.message = "prose-lsp: the analysis is not running".into();
+            e
+        })?;
+        let file = s.files.first().copied().flatten();
+        Ok((
+            Snapshot {
+                analysis: s.analysis,
+                encoding: self.encoding,
+                caps: self.caps,
+                open: self.open,
+                texts: HashMap::new(),
+            },
+            file,
+        ))
+    }
+}
+
 impl Snapshot {
-    fn take(st: &State) -> Snapshot {
-        Snapshot {
-            analysis: st.host.analysis(),
+    /// Queues a snapshot of everything so far, with the file at `path`.
+    fn take(st: &State, path: Option<String>) -> PendingSnapshot {
+        PendingSnapshot {
+            snapshot: st.analyzer.snapshot(path.into_iter().collect()),
             encoding: st.encoding,
             caps: st.caps,
             open: st
@@ -96,7 +129,6 @@ impl Snapshot {
                     (doc.path.clone(), open)
                 })
                 .collect(),
-            texts: HashMap::new(),
         }
     }
 
@@ -222,31 +254,35 @@ pub async fn on_document<T: Send + 'static>(
     uri: &Uri,
     f: impl FnOnce(&mut Snapshot, FileId) -> Result<T> + Send + 'static,
 ) -> Result<Option<T>> {
-    let (snapshot, file) = {
+    let (pending, text) = {
         let st = inner.state();
-        let (file, text) = match st.docs.get(uri) {
-            Some(doc) => (doc.file, Some(doc.text.clone())),
-            None => match st.host.file_id(&workspace::uri_key(uri)) {
-                Some(file) => (Some(file), None),
-                None => {
-                    return Err(Error::invalid_params(format!(
-                        "unknown document {}: not open and not a program of the workspace",
-                        uri.as_str()
-                    )));
-                }
-            },
+        let (analysed, text) = match st.docs.get(uri) {
+            Some(doc) => (doc.analysed, Some(doc.text.clone())),
+            None if st.knows(uri) => (true, None),
+            None => {
+                return Err(Error::invalid_params(format!(
+                    "unknown document {}: not open and not a program of the workspace",
+                    uri.as_str()
+                )));
+            }
         };
-        let Some(file) = file else {
+        if !analysed {
             return Ok(None);
-        };
-        let mut snapshot = Snapshot::take(&st);
-        // The requested document's text is the editor's for it, whatever
-        // other open URIs share its analysis key.
-        if let Some(text) = text {
-            snapshot.texts.insert(file, text);
         }
-        (snapshot, file)
+        (Snapshot::take(&st, Some(workspace::uri_key(uri))), text)
     };
+    let (mut snapshot, file) = pending.ready().await?;
+    let Some(file) = file else {
+        return Err(Error::invalid_params(format!(
+            "unknown document {}",
+            uri.as_str()
+        )));
+    };
+    // The requested document's text is the editor's for it, whatever
+    // other open URIs share its analysis key.
+    if let Some(text) = text {
+        snapshot.texts.insert(file, text);
+    }
     let token = snapshot.analysis.cancel_token();
     blocking_cancellable(token, move || {
         let mut snapshot = snapshot;
@@ -282,7 +318,8 @@ pub async fn on_workspace<T: Send + 'static>(
     inner: &Arc<Inner>,
     f: impl FnOnce(&mut Snapshot) -> Result<T> + Send + 'static,
 ) -> Result<T> {
-    let snapshot = Snapshot::take(&inner.state());
+    let pending = Snapshot::take(&inner.state(), None);
+    let (snapshot, _) = pending.ready().await?;
     let token = snapshot.analysis.cancel_token();
     blocking_cancellable(token, move || {
         let mut snapshot = snapshot;

@@ -19,7 +19,8 @@ use rowan::{GreenNode, GreenNodeBuilder};
 use text_size::TextRange;
 
 use crate::{
-    SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, layout::LayoutTokens, lexer::Lexed,
+    SyntaxError, SyntaxErrorCode, SyntaxKind, SyntaxKind::*, interrupt::Interrupt,
+    layout::LayoutTokens, lexer::Lexed,
 };
 
 /// Deepest nesting of blocks and expressions the parser recurses into.
@@ -72,6 +73,7 @@ pub(crate) struct Parser<'i> {
     /// The source text, for messages that quote a token.
     text: &'i str,
     input: &'i LayoutTokens,
+    interrupt: &'i Interrupt<'i>,
     /// The raw tokens' starts, for ranges.
     starts: &'i [u32],
     pos: usize,
@@ -99,10 +101,16 @@ pub(crate) struct CompletedMarker {
 }
 
 impl<'i> Parser<'i> {
-    fn new(text: &'i str, input: &'i LayoutTokens, starts: &'i [u32]) -> Self {
+    fn new(
+        text: &'i str,
+        input: &'i LayoutTokens,
+        starts: &'i [u32],
+        interrupt: &'i Interrupt<'i>,
+    ) -> Self {
         Parser {
             text,
             input,
+            interrupt,
             starts,
             pos: 0,
             fuel: FUEL,
@@ -228,6 +236,7 @@ impl<'i> Parser<'i> {
 
     fn do_bump(&mut self, kind: SyntaxKind) {
         let raw = self.input.kinds[self.pos];
+        self.interrupt.tick();
         self.pos += 1;
         self.fuel = FUEL;
         self.last = raw;
@@ -425,12 +434,13 @@ impl CompletedMarker {
     }
 }
 
-pub(crate) fn parse(
-    text: &str,
-    input: &LayoutTokens,
-    starts: &[u32],
+pub(crate) fn parse<'i>(
+    text: &'i str,
+    input: &'i LayoutTokens,
+    starts: &'i [u32],
+    interrupt: &'i Interrupt<'i>,
 ) -> (Events, Vec<SyntaxError>) {
-    let mut p = Parser::new(text, input, starts);
+    let mut p = Parser::new(text, input, starts, interrupt);
     grammar::source_file(&mut p);
     let events = Events {
         list: p.events,
@@ -457,16 +467,17 @@ pub(crate) fn build_tree(
     lexed: &Lexed,
     events: Events,
     errors: &mut Vec<SyntaxError>,
+    interrupt: &Interrupt<'_>,
 ) -> GreenNode {
     // The tree has at most one node per event and one token per raw token
     // (plus the root's ERROR node): that bounds what the builder interns.
     if events.list.len() + lexed.kinds.len() < green::MAX_ELEMENTS {
         let mut builder = green::TreeBuilder::new(events.list.len());
-        replay(text, lexed, events, &mut builder, errors);
+        replay(text, lexed, events, &mut builder, errors, interrupt);
         builder.finish()
     } else {
         let mut builder = GreenNodeBuilder::new();
-        replay(text, lexed, events, &mut builder, errors);
+        replay(text, lexed, events, &mut builder, errors, interrupt);
         builder.finish()
     }
 }
@@ -481,7 +492,15 @@ pub(crate) fn build_tree_with_rowan(
     errors: &mut Vec<SyntaxError>,
 ) -> GreenNode {
     let mut builder = GreenNodeBuilder::new();
-    replay(text, lexed, events, &mut builder, errors);
+    let never = &crate::interrupt::never;
+    replay(
+        text,
+        lexed,
+        events,
+        &mut builder,
+        errors,
+        &Interrupt::new(never),
+    );
     builder.finish()
 }
 
@@ -528,6 +547,7 @@ fn replay<B: TreeSink>(
     mut events: Events,
     builder: &mut B,
     errors: &mut Vec<SyntaxError>,
+    interrupt: &Interrupt<'_>,
 ) {
     let raw_kinds = &lexed.kinds[..];
     let starts = &lexed.starts[..];
@@ -541,14 +561,35 @@ fn replay<B: TreeSink>(
     // deep region gets one error.
     let mut reported_at: Option<usize> = None;
     let mut forward: Vec<SyntaxKind> = Vec::new();
+    // A line break the layout pass made trivia (a blank line, a line
+    // inside brackets).
+    let trivial_break = |raw: usize| {
+        raw_kinds[raw] == WHITESPACE
+            && crate::lines::is_line_break(text.as_bytes()[starts[raw] as usize])
+    };
     let eat_trivia = |builder: &mut B, raw: &mut usize| {
         while *raw < raw_kinds.len() && raw_kinds[*raw].is_trivia() {
-            builder.token(raw_kinds[*raw], text, range(*raw));
+            interrupt.tick();
+            // A run of trivial line breaks (blank lines) is one token: a
+            // file of ten million empty lines is one token, not ten million.
+            let start = *raw;
+            if trivial_break(start) {
+                while *raw + 1 < raw_kinds.len() && trivial_break(*raw + 1) {
+                    interrupt.tick();
+                    *raw += 1;
+                }
+            }
+            builder.token(
+                raw_kinds[start],
+                text,
+                starts[start] as usize..starts[*raw + 1] as usize,
+            );
             *raw += 1;
         }
     };
 
     for i in 0..events.list.len() {
+        interrupt.tick();
         match events.list[i] {
             Event::Start {
                 kind,

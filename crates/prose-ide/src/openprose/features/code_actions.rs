@@ -33,7 +33,10 @@
 //! The edits are rename's [`TextEdit`] and [`SourceChange`], so an editor
 //! applies both features' results the same way.
 
-use std::collections::HashSet;
+use std::{
+    cell::{OnceCell, RefCell},
+    collections::{HashMap, HashSet},
+};
 
 use prose_syntax::{
     AstNode, NodeOrToken, SyntaxKind, SyntaxNode, SyntaxToken, TextRange, TextSize,
@@ -49,6 +52,7 @@ use crate::{
         group_agents::{key_range, property_range},
         prelude::did_you_mean,
     },
+    openprose::suggestions::SuggestionBudget,
     semantics::{DefKind, FileSemantics, RefKind, Reference, file_semantics},
     vocabulary,
 };
@@ -108,17 +112,20 @@ pub fn code_actions(
     range: TextRange,
 ) -> Vec<CodeAction> {
     let diagnostics = file_diagnostics(db, file, Some(workspace));
-    let cx = Cx {
-        text: file.text(db),
-        root: parse(db, file).syntax_node(),
-        sema: file_semantics(db, file),
+    let cx = Cx::new(
+        file.text(db),
+        parse(db, file).syntax_node(),
+        file_semantics(db, file),
         diagnostics,
-    };
+    );
     let mut out: Vec<CodeAction> = Vec::new();
+    // What `out` holds, to drop repeats in constant time.
+    let mut seen: HashSet<(String, SourceChange)> = HashSet::new();
     for d in diagnostics
         .iter()
         .filter(|d| d.range.intersect(range).is_some())
     {
+        db.unwind_if_revision_cancelled();
         if !cx.root.text_range().contains_range(d.range) {
             continue;
         }
@@ -132,7 +139,7 @@ pub fn code_actions(
             .sort_by_key(|a| std::cmp::Reverse(a.is_preferred));
         for a in acc.actions {
             // Two references to the same missing agent offer one definition.
-            if !out.iter().any(|o| o.title == a.title && o.edit == a.edit) {
+            if seen.insert((a.title.clone(), a.edit.clone())) {
                 out.push(a);
             }
         }
@@ -140,12 +147,29 @@ pub fn code_actions(
     out
 }
 
-/// What the fixes look at.
+/// What the fixes look at, and what they look up, built the first time a
+/// fix asks (once per request, however many diagnostics it fixes: a
+/// whole-file request stays linear in the size of the file).
 struct Cx<'a> {
     text: &'a str,
     root: SyntaxNode,
     sema: &'a FileSemantics,
     diagnostics: &'a [Diagnostic],
+    /// What "did you mean" fixes may still spend (as a file's rules).
+    suggestions: SuggestionBudget,
+    /// Every name the file defines or mentions.
+    names: OnceCell<HashSet<&'a str>>,
+    /// The free numbered name of each stem asked for so far.
+    numbered: RefCell<HashMap<String, String>>,
+    /// Positions in `sema.refs` by range, and by name.
+    refs_at: OnceCell<HashMap<TextRange, Vec<usize>>>,
+    refs_named: OnceCell<HashMap<&'a str, Vec<usize>>>,
+    /// Positions in `sema.refs`, sorted by start.
+    refs_by_start: OnceCell<Vec<usize>>,
+    indent: OnceCell<String>,
+    insert_point: OnceCell<Insert>,
+    /// The end of the last `use`, `import` or `input` opening the file.
+    header_end: OnceCell<Option<TextSize>>,
 }
 
 /// Collects the fixes of one diagnostic.
@@ -401,26 +425,24 @@ fn missing_value(cx: &Cx<'_>, acc: &mut Acc<'_>, valid: &[&str]) {
 
 // ---- names ----------------------------------------------------------------------
 
-/// Every name the file defines or mentions.
-fn names_in_use(sema: &FileSemantics) -> HashSet<&str> {
-    sema.defs
-        .iter()
-        .map(|d| d.name.as_str())
-        .chain(sema.refs.iter().map(|r| r.name.as_str()))
-        .collect()
-}
-
 /// The first of `name2`, `name3`, … the file does not use (a trailing
 /// number of `name` is replaced: `step1` gives `step2`, `part-1` `part-2`).
-fn free_numbered_name(sema: &FileSemantics, name: &str) -> String {
-    let used = names_in_use(sema);
+fn free_numbered_name(cx: &Cx<'_>, name: &str) -> String {
     let stem = name.trim_end_matches(|c: char| c.is_ascii_digit());
     // An identifier starts with a letter or `_`, so the stem is never empty.
     let stem = if stem.is_empty() { name } else { stem };
-    (2..)
+    if let Some(free) = cx.numbered.borrow().get(stem) {
+        return free.clone();
+    }
+    let used = cx.names();
+    let free = (2..)
         .map(|i| format!("{stem}{i}"))
         .find(|n| !used.contains(n.as_str()))
-        .expect("some number is free")
+        .expect("some number is free");
+    cx.numbered
+        .borrow_mut()
+        .insert(stem.to_string(), free.clone());
+    free
 }
 
 /// E006, P504, E019, E021, E024: renames the later definition.
@@ -431,7 +453,7 @@ fn rename_duplicate(cx: &Cx<'_>, acc: &mut Acc<'_>, what: &str) {
     if token.kind() != SyntaxKind::IDENT {
         return;
     }
-    let new = free_numbered_name(cx.sema, token.text());
+    let new = free_numbered_name(cx, token.text());
     acc.fix(
         format!("Rename this {what} to `{new}` (its references are not renamed)"),
         Fix::Offered,
@@ -445,10 +467,17 @@ fn reference_at<'s>(
     acc: &Acc<'_>,
     kind: impl Fn(RefKind) -> bool,
 ) -> Option<&'s Reference> {
-    cx.sema
-        .refs
+    let at = cx.refs_at.get_or_init(|| {
+        let mut at: HashMap<TextRange, Vec<usize>> = HashMap::new();
+        for (i, r) in cx.sema.refs.iter().enumerate() {
+            at.entry(r.range).or_default().push(i);
+        }
+        at
+    });
+    at.get(&acc.diag.range)?
         .iter()
-        .find(|r| r.range == acc.diag.range && kind(r.kind))
+        .map(|&i| &cx.sema.refs[i])
+        .find(|r| kind(r.kind))
 }
 
 /// E007: the nearest defined agent, or a new definition.
@@ -489,12 +518,14 @@ fn nearest_definition<'s>(
     def_kind: DefKind,
 ) -> Option<&'s Reference> {
     let r = reference_at(cx, acc, |k| k == ref_kind)?;
-    let names: Vec<&str> = cx
-        .sema
-        .defs_of(def_kind)
-        .map(|(_, d)| d.name.as_str())
-        .collect();
-    change_to_nearest(acc, r.range, &r.name, &names);
+    if cx.suggestions.spend(cx.sema.defs.len()) {
+        let names: Vec<&str> = cx
+            .sema
+            .defs_of(def_kind)
+            .map(|(_, d)| d.name.as_str())
+            .collect();
+        change_to_nearest(cx, acc, r.range, &r.name, &names);
+    }
     Some(r)
 }
 
@@ -503,6 +534,9 @@ fn nearest_variable(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     let Some(r) = reference_at(cx, acc, |k| matches!(k, RefKind::Variable(_))) else {
         return;
     };
+    if !cx.suggestions.spend(cx.sema.defs.len()) {
+        return;
+    }
     let runs_later = cx.covering_node(r.range).is_some_and(|n| {
         n.ancestors()
             .any(|a| matches!(a.kind(), SyntaxKind::BLOCK_DEF | SyntaxKind::AGENT_DEF))
@@ -524,7 +558,7 @@ fn nearest_variable(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         .collect();
     names.sort_unstable();
     names.dedup();
-    change_to_nearest(acc, r.range, &r.name, &names);
+    change_to_nearest(cx, acc, r.range, &r.name, &names);
 }
 
 /// P201: gives the later import a name of its own.
@@ -536,7 +570,7 @@ fn import_alias(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         return;
     };
     let Some(path) = u.path() else { return };
-    let new = import_name(cx.sema, &path.value());
+    let new = import_name(cx, &path.value());
     if let Some(alias) = u.alias() {
         acc.fix(
             format!("Rename alias to `{new}`"),
@@ -558,8 +592,8 @@ fn import_alias(cx: &Cx<'_>, acc: &mut Acc<'_>) {
 /// A free name for a program imported from `path`: `handle-slug` for a
 /// registry path (`@bob/research` is `bob-research`), else the slug
 /// itself or a numbered one.
-fn import_name(sema: &FileSemantics, path: &str) -> String {
-    let used = names_in_use(sema);
+fn import_name(cx: &Cx<'_>, path: &str) -> String {
+    let used = cx.names();
     let slug = crate::imports::implicit_name(path).unwrap_or_else(|| "program".into());
     let slug: String = slug
         .chars()
@@ -585,7 +619,7 @@ fn import_name(sema: &FileSemantics, path: &str) -> String {
     if !used.contains(slug.as_str()) {
         return slug;
     }
-    free_numbered_name(sema, &slug)
+    free_numbered_name(cx, &slug)
 }
 
 // ---- properties -----------------------------------------------------------------
@@ -637,8 +671,14 @@ fn unknown_property(cx: &Cx<'_>, acc: &mut Acc<'_>) {
 
 /// Offers the candidate a diagnostic's "did you mean" would name for
 /// `written` as the preferred fix, replacing `range`.
-fn change_to_nearest(acc: &mut Acc<'_>, range: TextRange, written: &str, candidates: &[&str]) {
-    if let Some(near) = did_you_mean(written, candidates) {
+fn change_to_nearest(
+    cx: &Cx<'_>,
+    acc: &mut Acc<'_>,
+    range: TextRange,
+    written: &str,
+    candidates: &[&str],
+) {
+    if let Some(near) = cx.suggestions.did_you_mean(written, candidates) {
         acc.fix(
             format!("Change to `{near}`"),
             Fix::correction(true, written, near, candidates),
@@ -713,6 +753,7 @@ fn unknown_permission_type(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         return;
     };
     change_to_nearest(
+        cx,
         acc,
         key.text_range(),
         key.text(),
@@ -733,7 +774,7 @@ fn invalid_persist(cx: &Cx<'_>, acc: &mut Acc<'_>) {
                 .copied()
                 .filter(|v| *v != n.text())
                 .collect();
-            change_to_nearest(acc, n.syntax().text_range(), &n.text(), &valid);
+            change_to_nearest(cx, acc, n.syntax().text_range(), &n.text(), &valid);
         }
         _ => {}
     }
@@ -747,17 +788,16 @@ fn resume_non_persistent(cx: &Cx<'_>, acc: &mut Acc<'_>) {
         return;
     };
     if let Some((_, def)) = cx.sema.find(DefKind::Agent, name.text())
-        && let Some(agent) = cx
-            .root
-            .descendants()
-            .filter(|n| n.text_range() == def.range)
-            .find_map(ast::AgentDef::cast)
+        && let Some(agent) = cx.covering_node(def.range).and_then(|n| {
+            n.ancestors()
+                .take_while(|a| a.text_range() == def.range)
+                .find_map(ast::AgentDef::cast)
+        })
         && let Some(edit) = cx.set_persist_true(&agent)
     {
         // Confident when the agent already ran: `resume:` then continues it.
-        let ran_before = cx.sema.refs.iter().any(|r| {
+        let ran_before = cx.refs_named(name.text()).any(|r| {
             r.kind == RefKind::Agent
-                && r.name == name.text()
                 && r.range.start() < acc.diag.range.start()
                 && cx
                     .covering_node(r.range)
@@ -915,24 +955,26 @@ fn move_input(cx: &Cx<'_>, acc: &mut Acc<'_>) {
     let range = input.syntax().text_range();
     // A question that shows results of earlier steps (`{draft}`) must stay
     // after them.
-    let shows_results = cx.sema.refs.iter().any(|r| {
-        range.contains_range(r.range)
-            && r.target
-                .is_none_or(|t| cx.sema.def(t).kind != DefKind::Input)
+    let shows_results = cx.refs_within(range).any(|r| {
+        r.target
+            .is_none_or(|t| cx.sema.def(t).kind != DefKind::Input)
     });
     if shows_results {
         return;
     }
     let mut line = cx.text[range].trim_end().to_string();
     line.push('\n');
-    let header_end = ast::SourceFile::cast(cx.root.clone())
-        .into_iter()
-        .flat_map(|f| f.statements())
-        .take_while(|s| matches!(s, Stmt::Use(_) | Stmt::Import(_) | Stmt::Input(_)))
-        .last();
+    let header_end = *cx.header_end.get_or_init(|| {
+        ast::SourceFile::cast(cx.root.clone())
+            .into_iter()
+            .flat_map(|f| f.statements())
+            .take_while(|s| matches!(s, Stmt::Use(_) | Stmt::Import(_) | Stmt::Input(_)))
+            .last()
+            .map(|last| last.syntax().text_range().end())
+    });
     let insert = match header_end {
         Some(last) => {
-            let at = cx.line_end_after(last.syntax().text_range().end());
+            let at = cx.line_end_after(last);
             let before = if at == TextSize::of(cx.text) && !cx.text.ends_with('\n') {
                 "\n"
             } else {
@@ -980,6 +1022,7 @@ fn tab_indentation(cx: &Cx<'_>, acc: &mut Acc<'_>) {
 // ---- tree and text helpers ------------------------------------------------------
 
 /// Where new definitions go.
+#[derive(Clone, Copy)]
 enum Insert {
     /// At a line start, before the first statement that is not an import
     /// or an input (and before the comment lines directly above it).
@@ -988,7 +1031,75 @@ enum Insert {
     AtEnd { at: TextSize, before: &'static str },
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
+    fn new(
+        text: &'a str,
+        root: SyntaxNode,
+        sema: &'a FileSemantics,
+        diagnostics: &'a [Diagnostic],
+    ) -> Self {
+        Cx {
+            text,
+            root,
+            sema,
+            diagnostics,
+            suggestions: SuggestionBudget::default(),
+            names: OnceCell::new(),
+            numbered: RefCell::default(),
+            refs_at: OnceCell::new(),
+            refs_named: OnceCell::new(),
+            refs_by_start: OnceCell::new(),
+            indent: OnceCell::new(),
+            insert_point: OnceCell::new(),
+            header_end: OnceCell::new(),
+        }
+    }
+
+    /// Every name the file defines or mentions.
+    fn names(&self) -> &HashSet<&'a str> {
+        self.names.get_or_init(|| {
+            let sema = self.sema;
+            sema.defs
+                .iter()
+                .map(|d| d.name.as_str())
+                .chain(sema.refs.iter().map(|r| r.name.as_str()))
+                .collect()
+        })
+    }
+
+    /// The references called `name`.
+    fn refs_named(&self, name: &str) -> impl Iterator<Item = &'a Reference> + '_ {
+        let sema = self.sema;
+        let named = self.refs_named.get_or_init(|| {
+            let mut named: HashMap<&str, Vec<usize>> = HashMap::new();
+            for (i, r) in sema.refs.iter().enumerate() {
+                named.entry(r.name.as_str()).or_default().push(i);
+            }
+            named
+        });
+        named
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(move |&i| &sema.refs[i])
+    }
+
+    /// The references inside `range`.
+    fn refs_within(&self, range: TextRange) -> impl Iterator<Item = &'a Reference> + '_ {
+        let sema = self.sema;
+        let sorted = self.refs_by_start.get_or_init(|| {
+            let mut sorted: Vec<usize> = (0..sema.refs.len()).collect();
+            sorted.sort_by_key(|&i| sema.refs[i].range.start());
+            sorted
+        });
+        let from = sorted.partition_point(|&i| sema.refs[i].range.start() < range.start());
+        sorted[from..]
+            .iter()
+            .map(move |&i| &sema.refs[i])
+            .take_while(move |r| r.range.start() <= range.end())
+            .filter(move |r| range.contains_range(r.range))
+    }
+
     /// The smallest node covering `range` (the parent of a covered token).
     fn covering_node(&self, range: TextRange) -> Option<SyntaxNode> {
         if !self.root.text_range().contains_range(range) {
@@ -1021,21 +1132,18 @@ impl Cx<'_> {
 
     fn line_start(&self, offset: TextSize) -> TextSize {
         let at = usize::from(offset).min(self.text.len());
-        TextSize::from(self.text[..at].rfind('\n').map_or(0, |i| i + 1) as u32)
+        TextSize::from(prose_syntax::lines::line_start(self.text, at) as u32)
     }
 
     /// The offset after the newline ending the line that holds `offset`
     /// (or the end of the text); an offset at a line start is returned as is.
     fn line_end_after(&self, offset: TextSize) -> TextSize {
         let at = usize::from(offset).min(self.text.len());
-        if at == 0 || self.text.as_bytes()[at - 1] == b'\n' {
+        if at == 0 || prose_syntax::lines::line_start(self.text, at) == at {
             return TextSize::from(at as u32);
         }
-        TextSize::from(
-            self.text[at..]
-                .find('\n')
-                .map_or(self.text.len(), |i| at + i + 1) as u32,
-        )
+        let end = prose_syntax::lines::line_end(self.text, at);
+        TextSize::from((end + prose_syntax::lines::break_len(&self.text.as_bytes()[end..])) as u32)
     }
 
     /// The whole lines a node occupies, with the final newline.
@@ -1048,6 +1156,10 @@ impl Cx<'_> {
     /// body under a statement written at the start of a line (two spaces
     /// if there is none, or it is not made of spaces).
     fn indent_unit(&self) -> String {
+        self.indent.get_or_init(|| self.find_indent_unit()).clone()
+    }
+
+    fn find_indent_unit(&self) -> String {
         let at_line_start = |n: &SyntaxNode| {
             let start = n.text_range().start();
             start == self.line_start(start)
@@ -1062,7 +1174,7 @@ impl Cx<'_> {
                     .filter_map(NodeOrToken::into_token)
                     .find(|t| {
                         t.kind() == SyntaxKind::WHITESPACE
-                            && !t.text().contains('\n')
+                            && !prose_syntax::lines::has_line_break(t.text())
                             && t.text_range().start() == self.line_start(t.text_range().start())
                     })
                     .map(|t| t.text().to_string())
@@ -1077,6 +1189,12 @@ impl Cx<'_> {
     /// not `use`, `import` or `input`, above the comment lines attached to
     /// it (unless they open the file: a file header stays first).
     fn definitions_insert_point(&self) -> Insert {
+        *self
+            .insert_point
+            .get_or_init(|| self.find_definitions_insert_point())
+    }
+
+    fn find_definitions_insert_point(&self) -> Insert {
         let first = ast::SourceFile::cast(self.root.clone()).and_then(|f| {
             f.statements()
                 .find(|s| !matches!(s, Stmt::Use(_) | Stmt::Import(_) | Stmt::Input(_)))
@@ -1134,12 +1252,10 @@ impl Cx<'_> {
                 let start = key_range(first).start();
                 let indent = self.text[TextRange::new(self.line_start(start), start)].to_string();
                 let end = property_range(last).end();
-                let line_end = TextSize::from(
-                    self.text[usize::from(end)..]
-                        .find('\n')
-                        .map_or(self.text.len(), |i| usize::from(end) + i)
-                        as u32,
-                );
+                let line_end = TextSize::from(prose_syntax::lines::line_end(
+                    self.text,
+                    usize::from(end),
+                ) as u32);
                 (line_end, indent)
             }
             _ => {

@@ -165,7 +165,7 @@ fn line(text: &str, tokens: &[SyntaxToken], first: usize, last: usize) -> Line {
 /// The indentation column of byte offset `at` (a tab advances to the next
 /// multiple of 4, as in the layout pass).
 fn column(text: &str, at: usize) -> u32 {
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let start = prose_syntax::lines::line_start(text, at);
     let mut col = 0;
     for c in text[start..at].chars() {
         match c {
@@ -274,7 +274,7 @@ impl Cx<'_> {
             return;
         }
         self.range = TextRange::new(start_ts, TextSize::from(end as u32));
-        let rest = self.text[end..].split('\n').next().unwrap_or("");
+        let rest = &self.text[end..prose_syntax::lines::line_end(self.text, end)];
         self.rest_of_line_empty = rest.trim().is_empty();
         let prev = self.line_tokens_before(start_ts);
         if prev.is_empty() {
@@ -329,7 +329,7 @@ impl Cx<'_> {
     /// The start of the cursor's physical line.
     fn cursor_line_start(&self) -> TextSize {
         let at = usize::from(self.range.start());
-        TextSize::from(self.text[..at].rfind('\n').map_or(0, |i| i + 1) as u32)
+        TextSize::from(prose_syntax::lines::line_start(self.text, at) as u32)
     }
 
     /// The ranges of the lines being written: the cursor's logical line
@@ -1285,7 +1285,9 @@ fn first_line(text: &str, range: TextRange) -> Option<String> {
 /// unterminated last line (a statement being typed at the end of the file).
 fn covers(range: TextRange, at: TextSize, text: &str) -> bool {
     range.contains(at)
-        || range.end() == at && !text[..usize::from(at)].ends_with('\n') && range.start() < at
+        || range.end() == at
+            && !text[..usize::from(at)].ends_with(['\n', '\r'])
+            && range.start() < at
 }
 
 /// Variables visible at `at`, each name once, innermost first: scoped

@@ -15,7 +15,7 @@
 //! (editors keep only one): the largest.
 
 use prose_syntax::{
-    AstNode, NodeOrToken, SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize, ast,
+    AstNode, NodeOrToken, SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize, ast, lines,
 };
 
 /// What a fold holds.
@@ -40,7 +40,9 @@ pub struct Fold {
 pub fn folding_ranges(root: &SyntaxNode) -> Vec<Fold> {
     let text = root.text().to_string();
     let mut folds = Vec::new();
+    let mut cancel = crate::CancelCheck::default();
     for element in root.descendants_with_tokens() {
+        cancel.tick();
         match element {
             NodeOrToken::Node(node) => {
                 if let Some(fold) = node_fold(&node) {
@@ -59,9 +61,9 @@ pub fn folding_ranges(root: &SyntaxNode) -> Vec<Fold> {
     }
     comment_runs(root, &mut folds);
     // Keep folds that span lines; one per start line, the largest.
-    let breaks: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
-    let line_of = |offset: TextSize| breaks.partition_point(|&b| b < usize::from(offset));
-    folds.retain(|f| text[f.range].contains('\n'));
+    let starts: Vec<usize> = lines::line_starts(&text).collect();
+    let line_of = |offset: TextSize| starts.partition_point(|&s| s <= usize::from(offset));
+    folds.retain(|f| lines::has_line_break(&text[f.range]));
     folds.sort_by_key(|f| (f.range.start(), std::cmp::Reverse(f.range.end())));
     let mut out: Vec<Fold> = Vec::with_capacity(folds.len());
     for fold in folds {
@@ -142,10 +144,12 @@ fn comment_runs(root: &SyntaxNode, folds: &mut Vec<Fold>) {
             });
         }
     };
+    let mut cancel = crate::CancelCheck::default();
     for token in root
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
     {
+        cancel.tick();
         match token.kind() {
             COMMENT if starts_line(&token) => {
                 run = Some(match run {
@@ -153,10 +157,12 @@ fn comment_runs(root: &SyntaxNode, folds: &mut Vec<Fold>) {
                     None => (token.text_range(), 1),
                 });
             }
-            WHITESPACE if !token.text().contains('\n') => {}
-            // One line break between comments keeps the run going.
+            WHITESPACE if !lines::has_line_break(token.text()) => {}
+            // One line break between comments keeps the run going (a run of
+            // blank lines is one token).
             NEWLINE | WHITESPACE
-                if run.is_some_and(|(range, _)| range.end() == token.text_range().start()) => {}
+                if lines::count_breaks(token.text()) <= 1
+                    && run.is_some_and(|(range, _)| range.end() == token.text_range().start()) => {}
             _ => flush(&mut run),
         }
     }
@@ -168,7 +174,7 @@ fn starts_line(token: &SyntaxToken) -> bool {
     let mut prev = token.prev_token();
     while let Some(t) = prev {
         match t.kind() {
-            WHITESPACE if !t.text().contains('\n') => prev = t.prev_token(),
+            WHITESPACE if !lines::has_line_break(t.text()) => prev = t.prev_token(),
             WHITESPACE | NEWLINE => return true,
             _ => return false,
         }

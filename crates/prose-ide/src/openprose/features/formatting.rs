@@ -41,7 +41,7 @@
 
 use prose_syntax::{
     NodeOrToken, Parse, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken, WalkEvent,
-    layout::indent_width,
+    layout::indent_width, lines::has_line_break,
 };
 
 /// Spaces per indentation level.
@@ -63,7 +63,7 @@ pub(crate) fn format_parse(parse: &Parse, text: &str) -> Option<String> {
     let root = parse.syntax_node();
     let out = Printer::new(text).print(&root);
     // The safety net: same tree, no errors.
-    let again = prose_syntax::parse(&out);
+    let again = prose_syntax::parse_interruptible(&out, &crate::check_cancelled);
     (again.broken().next().is_none() && shape(&again.syntax_node()) == shape(&root)).then_some(out)
 }
 
@@ -75,7 +75,9 @@ pub(crate) fn format_parse(parse: &Parse, text: &str) -> Option<String> {
 fn shape(root: &SyntaxNode) -> Vec<(SyntaxKind, String)> {
     let mut out = Vec::new();
     let mut comments = Vec::new();
+    let mut cancel = crate::CancelCheck::default();
     for event in root.preorder_with_tokens() {
+        cancel.tick();
         match event {
             WalkEvent::Enter(NodeOrToken::Node(n)) => out.push((n.kind(), String::new())),
             WalkEvent::Leave(NodeOrToken::Node(_)) => out.push((EOF, String::new())),
@@ -102,7 +104,7 @@ struct Line {
 }
 
 fn is_line_break(t: &SyntaxToken) -> bool {
-    matches!(t.kind(), NEWLINE | WHITESPACE) && t.text().contains('\n')
+    matches!(t.kind(), NEWLINE | WHITESPACE) && has_line_break(t.text())
 }
 
 fn lines(root: &SyntaxNode) -> Vec<Line> {
@@ -123,12 +125,17 @@ fn lines(root: &SyntaxNode) -> Vec<Line> {
             body: tokens[first..last.max(first)].to_vec(),
         });
     };
+    let mut cancel = crate::CancelCheck::default();
     for t in root
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())
     {
+        cancel.tick();
         if is_line_break(&t) {
-            finish(&mut current, &mut lines);
+            // A run of blank lines is one token: one line per break.
+            for _ in 0..prose_syntax::lines::count_breaks(t.text()) {
+                finish(&mut current, &mut lines);
+            }
         } else {
             current.push(t);
         }
@@ -173,10 +180,15 @@ struct Open {
 
 impl Printer {
     fn new(text: &str) -> Self {
-        let crlf = text.find('\n').is_some_and(|i| text[..i].ends_with('\r'));
+        // The line break of the file's first line: `\n`, `\r\n` or `\r`.
+        let newline = match text.bytes().position(prose_syntax::lines::is_line_break) {
+            Some(i) if text[i..].starts_with("\r\n") => "\r\n",
+            Some(i) if text.as_bytes()[i] == b'\r' => "\r",
+            _ => "\n",
+        };
         Printer {
             out: String::with_capacity(text.len() + text.len() / 8),
-            newline: if crlf { "\r\n" } else { "\n" },
+            newline,
             bom: text.starts_with(BOM),
         }
     }
@@ -197,7 +209,9 @@ impl Printer {
         let mut after_stage = false;
         let mut blank_pending = false;
         let mut printed_any = false;
+        let mut cancel = crate::CancelCheck::default();
         for (i, line) in lines.iter().enumerate() {
+            cancel.tick();
             let Some(first) = line.body.first() else {
                 blank_pending |= printed_any;
                 continue;
@@ -571,6 +585,15 @@ mod tests {
             formatted,
             "\u{FEFF}agent a:\r\n  model: opus\r\n\r\nsession: a\r\n"
         );
+    }
+
+    #[test]
+    fn lone_cr_line_ends_are_lines_and_are_kept() {
+        // A comment, a lone `\r`, then code: two lines, as for the editor.
+        assert_eq!(format_text("#\re = 1\r").as_deref(), Some("#\re = 1\r"));
+        let formatted = format_text("agent a:\r    model: opus  \r\r\rsession: a\r").unwrap();
+        assert_eq!(formatted, "agent a:\r  model: opus\r\rsession: a\r");
+        assert_eq!(format_text(&formatted).as_deref(), Some(formatted.as_str()));
     }
 
     #[test]

@@ -668,11 +668,7 @@ pub(crate) use prose_syntax::ast::node_spanning as node_at;
 /// The 1-based line of `offset`.
 pub(crate) fn line_number(text: &str, offset: TextSize) -> usize {
     let end = usize::from(offset).min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    prose_syntax::lines::count_breaks(&text[..end]) + 1
 }
 
 /// The first line of `range`'s text, shortened.
@@ -680,7 +676,10 @@ fn first_line(text: &str, range: TextRange) -> String {
     let s = text
         .get(usize::from(range.start())..usize::from(range.end()))
         .unwrap_or("");
-    let line = s.lines().next().unwrap_or("").trim_end();
+    let line = prose_syntax::lines::lines(s)
+        .next()
+        .unwrap_or("")
+        .trim_end();
     excerpt(line, 100)
 }
 
@@ -718,12 +717,13 @@ fn code_block(out: &mut String, code: &str) {
 /// as Markdown (the comment markers removed).
 pub(crate) fn leading_comments(text: &str, start: TextSize) -> Option<String> {
     let start = usize::from(start).min(text.len());
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = prose_syntax::lines::line_start(text, start);
     if !text[line_start..start].trim().is_empty() {
         return None;
     }
     let mut lines = Vec::new();
-    for line in text[..line_start].lines().rev() {
+    let above: Vec<&str> = prose_syntax::lines::lines(&text[..line_start]).collect();
+    for line in above.into_iter().rev() {
         let Some(comment) = line.trim_start().strip_prefix('#') else {
             break;
         };

@@ -48,7 +48,9 @@ pub(crate) fn inlay_hints(
     let sema = file_semantics(db, file);
     let range = range.unwrap_or_else(|| root.text_range());
     let mut out = Vec::new();
+    let mut cancel = crate::CancelCheck::default();
     for node in root.descendants() {
+        cancel.tick();
         if node.text_range().intersect(range).is_none() {
             continue;
         }

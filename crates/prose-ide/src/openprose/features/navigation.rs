@@ -341,11 +341,7 @@ pub(crate) fn token_at(root: &SyntaxNode, offset: TextSize) -> Option<SyntaxToke
 /// The 1-based line of `offset` in `text`.
 pub(crate) fn line_number(text: &str, offset: TextSize) -> usize {
     let end = usize::from(offset).min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    prose_syntax::lines::count_breaks(&text[..end]) + 1
 }
 
 /// The statement that binds a variable definition (`let`, `const`,
@@ -707,8 +703,8 @@ fn output_read_hit(
 pub(crate) fn mark(path: &str, text: &str, range: TextRange) -> String {
     let start = usize::from(range.start()).min(text.len());
     let end = usize::from(range.end()).min(text.len());
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let line_start = prose_syntax::lines::line_start(text, start);
+    let line_end = prose_syntax::lines::line_end(text, start);
     let end = end.min(line_end);
     format!(
         "{path}:{} {}<{}>{}",

@@ -46,14 +46,14 @@ use crate::{
 };
 
 /// Replace `range` with `new_text` (an empty range inserts).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TextEdit {
     pub range: TextRange,
     pub new_text: String,
 }
 
 /// Edits to several files; each file's edits are sorted and disjoint.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct SourceChange {
     pub edits: Vec<(FileId, Vec<TextEdit>)>,
 }

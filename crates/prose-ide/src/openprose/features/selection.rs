@@ -7,43 +7,95 @@
 //! node — a string's content before the string itself, and every node
 //! without the blanks and line breaks at its edges, so a statement is
 //! selected without its line break and a body from its first statement to
-//! its last token; finally the whole file. Each range strictly contains the
-//! previous one (equal ranges appear once).
+//! its last token; finally the whole file. The first range holds the
+//! cursor (on a blank, it is the blank; at the end of the file, the last
+//! token), and each range strictly contains the previous one (equal ranges
+//! appear once): a node whose trimmed range would not hold what came
+//! before is taken whole, and a discretion's text without its stars only
+//! when the cursor is in it. Editors reject chains that break these rules.
+
+use std::collections::HashMap;
 
 use prose_syntax::{
-    AstNode, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize, ast,
+    AstNode, SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize, ast, lines,
 };
 
 /// The chain of growing ranges around `offset` (clamped to the file).
 pub fn selection_chain(root: &SyntaxNode, offset: TextSize) -> Vec<TextRange> {
-    let mut chain = Chain(Vec::new());
-    let offset = offset.min(root.text_range().end());
-    if let Some(token) = pick_token(root.token_at_offset(offset).collect()) {
-        token_ranges(&token, offset, &mut chain);
-        for node in token.parent_ancestors() {
-            if node.kind() == STRING
-                && let Some(s) = ast::StringLit::cast(node.clone())
-            {
-                chain.push(s.content_range());
-            }
-            if let Some(range) = trimmed(&node) {
-                chain.push(range);
-            }
-        }
-    }
-    chain.push(root.text_range());
-    chain.0
+    Selector::new(root).chain(offset)
 }
 
-/// Ranges that only grow: a range that does not contain the last one, or
-/// equals it, is skipped.
-struct Chain(Vec<TextRange>);
+/// Computes chains for many offsets of one file: each node's trimmed range
+/// is found once, so a chain costs the depth of the tree at its offset,
+/// not the size of the file.
+pub struct Selector<'a> {
+    root: &'a SyntaxNode,
+    trimmed: HashMap<(TextRange, SyntaxKind), Option<TextRange>>,
+}
+
+impl<'a> Selector<'a> {
+    pub fn new(root: &'a SyntaxNode) -> Self {
+        Selector {
+            root,
+            trimmed: HashMap::new(),
+        }
+    }
+
+    /// The chain at `offset` (clamped to the file).
+    pub fn chain(&mut self, offset: TextSize) -> Vec<TextRange> {
+        let offset = offset.min(self.root.text_range().end());
+        let mut chain = Chain {
+            offset,
+            ranges: Vec::new(),
+        };
+        if let Some(token) = pick_token(ast::token_at_offset(self.root, offset).collect()) {
+            token_ranges(&token, offset, &mut chain);
+            for node in token.parent_ancestors() {
+                if node.kind() == STRING
+                    && let Some(s) = ast::StringLit::cast(node.clone())
+                {
+                    chain.push(s.content_range());
+                }
+                // Without its blanks when that still holds what came
+                // before (not when the cursor is in those blanks).
+                match self.trimmed(&node) {
+                    Some(range) if chain.holds(range) => chain.push(range),
+                    _ => chain.push(node.text_range()),
+                }
+            }
+        }
+        chain.push(self.root.text_range());
+        chain.ranges
+    }
+
+    fn trimmed(&mut self, node: &SyntaxNode) -> Option<TextRange> {
+        *self
+            .trimmed
+            .entry((node.text_range(), node.kind()))
+            .or_insert_with(|| trimmed(node))
+    }
+}
+
+/// Ranges that only grow, from one that holds the cursor: a range that
+/// does not contain the last one (or, first, the cursor), or equals it,
+/// is skipped.
+struct Chain {
+    offset: TextSize,
+    ranges: Vec<TextRange>,
+}
 
 impl Chain {
+    /// Whether `range` holds the last range (or, first, the cursor).
+    fn holds(&self, range: TextRange) -> bool {
+        match self.ranges.last() {
+            Some(last) => range.contains_range(*last),
+            None => range.contains_inclusive(self.offset),
+        }
+    }
+
     fn push(&mut self, range: TextRange) {
-        match self.0.last() {
-            Some(last) if *last == range || !range.contains_range(*last) => {}
-            _ => self.0.push(range),
+        if self.holds(range) && self.ranges.last() != Some(&range) {
+            self.ranges.push(range);
         }
     }
 }
@@ -64,12 +116,9 @@ fn pick_token(at: Vec<SyntaxToken>) -> Option<SyntaxToken> {
 }
 
 /// The ranges inside a token, then the token (blanks and line breaks give
-/// nothing: the chain starts at their node).
+/// only themselves).
 fn token_ranges(token: &SyntaxToken, offset: TextSize, chain: &mut Chain) {
     let kind = token.kind();
-    if matches!(kind, WHITESPACE | NEWLINE) {
-        return;
-    }
     let range = token.text_range();
     if matches!(kind, STRING_TEXT | COMMENT | DISCRETION) {
         let text = token.text();
@@ -87,9 +136,9 @@ fn token_ranges(token: &SyntaxToken, offset: TextSize, chain: &mut Chain) {
         if let Some(word) = word_at(text, at) {
             chain.push(shift(word));
         }
-        if text.contains('\n') {
-            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let end = text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i);
+        if lines::has_line_break(text) {
+            let start = lines::line_start(text, at);
+            let end = lines::line_end(text, at);
             if let Some(line) = trim(text, start..end) {
                 chain.push(shift(line));
             }
@@ -133,15 +182,19 @@ fn trim(text: &str, range: std::ops::Range<usize>) -> Option<std::ops::Range<usi
     (start < end).then_some(start..end)
 }
 
-/// A node's range without the blanks and line breaks at its edges.
+/// A node's range without the blanks and line breaks at its edges: from
+/// its first token forwards and its last token backwards, so the cost is
+/// the length of those blank runs, not the size of the node.
 fn trimmed(node: &SyntaxNode) -> Option<TextRange> {
-    let visible = |t: &SyntaxToken| !matches!(t.kind(), WHITESPACE | NEWLINE);
-    let mut tokens = node
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(visible);
-    let first = tokens.next()?;
-    let last = tokens.last().unwrap_or_else(|| first.clone());
+    let range = node.text_range();
+    let blank = |t: &SyntaxToken| matches!(t.kind(), WHITESPACE | NEWLINE);
+    let within = |t: &SyntaxToken| range.contains_range(t.text_range());
+    let first = std::iter::successors(node.first_token(), |t| t.next_token())
+        .take_while(within)
+        .find(|t| !blank(t))?;
+    let last = std::iter::successors(node.last_token(), |t| t.prev_token())
+        .take_while(within)
+        .find(|t| !blank(t))?;
     Some(first.text_range().cover(last.text_range()))
 }
 
@@ -255,8 +308,8 @@ if **ok**:
         check(
             "if **x**:\n $0 session \"x\"\n",
             expect![[r#"
-                "session \"x\""
-                "if **x**:\n  session \"x\""
+                "  "
+                "\n  session \"x\"\n"
                 "if **x**:\n  session \"x\"\n"
             "#]],
         );
@@ -273,9 +326,9 @@ if **ok**:
         check(
             "session \"x\"\n$0",
             expect![[r#"
-            "session \"x\""
-            "session \"x\"\n"
-        "#]],
+                "\n"
+                "session \"x\"\n"
+            "#]],
         );
         check(
             "session \"unterminated te$0xt",
@@ -289,9 +342,9 @@ if **ok**:
         check(
             "let x = [a, $0",
             expect![[r#"
-            "let x = [a,"
-            "let x = [a, "
-        "#]],
+                " "
+                "let x = [a, "
+            "#]],
         );
     }
 
@@ -324,8 +377,43 @@ if **ok**:
             chains[1][0],
             prose_syntax::TextRange::new(12.into(), 19.into())
         );
-        // Past the end: as at the end, in the last statement's line break.
-        let end = prose_syntax::TextRange::new(12.into(), 23.into());
+        // Past the end: as at the end, from the last line break.
+        let end = prose_syntax::TextRange::new(23.into(), 24.into());
         assert_eq!(chains[2][0], end);
+    }
+
+    /// At every offset (the end of the file, blanks, empty lines, a
+    /// discretion's stars, a BOM), the first range holds the cursor and each
+    /// range strictly holds the one before: what editors require.
+    #[test]
+    fn every_chain_starts_at_the_cursor_and_grows() {
+        for text in [
+            "\u{FEFF}session \"Hello world\"\n",
+            "agent a:\n  model: opus\n\n\n   \nif **ready**:\n  session: a\n\n",
+            "if ***\n  multi\n***:\n  session \"x\"  # note\n\t\n",
+            "let x = [a,\n\n  b, **c**]\r\nsession \"\"\"\n  {x}\n\"\"\"",
+            "",
+            "\n\n",
+        ] {
+            let (host, file) = Fixture::parse(text).host(None);
+            let offsets: Vec<_> = (0..=text.len() as u32).map(Into::into).collect();
+            let chains = host
+                .analysis()
+                .selection_ranges(file, offsets.clone())
+                .unwrap();
+            for (offset, chain) in offsets.iter().zip(&chains) {
+                let first = chain.first().expect("a chain is never empty");
+                assert!(
+                    first.contains_inclusive(*offset),
+                    "{text:?} at {offset:?}: {chain:?}"
+                );
+                for pair in chain.windows(2) {
+                    assert!(
+                        pair[1] != pair[0] && pair[1].contains_range(pair[0]),
+                        "{text:?} at {offset:?}: {chain:?}"
+                    );
+                }
+            }
+        }
     }
 }

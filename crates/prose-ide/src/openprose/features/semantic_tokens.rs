@@ -166,7 +166,9 @@ pub fn semantic_tokens(
             .collect(),
         NodeOrToken::Token(t) => vec![t],
     };
+    let mut cancel = crate::CancelCheck::default();
     for token in tokens {
+        cancel.tick();
         if range.is_some_and(|r| !touches(r, token.text_range())) {
             continue;
         }
@@ -371,6 +373,26 @@ fn discretion(token: &SyntaxToken, out: &mut Vec<SemanticToken>) {
     );
 }
 
+/// The lines of `text`, each with its line break (`\n`, `\r\n` or a
+/// lone `\r`).
+fn split_lines_inclusive(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest
+            .bytes()
+            .position(prose_syntax::lines::is_line_break)
+            .map_or(rest.len(), |i| {
+                i + prose_syntax::lines::break_len(&rest.as_bytes()[i..])
+            });
+        let (line, tail) = rest.split_at(end);
+        rest = tail;
+        Some(line)
+    })
+}
+
 /// Pushes `range` (a part of `token`) split at line breaks, each piece
 /// without its line break; blank pieces are dropped, and discretion text
 /// loses its surrounding blanks.
@@ -384,7 +406,7 @@ fn push_lines(
     let base = token.text_range().start();
     let text = &token.text()[range - base];
     let mut offset = range.start();
-    for line in text.split_inclusive('\n') {
+    for line in split_lines_inclusive(text) {
         let content = line.trim_end_matches(['\n', '\r']);
         let (lead, piece) = if kind == SemanticTokenKind::Discretion {
             let trimmed = content.trim_start();

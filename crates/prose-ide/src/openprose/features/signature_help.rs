@@ -89,10 +89,10 @@ fn previous_on_line(token: &SyntaxToken, offset: TextSize) -> Option<SyntaxToken
     } else {
         token.prev_token()?
     };
-    while t.kind() == SyntaxKind::WHITESPACE && !t.text().contains('\n') {
+    while t.kind() == SyntaxKind::WHITESPACE && !prose_syntax::lines::has_line_break(t.text()) {
         t = t.prev_token()?;
     }
-    (t.kind() != SyntaxKind::NEWLINE && !t.text().contains('\n')).then_some(t)
+    (t.kind() != SyntaxKind::NEWLINE && !prose_syntax::lines::has_line_break(t.text())).then_some(t)
 }
 
 /// Whether `offset` lies between the list's `(` and its `)` (or, when the
@@ -114,7 +114,10 @@ fn holds(text: &str, list: &SyntaxNode, offset: TextSize) -> bool {
         None => {
             let end = usize::from(list.text_range().end());
             let off = usize::from(offset);
-            off <= end || text.get(end..off).is_some_and(|gap| !gap.contains('\n'))
+            off <= end
+                || text
+                    .get(end..off)
+                    .is_some_and(|gap| !prose_syntax::lines::has_line_break(gap))
         }
     }
 }

@@ -2,6 +2,8 @@
 //! "outer variable" test of the shadowing warnings (spec-rows.md §2.4),
 //! empty bodies, and integer-valued settings (`repeat N`, `max:`, `retry:`).
 
+use std::collections::HashMap;
+
 use crate::openprose::rules::{prelude::*, relation::statement_at};
 
 // ---- outer variables (P704, P803, P805) -------------------------------------
@@ -20,36 +22,105 @@ use crate::openprose::rules::{prelude::*, relation::statement_at};
 ///
 /// Declarations nested in earlier statements' bodies, later declarations
 /// and the variables of sibling constructs are not visible.
+///
+/// Both kinds are found from the nodes enclosing `construct` (a scope and
+/// a list that enclose it are among its ancestors), through
+/// [`OuterIndex`]: the cost is the depth of `construct`, not the number of
+/// variables of that name in the file.
 pub(super) fn outer_variable(
     ctx: &Ctx<'_>,
     construct: &SyntaxNode,
     name: &str,
 ) -> Option<TextRange> {
-    let here = construct.text_range();
-    ctx.sema
-        .named(name)
-        .map(|id| ctx.sema.def(id))
-        .filter(|d| d.range != here)
-        .filter(|d| {
-            if d.kind.is_scoped() {
-                d.scope.is_some_and(|s| s.contains_range(here))
-            } else if d.kind.is_flat_binding() || d.kind == DefKind::Input {
-                d.range.end() <= here.start() && in_enclosing_list(ctx, d.range, construct)
-            } else {
-                false
-            }
-        })
-        .max_by_key(|d| d.name_range.start())
-        .map(|d| d.name_range)
+    outer_definition(ctx, construct, name, true).map(|d| d.name_range)
 }
 
-/// Whether the statement spanning `range` sits directly in a statement list
-/// (a body or the file) that encloses `construct`.
-fn in_enclosing_list(ctx: &Ctx<'_>, range: TextRange, construct: &SyntaxNode) -> bool {
-    let Some(list) = statement_at(ctx, range).and_then(|s| s.parent()) else {
-        return false;
-    };
-    construct.ancestors().any(|a| a == list)
+/// The innermost enclosing scoped variable called `name` (see
+/// [`outer_variable`]): the parameter of an enclosing block, the variable
+/// of an enclosing loop, and so on.
+pub(in crate::openprose::rules) fn enclosing_scoped<'a>(
+    ctx: &Ctx<'a>,
+    construct: &SyntaxNode,
+    name: &str,
+) -> Option<&'a Def> {
+    outer_definition(ctx, construct, name, false)
+}
+
+/// [`outer_variable`] (with `declarations`) or [`enclosing_scoped`].
+fn outer_definition<'a>(
+    ctx: &Ctx<'a>,
+    construct: &SyntaxNode,
+    name: &str,
+    declarations: bool,
+) -> Option<&'a Def> {
+    let here = construct.text_range();
+    let index = ctx.shared(OuterIndex::new);
+    let (scoped, flat) = (index.scoped.get(name), index.flat.get(name));
+    let flat = flat.filter(|_| declarations);
+    let mut best: Option<&Def> = None;
+    for a in construct.ancestors() {
+        let range = a.text_range();
+        let ids = scoped.and_then(|s| s.get(&range)).into_iter().flatten();
+        let mut found: Vec<&Def> = ids
+            .map(|&id| ctx.sema.def(id))
+            .filter(|d| d.scope.is_some_and(|s| s.contains_range(here)))
+            .collect();
+        if let Some(ids) = flat.and_then(|f| f.get(&(range, a.kind()))) {
+            // In the list's order: the last one ending before `construct`.
+            let before = ids.partition_point(|&id| ctx.sema.def(id).range.end() <= here.start());
+            found.extend(before.checked_sub(1).map(|i| ctx.sema.def(ids[i])));
+        }
+        for d in found.into_iter().filter(|d| d.range != here) {
+            if best.is_none_or(|b| d.name_range.start() > b.name_range.start()) {
+                best = Some(d);
+            }
+        }
+    }
+    best
+}
+
+/// The variables [`outer_variable`] looks for, indexed once per file:
+/// scoped variables by name and scope, declarations (flat bindings and
+/// inputs) by name and the statement list that holds them.
+#[derive(Default)]
+pub(super) struct OuterIndex {
+    scoped: HashMap<String, HashMap<TextRange, Vec<DefId>>>,
+    /// In the order of their lists.
+    flat: HashMap<String, HashMap<(TextRange, SyntaxKind), Vec<DefId>>>,
+}
+
+impl OuterIndex {
+    fn new(ctx: &Ctx<'_>) -> OuterIndex {
+        let mut index = OuterIndex::default();
+        for (i, d) in ctx.sema.defs.iter().enumerate() {
+            let id = DefId(i as u32);
+            if d.kind.is_scoped() {
+                if let Some(scope) = d.scope {
+                    index
+                        .scoped
+                        .entry(d.name.clone())
+                        .or_default()
+                        .entry(scope)
+                        .or_default()
+                        .push(id);
+                }
+            } else if (d.kind.is_flat_binding() || d.kind == DefKind::Input)
+                && let Some(list) = statement_at(ctx, d.range).and_then(|s| s.parent())
+            {
+                index
+                    .flat
+                    .entry(d.name.clone())
+                    .or_default()
+                    .entry((list.text_range(), list.kind()))
+                    .or_default()
+                    .push(id);
+            }
+        }
+        for ids in index.flat.values_mut().flat_map(|lists| lists.values_mut()) {
+            ids.sort_by_key(|&id| ctx.sema.def(id).range.end());
+        }
+        index
+    }
 }
 
 /// Reports `name`, the variable `construct` introduces, when it shadows an
@@ -76,6 +147,9 @@ pub(super) fn report_shadowing(
 /// or nothing. Scoped variables count only inside their scope (a loop's
 /// own variable is no suggestion for its collection).
 pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str, at: TextRange) -> String {
+    if !ctx.suggestions.spend(ctx.sema.defs.len()) {
+        return String::new();
+    }
     let mut names: Vec<&str> = ctx
         .sema
         .defs
@@ -86,7 +160,7 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str, at: TextRange) -> S
         .collect();
     names.sort_unstable();
     names.dedup();
-    did_you_mean_hint(name, &names)
+    ctx.suggestions.hint(name, &names)
 }
 
 // ---- bodies -------------------------------------------------------------------

@@ -72,7 +72,7 @@
 use super::variables_shared::{DeclKind, declarations};
 use crate::openprose::rules::{
     prelude::*,
-    relation::{Relation, relation},
+    relation::{Earlier, Relation},
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -87,16 +87,28 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let decls = declarations(ctx);
-    // Positions in `decls` by name: each declaration meets only the
-    // earlier ones of its own name.
-    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = Default::default();
-    for (i, d) in decls.iter().enumerate() {
-        by_name.entry(d.name.as_str()).or_default().push(i);
-    }
-    for (i, later) in decls.iter().enumerate() {
+    // The earlier declarations an input may collide with (not inputs: two
+    // inputs are E021), and those any other declaration may collide with.
+    // Outputs are E024 / P203.
+    let mut not_inputs = Earlier::new();
+    let mut all = Earlier::new();
+    for later in &decls {
         if later.kind == DeclKind::Output {
-            continue; // E024 / P203
+            continue;
         }
+        let earlier = if later.kind == DeclKind::Input {
+            &not_inputs
+        } else {
+            &all
+        };
+        let found = earlier
+            .strongest(&later.name, &later.stmt)
+            .map(|(relation, _)| relation)
+            .zip(earlier.first(&later.name).copied());
+        if later.kind != DeclKind::Input {
+            not_inputs.insert(&later.name, later.stmt.clone(), later);
+        }
+        all.insert(&later.name, later.stmt.clone(), later);
         // A parallel result reassigning a const, parameter or loop variable is P401.
         if later.reassigns.is_some_and(|id| {
             matches!(
@@ -106,21 +118,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         }) {
             continue;
         }
-        let earlier: Vec<_> = by_name[later.name.as_str()]
-            .iter()
-            .take_while(|&&j| j < i)
-            .map(|&j| &decls[j])
-            .filter(|e| e.kind != DeclKind::Output)
-            .filter(|e| !(e.kind == DeclKind::Input && later.kind == DeclKind::Input))
-            .collect();
-        let Some(first) = earlier.first() else {
+        let Some((strongest, first)) = found else {
             continue;
         };
-        let strongest = earlier
-            .iter()
-            .map(|e| relation(&e.stmt, &later.stmt))
-            .max()
-            .unwrap_or(Relation::SameList);
         let mut message = format!("Variable already defined: `{}`", later.name);
         if strongest == Relation::Nested && later.kind == DeclKind::Let {
             message.push_str(&format!(

@@ -5,7 +5,7 @@ use crate::diagnostics::Rule;
 #[path = "choice_without_options.rs"]
 mod choice_without_options;
 #[path = "control_shared.rs"]
-mod control_shared;
+pub(super) mod control_shared;
 #[path = "duplicate_option_label.rs"]
 mod duplicate_option_label;
 #[path = "elif_without_if.rs"]

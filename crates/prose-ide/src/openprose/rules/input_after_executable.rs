@@ -63,7 +63,7 @@ pub(crate) const RULE: Rule = Rule {
 fn first_line(ctx: &Ctx<'_>, node: &SyntaxNode) -> TextRange {
     let range = node.text_range();
     let text = &ctx.text()[range];
-    let mut end = text.find('\n').unwrap_or(text.len());
+    let mut end = prose_syntax::lines::line_end(text, 0);
     if let Some(hash) = node
         .descendants_with_tokens()
         .filter_map(|e| e.into_token())

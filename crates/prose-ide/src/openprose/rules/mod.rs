@@ -150,7 +150,7 @@ pub(crate) mod prelude {
             .iter()
             .filter(|r| r.kind == kind && r.target.is_none())
             .map(|r| {
-                let hint = did_you_mean_hint(&r.name, &names);
+                let hint = ctx.suggestions.hint(&r.name, &names);
                 (r.range, format!("`{}`{hint}", r.name))
             })
             .collect()

@@ -47,7 +47,7 @@
 //! official programs have 8 pairs in 3 files, none reported by `default`.
 
 use super::program_shared::decl_stmt;
-use crate::openprose::rules::{prelude::*, relation::strongest_earlier};
+use crate::openprose::rules::{prelude::*, relation::Earlier};
 
 pub(crate) const RULE: Rule = Rule {
     code: "P203",
@@ -82,21 +82,22 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         .filter_map(|d| Some((d, decl_stmt(ctx, d)?)))
         .collect();
     decls.sort_by_key(|(d, _)| d.name_range.start());
-    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = Default::default();
-    for (i, (d, _)) in decls.iter().enumerate() {
-        by_name.entry(d.name.as_str()).or_default().push(i);
-    }
-    for (i, (def, stmt)) in decls.iter().enumerate() {
+    // The earlier outputs, and the earlier variables.
+    let mut outputs = Earlier::new();
+    let mut variables = Earlier::new();
+    for (def, stmt) in decls {
         let is_output = def.kind == DefKind::Output;
-        let earlier = by_name[def.name.as_str()]
-            .iter()
-            .take_while(|&&j| j < i)
-            .map(|&j| &decls[j])
-            .filter(|(d, _)| (d.kind == DefKind::Output) != is_output)
-            .map(|(d, s)| (s, *d));
-        let Some((relation, other)) = strongest_earlier(stmt, earlier) else {
+        let (others, own) = if is_output {
+            (&variables, &mut outputs)
+        } else {
+            (&outputs, &mut variables)
+        };
+        let found = others.strongest(&def.name, &stmt).map(|(r, &o)| (r, o));
+        own.insert(&def.name, stmt.clone(), def);
+        let Some((relation, other)) = found else {
             continue;
         };
+        let stmt = &stmt;
         let level = if is_output && is_export(stmt, &def.name) {
             Level::Off
         } else {

@@ -54,7 +54,12 @@
 //! `fix_result` at `examples/45-run-endpoint-ux-test-with-remediation.prose:436`
 //! (called once with `fix_result` and once with an object, at line 506).
 
-use super::variables_shared::declarations;
+use std::collections::HashMap;
+
+use super::{
+    super::group_control::control_shared::enclosing_scoped,
+    variables_shared::{Decl, declarations},
+};
 use crate::openprose::rules::{prelude::*, relation::frame_of};
 
 pub(crate) const RULE: Rule = Rule {
@@ -69,7 +74,18 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let decls = declarations(ctx);
-    let calls: Vec<ast::DoCall> = nodes::<ast::DoCall>(ctx).collect();
+    // By name: a parameter meets only the declarations and calls of its
+    // name (or its block's), not every one of the file.
+    let mut decls_named: HashMap<&str, Vec<&Decl>> = HashMap::new();
+    for d in &decls {
+        decls_named.entry(d.name.as_str()).or_default().push(d);
+    }
+    let mut calls_named: HashMap<String, Vec<ast::DoCall>> = HashMap::new();
+    for call in nodes::<ast::DoCall>(ctx) {
+        if let Some(n) = call.name_ref() {
+            calls_named.entry(n.text()).or_default().push(call);
+        }
+    }
     for block in nodes::<ast::BlockDef>(ctx) {
         let here = block.syntax().text_range();
         let block_name = block.name().map(|n| n.text());
@@ -78,20 +94,16 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             let name = name.syntax().clone();
             let text = name.text().to_string();
             // An enclosing construct's scoped variable (innermost first).
-            let scoped = ctx
-                .sema
-                .defs
-                .iter()
-                .filter(|d| d.kind.is_scoped() && d.name == text && d.range != here)
-                .filter(|d| d.scope.is_some_and(|s| s.contains_range(here)))
-                .max_by_key(|d| d.name_range.start())
+            let scoped = enclosing_scoped(ctx, block.syntax(), &text)
                 .map(|d| (d.name_range, d.kind.describe()));
             // A program-level declaration anywhere, or one earlier in a
             // list that encloses the block.
             let declared = || {
-                decls
-                    .iter()
-                    .filter(|d| d.name == text && d.reassigns.is_none())
+                decls_named
+                    .get(text.as_str())
+                    .into_iter()
+                    .flatten()
+                    .filter(|d| d.reassigns.is_none())
                     .find(|d| {
                         frame_of(&d.stmt).is_none()
                             || (d.name_range.start() < here.start()
@@ -104,9 +116,11 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             let Some((outer, what)) = scoped.or_else(declared) else {
                 continue;
             };
-            let mut own_calls = calls
-                .iter()
-                .filter(|c| c.name_ref().is_some_and(|n| Some(n.text()) == block_name))
+            let mut own_calls = block_name
+                .as_ref()
+                .and_then(|n| calls_named.get(n))
+                .into_iter()
+                .flatten()
                 .peekable();
             let pass_through = own_calls.peek().is_some()
                 && own_calls.all(|c| {

@@ -7,7 +7,7 @@ use crate::{
     db::{SourceFile, join_path},
     openprose::rules::{
         prelude::*,
-        relation::{Relation, strongest_earlier},
+        relation::{Earlier, Relation},
     },
 };
 
@@ -276,22 +276,13 @@ pub(super) fn redeclarations<'a>(
         .defs_of(kind)
         .filter_map(|(_, d)| Some((d, decl_stmt(ctx, d)?)))
         .collect();
-    // Positions in `decls` by name, so each declaration meets only the
-    // earlier ones of its own name.
-    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = Default::default();
-    for (i, (def, _)) in decls.iter().enumerate() {
-        by_name.entry(def.name.as_str()).or_default().push(i);
-    }
+    let mut earlier = Earlier::new();
     let mut out = Vec::new();
-    for (i, (def, stmt)) in decls.iter().enumerate() {
-        let same = &by_name[def.name.as_str()];
-        let earlier = same
-            .iter()
-            .take_while(|&&j| j < i)
-            .map(|&j| (&decls[j].1, decls[j].0));
-        if let Some((relation, first)) = strongest_earlier(stmt, earlier) {
-            out.push((*def, relation, first));
+    for (def, stmt) in decls {
+        if let Some((relation, &first)) = earlier.strongest(&def.name, &stmt) {
+            out.push((def, relation, first));
         }
+        earlier.insert(&def.name, stmt, def);
     }
     out
 }

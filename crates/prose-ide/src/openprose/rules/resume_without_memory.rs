@@ -81,6 +81,8 @@ use crate::{
     openprose::rules::prelude::*,
 };
 
+use std::collections::HashMap;
+
 use super::{agent_def, property_range};
 
 pub(crate) const RULE: Rule = Rule {
@@ -97,6 +99,7 @@ const MESSAGE: &str = "No memory file exists for agent; use `session:` for first
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let all = invocations(ctx);
+    let first = first_invocations(&all);
     for inv in all.iter().filter(|i| i.is_resume) {
         let Some(order) = &inv.order else { continue };
         let Some(agent) = agent_def(ctx, &inv.agent) else {
@@ -105,7 +108,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         let Some(persist) = agent_persist(&agent) else {
             continue;
         };
-        if earlier(&all, &inv.agent, order).is_some() {
+        if earlier(&first, &inv.agent, order).is_some() {
             continue;
         }
         let persist_range = agent
@@ -155,16 +158,35 @@ pub(crate) struct Invocation {
     pub(crate) order: Option<Vec<u32>>,
 }
 
-/// The invocation of `agent` that comes first among those before `order`.
+/// The first invocation of each agent in program order (the first written
+/// on a tie), so that [`earlier`] is a lookup, not a scan of every
+/// invocation of the file.
+pub(crate) fn first_invocations(all: &[Invocation]) -> HashMap<&str, &Invocation> {
+    let mut first: HashMap<&str, &Invocation> = HashMap::new();
+    for inv in all.iter().filter(|i| i.order.is_some()) {
+        first
+            .entry(inv.agent.as_str())
+            .and_modify(|f| {
+                if inv.order < f.order {
+                    *f = inv;
+                }
+            })
+            .or_insert(inv);
+    }
+    first
+}
+
+/// The invocation of `agent` that comes first among those before `order`
+/// (`first`: [`first_invocations`]).
 pub(crate) fn earlier<'a>(
-    all: &'a [Invocation],
+    first: &HashMap<&str, &'a Invocation>,
     agent: &str,
     order: &[u32],
 ) -> Option<&'a Invocation> {
-    all.iter()
-        .filter(|i| i.agent == agent)
+    first
+        .get(agent)
+        .copied()
         .filter(|i| i.order.as_deref().is_some_and(|o| o < order))
-        .min_by(|a, b| a.order.cmp(&b.order))
 }
 
 /// Every agent invocation of the file, with its program-order position.
@@ -201,23 +223,35 @@ fn compute_invocations(ctx: &Ctx<'_>) -> Vec<Invocation> {
 struct ProgramOrder {
     /// Block definitions (first per name) and where each first runs.
     blocks: Vec<(SyntaxNode, Option<Vec<u32>>)>,
+    /// Positions in `blocks` by definition node.
+    index: HashMap<SyntaxNode, usize>,
 }
 
 impl ProgramOrder {
     fn new(ctx: &Ctx<'_>) -> ProgramOrder {
         let mut defs: Vec<(String, SyntaxNode)> = Vec::new();
+        let mut seen: std::collections::HashSet<String> = Default::default();
         for b in nodes::<ast::BlockDef>(ctx) {
             if let Some(n) = b.name()
-                && !defs.iter().any(|(d, _)| *d == n.text())
+                && seen.insert(n.text())
             {
                 defs.push((n.text(), b.syntax().clone()));
             }
         }
-        let calls: Vec<(String, SyntaxNode)> = nodes::<ast::DoCall>(ctx)
-            .filter_map(|c| Some((c.name_ref()?.text(), c.syntax().clone())))
-            .collect();
+        // Calls by name: each definition meets only its own calls.
+        let mut calls: HashMap<String, Vec<SyntaxNode>> = HashMap::new();
+        for c in nodes::<ast::DoCall>(ctx) {
+            if let Some(n) = c.name_ref() {
+                calls.entry(n.text()).or_default().push(c.syntax().clone());
+            }
+        }
         let mut this = ProgramOrder {
             blocks: defs.iter().map(|(_, n)| (n.clone(), None)).collect(),
+            index: defs
+                .iter()
+                .enumerate()
+                .map(|(i, (_, n))| (n.clone(), i))
+                .collect(),
         };
         // Bellman-Ford style relaxation: a block's first run is the
         // earliest of its calls; a call inside another block runs when that
@@ -227,9 +261,11 @@ impl ProgramOrder {
             let mut changed = false;
             for (i, (name, def)) in defs.iter().enumerate() {
                 let best = calls
-                    .iter()
-                    .filter(|(n, call)| n == name && !call.ancestors().any(|a| a == *def))
-                    .filter_map(|(_, call)| this.position(call))
+                    .get(name)
+                    .into_iter()
+                    .flatten()
+                    .filter(|call| !call.ancestors().any(|a| a == *def))
+                    .filter_map(|call| this.position(call))
                     .min();
                 if let Some(b) = best
                     && this.blocks[i].1.as_ref().is_none_or(|cur| b < *cur)
@@ -255,7 +291,7 @@ impl ProgramOrder {
         else {
             return Some(vec![offset]);
         };
-        let (_, first) = self.blocks.iter().find(|(b, _)| *b == block)?;
+        let (_, first) = &self.blocks[*self.index.get(&block)?];
         let mut p = first.clone()?;
         p.push(offset);
         Some(p)

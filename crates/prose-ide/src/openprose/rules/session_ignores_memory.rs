@@ -67,7 +67,7 @@ use crate::{
 
 use super::{
     agent_def, property_range,
-    resume_without_memory::{earlier, invocations},
+    resume_without_memory::{earlier, first_invocations, invocations},
 };
 
 pub(crate) const RULE: Rule = Rule {
@@ -84,6 +84,7 @@ const MESSAGE: &str = "Will ignore existing memory; use `resume:` to continue";
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let all = invocations(ctx);
+    let first = first_invocations(&all);
     for inv in all.iter().filter(|i| !i.is_resume) {
         let Some(order) = &inv.order else { continue };
         let Some(agent) = agent_def(ctx, &inv.agent) else {
@@ -92,7 +93,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         let Some(persist) = agent_persist(&agent) else {
             continue;
         };
-        if let Some(prev) = earlier(&all, &inv.agent, order) {
+        if let Some(prev) = earlier(&first, &inv.agent, order) {
             let kind = if prev.is_resume { "resume" } else { "session" };
             acc.report_related(
                 inv.name_range,

@@ -74,8 +74,8 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             SyntaxKind::NEWLINE => indent = Some((end, end)),
             SyntaxKind::WHITESPACE => {
                 let t = token.text();
-                if let Some(nl) = t.rfind('\n') {
-                    indent = Some((start + nl + 1, end));
+                if prose_syntax::lines::has_line_break(t) {
+                    indent = Some((start + prose_syntax::lines::line_start(t, t.len()), end));
                 } else if let Some((s, e)) = indent
                     && e == start
                 {

@@ -53,8 +53,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         }
         let content = s.content_range();
         let body = &text[content];
-        let line_end = body.find('\n').unwrap_or(body.len());
-        let line = body[..line_end].trim_end_matches('\r');
+        let line = &body[..prose_syntax::lines::line_end(body, 0)];
         if line.trim().is_empty() {
             continue;
         }

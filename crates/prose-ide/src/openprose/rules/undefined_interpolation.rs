@@ -101,9 +101,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             .map_or_else(|| format!("{{{}}}", r.name), |i| i.text().to_string());
         let kind_note = ctx
             .sema
-            .defs
-            .iter()
-            .find(|d| d.name == r.name && !d.kind.is_variable())
+            .named(&r.name)
+            .map(|id| ctx.sema.def(id))
+            .find(|d| !d.kind.is_variable())
             .map(|d| {
                 format!(
                     " (`{}` is {}, not a variable)",
@@ -130,13 +130,23 @@ fn an(what: &str) -> String {
     format!("{} {what}", if vowel { "an" } else { "a" })
 }
 
-/// The closest variable visible at the reference, within two edits.
+/// The closest variable visible at the reference, within two edits (none
+/// once the file's suggestion budget is spent).
 fn closest_variable<'a>(ctx: &'a Ctx<'_>, r: &crate::semantics::Reference) -> Option<&'a str> {
+    if !ctx.suggestions.spend(ctx.sema.defs.len()) {
+        return None;
+    }
+    let chars = r.name.chars().count();
     ctx.sema
         .defs
         .iter()
         .filter(|d| d.kind.is_variable() && d.name != r.name)
         .filter(|d| d.scope.is_none_or(|s| s.contains_range(r.range)))
+        // The distance is at least the difference in length.
+        .filter(|d| {
+            d.name.len().abs_diff(r.name.len()) <= 2 * 4
+                && d.name.chars().count().abs_diff(chars) <= 2
+        })
         .map(|d| {
             (
                 strsim::damerau_levenshtein(&r.name, &d.name),

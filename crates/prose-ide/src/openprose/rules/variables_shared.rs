@@ -134,7 +134,11 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str) -> String {
     if ctx.sema.find(DefKind::Block, name).is_some() {
         return format!(" (`{name}` is a block; run it with `do {name}`)");
     }
-    if let Some(d) = vars().find(|d| d.name == name) {
+    let named = ctx.sema.named(name).map(|id| ctx.sema.def(id));
+    if let Some(d) = named
+        .into_iter()
+        .find(|d| d.kind.is_variable() && d.kind != DefKind::PipelineItem)
+    {
         return if d.kind.is_scoped() {
             format!(
                 " (a {} `{name}` exists, but only inside its body)",
@@ -147,10 +151,13 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str) -> String {
             )
         };
     }
+    if !ctx.suggestions.spend(ctx.sema.defs.len()) {
+        return String::new();
+    }
     let mut names: Vec<&str> = vars().map(|d| d.name.as_str()).collect();
     names.sort_unstable();
     names.dedup();
-    did_you_mean_hint(name, &names)
+    ctx.suggestions.hint(name, &names)
 }
 
 // ---- parallel modifiers (P601-P605) -------------------------------------------

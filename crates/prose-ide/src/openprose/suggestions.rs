@@ -1,0 +1,78 @@
+//! "Did you mean" suggestions with a bounded cost.
+//!
+//! A suggestion compares a misspelt name with the candidates (the file's
+//! definitions, a vocabulary): edit distances, after a length filter. In a
+//! file with tens of thousands of undefined names and definitions, doing
+//! that for every name is quadratic; so every file's analysis (and every
+//! code-action request) gets a [`SuggestionBudget`] of candidate
+//! comparisons, shared by all its rules. Once it is spent, names are
+//! reported without a suggestion, and the code that collects candidates
+//! is not run either. Real programs spend a tiny fraction of it; the
+//! budget only matters for generated or hostile files, whose diagnostics
+//! then stay linear in the size of the file.
+
+use std::cell::Cell;
+
+/// How many candidate comparisons one file's analysis may spend on
+/// suggestions (a comparison is a length check, and for candidates of
+/// about the right length an edit distance).
+pub const PER_FILE: usize = 250_000;
+
+/// What is left of a file's budget for suggestions.
+#[derive(Debug)]
+pub struct SuggestionBudget(Cell<usize>);
+
+impl Default for SuggestionBudget {
+    fn default() -> Self {
+        SuggestionBudget(Cell::new(PER_FILE))
+    }
+}
+
+impl SuggestionBudget {
+    /// Whether anything is left (callers skip collecting candidates when not).
+    pub fn left(&self) -> bool {
+        self.0.get() > 0
+    }
+
+    /// Spends `n` comparisons; false (and the budget spent) when fewer are left.
+    pub fn spend(&self, n: usize) -> bool {
+        let left = self.0.get();
+        self.0.set(left.saturating_sub(n));
+        left >= n
+    }
+
+    /// The closest of `candidates` to `name` (see
+    /// [`did_you_mean`](crate::openprose::rules::prelude::did_you_mean)),
+    /// or `None` when the budget does not cover them.
+    pub fn did_you_mean<'a>(&self, name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        if !self.spend(candidates.len().max(1)) {
+            return None;
+        }
+        crate::openprose::rules::prelude::did_you_mean(name, candidates)
+    }
+
+    /// ` (did you mean `x`?)`, or nothing (see [`Self::did_you_mean`]).
+    pub fn hint(&self, name: &str, candidates: &[&str]) -> String {
+        self.did_you_mean(name, candidates)
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spent_budget_suggests_nothing() {
+        let budget = SuggestionBudget(Cell::new(3));
+        assert_eq!(
+            budget.did_you_mean("reserch", &["research", "other"]),
+            Some("research")
+        );
+        assert!(budget.left());
+        assert_eq!(budget.did_you_mean("reserch", &["research", "other"]), None);
+        assert!(!budget.left());
+        assert_eq!(budget.hint("reserch", &["research"]), "");
+    }
+}

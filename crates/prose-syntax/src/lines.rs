@@ -1,0 +1,122 @@
+//! Line breaks, as the Language Server Protocol defines them: `\n`, `\r\n`
+//! and a lone `\r` each end a line. The lexer makes each of them one
+//! `NEWLINE` token, and every tool that counts lines (the server's
+//! positions, the formatter, folding, line numbers in messages) uses these
+//! helpers, so a file written with old Mac line ends has as many lines for
+//! all of them as for the editor.
+
+/// Whether `b` starts a line break.
+#[inline]
+pub fn is_line_break(b: u8) -> bool {
+    b == b'\n' || b == b'\r'
+}
+
+/// Whether `text` holds a line break.
+pub fn has_line_break(text: &str) -> bool {
+    text.bytes().any(is_line_break)
+}
+
+/// The length of the line break at the start of `bytes` (0 when there is
+/// none, 2 for `\r\n`).
+#[inline]
+pub fn break_len(bytes: &[u8]) -> usize {
+    match bytes {
+        [b'\r', b'\n', ..] => 2,
+        [b'\r' | b'\n', ..] => 1,
+        _ => 0,
+    }
+}
+
+/// The offsets where lines start after the first: right after each line
+/// break, in order.
+pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().filter_map(move |(i, &b)| match b {
+        b'\n' => Some(i + 1),
+        b'\r' if bytes.get(i + 1) != Some(&b'\n') => Some(i + 1),
+        _ => None,
+    })
+}
+
+/// The start of the line holding offset `at` (clamped to the text).
+pub fn line_start(text: &str, at: usize) -> usize {
+    let at = at.min(text.len());
+    let bytes = &text.as_bytes()[..at];
+    match bytes.iter().rposition(|&b| is_line_break(b)) {
+        // Between the `\r` and the `\n` of a `\r\n`: still the line before.
+        Some(i) if bytes[i] == b'\r' && text.as_bytes().get(i + 1) == Some(&b'\n') => {
+            line_start(text, i)
+        }
+        Some(i) => i + 1,
+        None => 0,
+    }
+}
+
+/// The end of the line holding offset `at`: the offset of its line break,
+/// or the end of the text.
+pub fn line_end(text: &str, at: usize) -> usize {
+    let at = at.min(text.len());
+    text.as_bytes()[at..]
+        .iter()
+        .position(|&b| is_line_break(b))
+        .map_or(text.len(), |i| at + i)
+}
+
+/// The lines of `text` without their line breaks (like `str::lines`, but
+/// a lone `\r` ends a line too).
+pub fn lines(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let s = rest?;
+        match s.bytes().position(is_line_break) {
+            Some(i) => {
+                let n = break_len(&s.as_bytes()[i..]);
+                rest = Some(&s[i + n..]).filter(|r| !r.is_empty());
+                Some(&s[..i])
+            }
+            None => {
+                rest = None;
+                Some(s).filter(|s| !s.is_empty())
+            }
+        }
+    })
+}
+
+/// The number of line breaks in `text`.
+pub fn count_breaks(text: &str) -> usize {
+    line_starts(text).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_break_ends_a_line() {
+        let text = "a\nb\r\nc\rd";
+        assert_eq!(line_starts(text).collect::<Vec<_>>(), [2, 5, 7]);
+        assert_eq!(lines(text).collect::<Vec<_>>(), ["a", "b", "c", "d"]);
+        assert_eq!(count_breaks(text), 3);
+        assert_eq!(lines("x\n").collect::<Vec<_>>(), ["x"]);
+        assert_eq!(lines("\n\nx").collect::<Vec<_>>(), ["", "", "x"]);
+        assert_eq!(lines("").count(), 0);
+        assert!(has_line_break("a\rb") && !has_line_break("ab"));
+    }
+
+    #[test]
+    fn starts_and_ends_of_lines() {
+        let text = "ab\r\ncd\ref";
+        assert_eq!(line_start(text, 0), 0);
+        assert_eq!(line_start(text, 2), 0);
+        assert_eq!(line_start(text, 3), 0, "between \\r and \\n");
+        assert_eq!(line_start(text, 4), 4);
+        assert_eq!(line_start(text, 7), 7);
+        assert_eq!(line_start(text, 99), 7);
+        assert_eq!(line_end(text, 0), 2);
+        assert_eq!(line_end(text, 4), 6);
+        assert_eq!(line_end(text, 8), 9);
+        assert_eq!(break_len(b"\r\nx"), 2);
+        assert_eq!(break_len(b"\rx"), 1);
+        assert_eq!(break_len(b"x"), 0);
+    }
+}
