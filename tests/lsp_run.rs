@@ -19,7 +19,7 @@ use std::{
 use common::{Sandbox, prose_bin};
 use lsp::{LspClient, file_uri};
 use runs::{
-    caps, eventually, execute, gone, make_executable, refused, run_json, sleeper, types,
+    caps, eventually, execute, gone, make_executable, refused, run_json, sleeper, started, types,
     until_finished,
 };
 use serde_json::{Value, json};
@@ -91,17 +91,7 @@ fn a_program_runs_from_its_lens_with_events_and_progress() {
         "workspace/executeCommand",
         json!({ "command": lens["command"], "arguments": lens["arguments"] }),
     );
-    let run_id = answer["runId"].as_str().unwrap().to_string();
-    let run_dir = PathBuf::from(answer["runDir"].as_str().unwrap());
-    assert_eq!(
-        run_dir,
-        fs::canonicalize(sb.path())
-            .unwrap()
-            .join(".prose/runs")
-            .join(&run_id)
-            .canonicalize()
-            .unwrap()
-    );
+    let (run_id, run_dir) = started(&answer, sb.path());
 
     let (events, progress) = until_finished(&mut c);
     assert_eq!(

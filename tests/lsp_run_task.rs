@@ -20,7 +20,7 @@ use std::{fs, path::PathBuf};
 use common::{Sandbox, prose_bin};
 use lsp::{LspClient, file_uri};
 use runs::{
-    caps, eventually, execute, gone, make_executable, refused, run_json, sleeper, types,
+    caps, eventually, execute, gone, make_executable, refused, run_json, sleeper, started, types,
     until_finished,
 };
 use serde_json::{Value, json};
@@ -121,17 +121,7 @@ fn a_task_runs_from_its_lens_with_its_input_events_and_progress() {
     // Run: the user gives the input when asked.
     c.answers = vec![("prose/inputRequest", json!({ "value": "the login page" }))];
     let answer = click(&mut c, &lenses[0]);
-    let run_id = answer["runId"].as_str().unwrap().to_string();
-    let run_dir = PathBuf::from(answer["runDir"].as_str().unwrap());
-    assert_eq!(
-        run_dir,
-        fs::canonicalize(sb.path())
-            .unwrap()
-            .join(".prose/runs")
-            .join(&run_id)
-            .canonicalize()
-            .unwrap()
-    );
+    let (run_id, run_dir) = started(&answer, sb.path());
     let (events, progress) = until_finished(&mut c);
     assert_eq!(
         types(&events),

@@ -19,6 +19,23 @@ use crate::{
     lsp::{LspClient, TIMEOUT},
 };
 
+/// The run id and directory a run command answered, the directory
+/// checked to be the run's under `root`'s `.prose/runs/`.
+pub fn started(answer: &Value, root: &Path) -> (String, PathBuf) {
+    let run_id = answer["runId"].as_str().unwrap().to_string();
+    let run_dir = PathBuf::from(answer["runDir"].as_str().unwrap());
+    assert_eq!(
+        run_dir,
+        fs::canonicalize(root)
+            .unwrap()
+            .join(".prose/runs")
+            .join(&run_id)
+            .canonicalize()
+            .unwrap()
+    );
+    (run_id, run_dir)
+}
+
 /// An editor that shows progress, documents and asks for inputs.
 pub fn caps() -> Value {
     json!({

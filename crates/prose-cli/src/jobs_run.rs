@@ -15,11 +15,11 @@ use prose_runner::{
 };
 
 use crate::{
-    args::RunArgs,
     jobs::JobsRunArgs,
     live::Live,
     run::{
-        EXIT_FAILED, EXIT_OK, EXIT_USAGE, parse_inputs, print_diagnostics, runner_config, usage,
+        EXIT_FAILED, EXIT_OK, EXIT_USAGE, RunnerFlags, parse_inputs, print_diagnostics,
+        runner_config, usage,
     },
     source::{read_source, report_load_error},
     workspace,
@@ -30,27 +30,6 @@ const USER_INPUT: &str = "user-input";
 
 pub fn run(args: &JobsRunArgs) -> ExitCode {
     crate::live::block_on(run_async(args))
-}
-
-/// The flags `prose run` shares, as `prose run`'s own options, for its
-/// configuration layers (built by clap, so options `prose run` gains
-/// later keep their defaults).
-fn shared_flags(args: &JobsRunArgs) -> Result<RunArgs, String> {
-    use clap::{Args, FromArgMatches};
-    let matches = RunArgs::augment_args(clap::Command::new("run"))
-        .try_get_matches_from(["run", "entry"])
-        .map_err(|e| e.to_string())?;
-    let mut run = RunArgs::from_arg_matches(&matches).map_err(|e| e.to_string())?;
-    run.file = args.entry.clone();
-    run.backend = args.backend.clone();
-    run.command = args.command.clone();
-    run.mock_script = args.mock_script.clone();
-    run.model = args.model.clone();
-    run.timeout = args.timeout.clone();
-    run.env = args.env.clone();
-    run.no_input = args.no_input;
-    run.root = args.root.clone();
-    Ok(run)
 }
 
 /// `$user-input` from `--input user-input=TEXT`; any other name is an error.
@@ -94,9 +73,16 @@ async fn run_async(args: &JobsRunArgs) -> u8 {
         Err(m) => return usage(&m),
     };
     let home = prose_lsp::workspace::home().map(PathBuf::from);
-    let config = match shared_flags(args)
-        .and_then(|flags| runner_config(&root, home.as_deref(), &repo, &flags))
-    {
+    let flags = RunnerFlags {
+        backend: &args.backend,
+        command: &args.command,
+        mock_script: &args.mock_script,
+        model: &args.model,
+        timeout: &args.timeout,
+        max_parallel: None,
+        env: &args.env,
+    };
+    let config = match runner_config(&root, home.as_deref(), &repo, &flags) {
         Ok(c) => c,
         Err(m) => return usage(&m),
     };

@@ -41,25 +41,51 @@ pub(crate) fn usage(message: &str) -> u8 {
     EXIT_USAGE
 }
 
+/// The flags of `prose run` and `prose jobs run` that set the runner's
+/// configuration (both commands have them; `max_parallel` only the first).
+pub(crate) struct RunnerFlags<'a> {
+    pub backend: &'a Option<String>,
+    pub command: &'a Option<String>,
+    pub mock_script: &'a Option<PathBuf>,
+    pub model: &'a Option<String>,
+    pub timeout: &'a Option<String>,
+    pub max_parallel: Option<u64>,
+    pub env: &'a [String],
+}
+
+impl RunArgs {
+    pub(crate) fn runner_flags(&self) -> RunnerFlags<'_> {
+        RunnerFlags {
+            backend: &self.backend,
+            command: &self.command,
+            mock_script: &self.mock_script,
+            model: &self.model,
+            timeout: &self.timeout,
+            max_parallel: self.max_parallel,
+            env: &self.env,
+        }
+    }
+}
+
 /// The `[runner]` table the flags make.
-fn flags_table(args: &RunArgs) -> Result<RunnerTable, String> {
+fn flags_table(flags: &RunnerFlags<'_>) -> Result<RunnerTable, String> {
     let mut t = RunnerTable {
-        backend: args.backend.clone(),
-        command: args.command.clone(),
-        model: args.model.clone(),
-        max_parallel: args.max_parallel,
-        env: args.env.clone(),
+        backend: flags.backend.clone(),
+        command: flags.command.clone(),
+        model: flags.model.clone(),
+        max_parallel: flags.max_parallel,
+        env: flags.env.to_vec(),
         ..RunnerTable::default()
     };
-    if let Some(text) = &args.timeout {
+    if let Some(text) = flags.timeout {
         t.timeout_ms = Some(parse_duration_ms(text).ok_or_else(|| {
             format!("--timeout {text}: expected a duration such as 90s, 10m or 1h")
         })?);
     }
-    if args.max_parallel == Some(0) {
+    if flags.max_parallel == Some(0) {
         return Err("--max-parallel must be at least 1".into());
     }
-    if let Some(script) = &args.mock_script {
+    if let Some(script) = flags.mock_script {
         t.backends.insert(
             "mock".into(),
             prose_ide::config::runner::BackendTable {
@@ -73,15 +99,15 @@ fn flags_table(args: &RunArgs) -> Result<RunnerTable, String> {
 
 /// The runner configuration: defaults, `~/.prose/prose.toml`, the
 /// repository's `prose.toml`, the flags.
-pub fn runner_config(
+pub(crate) fn runner_config(
     root: &Path,
     home: Option<&Path>,
     repo: &prose_ide::Config,
-    args: &RunArgs,
+    flags: &RunnerFlags<'_>,
 ) -> Result<RunnerConfig, String> {
     let mut config = prose_runner::config::layered(root, home, repo)?;
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    config.apply(&flags_table(args)?, &Origin::CommandLine, &cwd);
+    config.apply(&flags_table(flags)?, &Origin::CommandLine, &cwd);
     Ok(config)
 }
 
@@ -107,7 +133,7 @@ async fn run_async(args: &RunArgs) -> u8 {
         Err(m) => return usage(&m),
     };
     let home = prose_lsp::workspace::home().map(PathBuf::from);
-    let config = match runner_config(&root, home.as_deref(), &repo, args) {
+    let config = match runner_config(&root, home.as_deref(), &repo, &args.runner_flags()) {
         Ok(c) => c,
         Err(m) => return usage(&m),
     };
