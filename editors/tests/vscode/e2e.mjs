@@ -56,7 +56,14 @@ async function main() {
     name: "e2e",
     vsix,
     workspace: ws,
-    userSettings: { "git.enabled": false, "git.openRepositoryInParentFolders": "never", "prose.runner.backend": "mock" },
+    userSettings: {
+      "git.enabled": false,
+      "git.openRepositoryInParentFolders": "never",
+      "prose.runner.backend": "mock",
+      // `:` is a completion trigger: a list that opens while a step types
+      // must not take the step's Enter (the steps only look at the list).
+      "editor.acceptSuggestionOnEnter": "off",
+    },
   });
   const { page } = await openBrowser(cs.url, ws);
   await page.waitForSelector(".explorer-folders-view", { timeout: TIMEOUT });
@@ -184,6 +191,7 @@ async function editorSteps(page, ws) {
     await openFile(page, "scratch.prose");
     await page.keyboard.press("Control+End");
     await page.keyboard.type("agent poet:");
+    await page.keyboard.press("Escape");
     await page.keyboard.press("Enter");
     await page.keyboard.type('prompt: """');
     await shots.take(page, "language-configuration");
