@@ -1,10 +1,12 @@
 //! The `prose` command; all the work is in the `prose_cli` library.
 
-// rowan allocates a node or token at a time: mimalloc halves the time of
-// a re-analysis against the system allocator (docs/performance.md).
+// mimalloc, tuned: see the prose-alloc crate.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: prose_alloc::MiMalloc = prose_alloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    #[cfg(feature = "mimalloc")]
+    prose_alloc::give_memory_back_soon();
     prose_cli::main()
 }

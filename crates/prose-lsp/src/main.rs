@@ -1,9 +1,9 @@
 //! The `prose-lsp` binary: the language server over stdio (also `prose lsp`).
 
-// rowan allocates a node or token at a time: mimalloc halves the time of
-// a re-analysis against the system allocator (docs/performance.md).
+// mimalloc, tuned: see the prose-alloc crate.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: prose_alloc::MiMalloc = prose_alloc::MiMalloc;
 
 use std::process::ExitCode;
 
@@ -18,6 +18,8 @@ the job tools to the claude and codex backends of a task run from the editor
 (as `prose jobs mcp`; docs/jobs.md).";
 
 fn main() -> ExitCode {
+    #[cfg(feature = "mimalloc")]
+    prose_alloc::give_memory_back_soon();
     // The MCP server of the job tools: a task run by this server hands this
     // executable to the `claude` and `codex` backends as their tool server.
     let args: Vec<String> = std::env::args().skip(1).collect();
