@@ -6,6 +6,7 @@ use std::{
     io::{Read, Write},
     path::{Path, PathBuf},
     process::ExitCode,
+    sync::Arc,
 };
 
 use prose_ide::{AnalysisHost, Cancellable, Config, Diagnostic, FileId, FileRange, TextRange};
@@ -43,6 +44,9 @@ struct Loaded {
     path: String,
     key: String,
     id: FileId,
+    /// The text the analysis holds (shared, so a report of large files
+    /// does not keep a second copy).
+    text: Arc<String>,
 }
 
 /// Runs the check, writing the report to `out`; returns the exit status.
@@ -61,7 +65,7 @@ pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
     workspace::configure(&mut host, &root, config.clone());
     let mut failures: Vec<LoadError> = Vec::new();
     let mut stdin_bytes = None;
-    let loaded = match &args.stdin_filename {
+    let mut loaded = match &args.stdin_filename {
         Some(name) => {
             let (loaded, bytes) = load_stdin(&mut host, name, &mut failures);
             stdin_bytes = Some(bytes);
@@ -82,7 +86,7 @@ pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
     let mut fixed = Vec::new();
     if fixing {
         let mut changed = Vec::new();
-        for l in &loaded {
+        for l in &mut loaded {
             let result = fix::fix_file(&mut host, l.id, &l.key, &l.path);
             if let Some(why) = &result.refused
                 && !args.quiet
@@ -91,6 +95,8 @@ pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
             }
             fixed.extend(result.fixed);
             if result.text != result.original {
+                // The report shows the fixed text.
+                l.text = Arc::new(result.text.clone());
                 changed.push((l.path.clone(), result.original, result.text));
             }
         }
@@ -215,9 +221,18 @@ fn load_stdin(
     match String::from_utf8(bytes.clone()) {
         Ok(text) => {
             let key = workspace::key(name);
-            let id = host.set_file_text(&key, text);
+            let text = Arc::new(text);
+            let id = host.set_file_text_shared(&key, text.clone());
             let path = name.display().to_string();
-            (vec![Loaded { path, key, id }], bytes)
+            (
+                vec![Loaded {
+                    path,
+                    key,
+                    id,
+                    text,
+                }],
+                bytes,
+            )
         }
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
@@ -275,9 +290,15 @@ fn load_paths(
         match read_source(&path) {
             Ok(text) => {
                 let key = workspace::key(&path);
-                let id = host.set_file_text(&key, text);
+                let text = Arc::new(text);
+                let id = host.set_file_text_shared(&key, text.clone());
                 let path = path.display().to_string();
-                loaded.push(Loaded { path, key, id });
+                loaded.push(Loaded {
+                    path,
+                    key,
+                    id,
+                    text,
+                });
             }
             Err(e) => failures.push(e),
         }
@@ -318,7 +339,7 @@ fn analyse(host: &AnalysisHost, loaded: &[Loaded]) -> Vec<CheckedFile> {
         Ok(CheckedFile {
             path: l.path.clone(),
             key: l.key.clone(),
-            text: analysis.file_text(l.id)?,
+            text: l.text.clone(),
             diagnostics: sorted(analysis.diagnostics(l.id)?),
             read: true,
         })
@@ -395,7 +416,7 @@ fn context_files(host: &AnalysisHost, report: &Report) -> Vec<CheckedFile> {
                     .display()
                     .to_string(),
                 key: key.to_string(),
-                text,
+                text: Arc::new(text),
                 diagnostics: Vec::new(),
                 read: true,
             })

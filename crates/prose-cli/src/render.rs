@@ -243,7 +243,7 @@ mod tests {
         CheckedFile {
             path: "f.prose".into(),
             key: "/ws/f.prose".into(),
-            text: text.into(),
+            text: std::sync::Arc::new(text.into()),
             diagnostics,
             read: true,
         }

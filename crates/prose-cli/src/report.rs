@@ -14,7 +14,8 @@ pub struct CheckedFile {
     pub path: String,
     /// The analysis key: absolute, `/`-separated (what `Related::path` holds).
     pub key: String,
-    pub text: String,
+    /// Shared with the analysis: a large file's text is not held twice.
+    pub text: std::sync::Arc<String>,
     pub diagnostics: Vec<Diagnostic>,
     /// False for a path that could not be read: its text is empty and its
     /// one diagnostic is F001 (`prose_ide::host::unreadable_file`).
@@ -27,7 +28,7 @@ impl CheckedFile {
         CheckedFile {
             path,
             key: String::new(),
-            text: String::new(),
+            text: Default::default(),
             diagnostics: vec![prose_ide::host::unreadable_file(message)],
             read: false,
         }
@@ -161,7 +162,7 @@ pub(crate) fn report_of(files: &[(&str, &str)]) -> Report {
             .map(|((path, text), id)| CheckedFile {
                 path: path.to_string(),
                 key: format!("/ws/{path}"),
-                text: text.to_string(),
+                text: std::sync::Arc::new(text.to_string()),
                 diagnostics: analysis.diagnostics(id).unwrap(),
                 read: true,
             })

@@ -235,7 +235,7 @@ pub(crate) fn print_diagnostics(path: &Path, text: &str, diagnostics: Vec<prose_
         files: vec![CheckedFile {
             path: path.display().to_string(),
             key: crate::workspace::key(path),
-            text: text.to_string(),
+            text: std::sync::Arc::new(text.to_string()),
             diagnostics,
             read: true,
         }],
