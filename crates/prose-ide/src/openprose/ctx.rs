@@ -311,36 +311,77 @@ impl Drop for Ctx<'_> {
     }
 }
 
-/// The node kinds the rules ask for, learnt from the files analysed so far
-/// (the first file indexes every kind). A file's rule context indexes only
-/// those: a tree's names, references, literals and bodies, which no rule
-/// lists, are about half of its nodes, and the index holds a node handle
+/// The node kinds the rules ask for: the node types the rules list
+/// ([`RULE_NODES`]), and any other kind a rule asked for in a file analysed
+/// before. A file's rule context indexes only those: a tree's names,
+/// references, literals and bodies, which no rule lists, are about half of
+/// its nodes, and the index holds a node handle (an allocation of its own)
 /// for each of the rest. A rule asking for a kind not indexed gets it by a
 /// walk of the tree (the same nodes in the same order), and the kind is
 /// indexed from the next file on.
 struct RuleKinds;
 
+/// The node types the rules go through (`rules::nodes`,
+/// [`Ctx::nodes_matching`]). A test runs every rule over the corpus and
+/// checks that they ask for nothing else; a type missing here costs a walk
+/// of the tree in the first file only.
+const RULE_NODES: &[fn(prose_syntax::SyntaxKind) -> bool] = {
+    use prose_syntax::{AstNode, SyntaxKind};
+    &[
+        ast::AgentDef::can_cast,
+        ast::BlockDef::can_cast,
+        ast::CallExpr::can_cast,
+        ast::CatchClause::can_cast,
+        ast::ChoiceStmt::can_cast,
+        ast::DiscretionExpr::can_cast,
+        ast::DoCall::can_cast,
+        ast::ElifClause::can_cast,
+        ast::ElseClause::can_cast,
+        ast::ForExpr::can_cast,
+        ast::IfStmt::can_cast,
+        ast::ImportStmt::can_cast,
+        ast::InputDecl::can_cast,
+        ast::LoopExpr::can_cast,
+        ast::ModifierList::can_cast,
+        ast::OptionClause::can_cast,
+        ast::OutputDecl::can_cast,
+        ast::ParallelExpr::can_cast,
+        ast::PipeOp::can_cast,
+        ast::Property::can_cast,
+        ast::PropertyBlock::can_cast,
+        ast::RepeatExpr::can_cast,
+        ast::ResumeExpr::can_cast,
+        ast::SessionExpr::can_cast,
+        ast::StringLit::can_cast,
+        ast::ThrowStmt::can_cast,
+        ast::TryStmt::can_cast,
+        ast::UseStmt::can_cast,
+        |k| k == SyntaxKind::MODIFIER,
+    ]
+};
+
 static RULE_KINDS: std::sync::Mutex<Option<Vec<bool>>> = std::sync::Mutex::new(None);
 
 impl RuleKinds {
-    /// Which kinds to index (all, until a file has been analysed).
-    fn indexed() -> Vec<bool> {
-        let count = (0u16..)
+    /// The kinds [`RULE_NODES`] names.
+    fn listed() -> Vec<bool> {
+        (0u16..)
             .map_while(prose_syntax::SyntaxKind::from_raw)
-            .count();
+            .map(|k| RULE_NODES.iter().any(|can_cast| can_cast(k)))
+            .collect()
+    }
+
+    /// Which kinds to index.
+    fn indexed() -> Vec<bool> {
         let learnt = RULE_KINDS.lock().unwrap_or_else(|e| e.into_inner());
-        learnt.clone().unwrap_or_else(|| vec![true; count])
+        learnt.clone().unwrap_or_else(Self::listed)
     }
 
     fn learn(requested: &[bool]) {
         let mut learnt = RULE_KINDS.lock().unwrap_or_else(|e| e.into_inner());
-        match learnt.as_mut() {
-            Some(known) => {
-                for (k, r) in known.iter_mut().zip(requested) {
-                    *k |= r;
-                }
-            }
-            None => *learnt = Some(requested.to_vec()),
+        let known = learnt.get_or_insert_with(Self::listed);
+        for (k, r) in known.iter_mut().zip(requested) {
+            *k |= r;
         }
     }
 }
@@ -380,6 +421,54 @@ mod tests {
                         assert_eq!(got, walk);
                         assert!(!got.is_empty());
                     }
+                })
+                .unwrap();
+        }
+    }
+
+    /// The rules ask only for the node types [`super::RULE_NODES`] lists,
+    /// over every program of the corpus and the examples shipped in the
+    /// repository: the first file a process analyses indexes no more than
+    /// later ones do, and no rule walks the tree for its nodes.
+    #[test]
+    fn rules_ask_only_for_the_listed_kinds() {
+        use crate::diagnostics::Check;
+        let mut files = prose_test_support::prose_files(
+            &prose_test_support::workspace_root().join("docs/examples"),
+        );
+        files.extend(
+            prose_test_support::corpus_dir()
+                .map_or_else(Vec::new, |dir| prose_test_support::prose_files(&dir)),
+        );
+        let listed = super::RuleKinds::listed();
+        let mut host = crate::AnalysisHost::new();
+        let ids: Vec<_> = files
+            .iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(p).unwrap();
+                (p, host.set_file_text(&p.display().to_string(), text))
+            })
+            .collect();
+        let analysis = host.analysis();
+        for (path, id) in ids {
+            analysis
+                .with_db(|db| {
+                    let ctx = super::Ctx::new(db, analysis.source_file(id), None);
+                    for rule in crate::openprose::rules::rules() {
+                        if let Check::OpenProse(check) = rule.check {
+                            check(&ctx, &mut crate::diagnostics::Acc::new(rule));
+                        }
+                    }
+                    let requested = ctx.requested.borrow();
+                    let outside: Vec<_> = (0u16..)
+                        .map_while(SyntaxKind::from_raw)
+                        .filter(|&k| requested[k as usize] && !listed[k as usize])
+                        .collect();
+                    assert!(
+                        outside.is_empty(),
+                        "{}: the rules asked for {outside:?}, which RULE_NODES does not list",
+                        path.display()
+                    );
                 })
                 .unwrap();
         }
