@@ -125,6 +125,11 @@ pub struct Markdown {
 }
 
 impl Markdown {
+    /// No code, fence or heading.
+    pub fn is_empty(&self) -> bool {
+        self.code.is_empty() && self.fences.is_empty() && self.headings.is_empty()
+    }
+
     /// The code region that contains `offset`, if any (a region contains
     /// its start and excludes its end).
     pub fn code_at(&self, offset: usize) -> Option<&CodeRegion> {

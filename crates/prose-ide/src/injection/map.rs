@@ -32,6 +32,11 @@ pub struct OffsetMap {
 }
 
 impl OffsetMap {
+    /// Gives back the capacity the pieces do not use.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.pieces.shrink_to_fit();
+    }
+
     /// The host offset of guest offset `offset`. At the boundary of two
     /// pieces, `end_bias` picks the end of the earlier one (for the end of
     /// a range) rather than the start of the later one. Inside a piece that

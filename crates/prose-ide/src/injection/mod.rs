@@ -93,10 +93,15 @@ pub struct Injection {
 impl Injection {
     /// A guest text with no opaque ranges, checked.
     pub fn new(language: GuestLanguage, guest: GuestText, escape: Escape) -> Injection {
+        // Built piece by piece: the registry keeps one per prompt string of
+        // a file, so it gives back what the growth left over.
+        let GuestText { mut text, mut map } = guest;
+        text.shrink_to_fit();
+        map.shrink_to_fit();
         Injection {
             language,
-            text: guest.text,
-            map: guest.map,
+            text,
+            map,
             opaque: Vec::new(),
             escape,
             checked: true,
@@ -187,6 +192,9 @@ pub(crate) fn guests(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>
         .map(Vec::as_slice)
         .unwrap_or(&[]);
     let mut next_file = made.iter();
+    // Most prompt strings hold nothing of the language: their analyses are
+    // all equal, and one is kept for all of them.
+    let mut empty: Vec<Arc<Instructions>> = Vec::new();
     injections(db, file, workspace)
         .iter()
         .map(|inj| match inj.language {
@@ -194,9 +202,20 @@ pub(crate) fn guests(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>
                 let carries = always
                     || fragment == FragmentKind::Prompt
                     || prose_markdown::instructions::is_instruction_file(&inj.text);
-                Guest::Instructions(
-                    carries.then(|| Arc::new(analyze_instructions(&inj.text, fragment))),
-                )
+                Guest::Instructions(carries.then(|| {
+                    let ins = analyze_instructions(&inj.text, fragment);
+                    if !ins.is_empty() {
+                        return Arc::new(ins);
+                    }
+                    match empty.iter().find(|e| e.kind == fragment) {
+                        Some(e) => e.clone(),
+                        None => {
+                            let e = Arc::new(ins);
+                            empty.push(e.clone());
+                            e
+                        }
+                    }
+                }))
             }
             GuestLanguage::OpenProse => Guest::OpenProse(next_file.next().copied()),
             GuestLanguage::Dialect => {

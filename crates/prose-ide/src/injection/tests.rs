@@ -364,3 +364,34 @@ fn dialect_fences_use_the_roots_block_registry() {
     "#]]
     .assert_eq(&render(&text, &diags));
 }
+
+/// Prompt strings without any of the language share one analysis; the
+/// others keep their own.
+#[test]
+fn prompts_without_the_language_share_one_analysis() {
+    let (host, file, _, _) = setup(
+        "session \"Write a poem.\"\nsession \"Review it.\"\nsession \"Say {x}.\"\nsession \"Use `ls`.\"\n",
+        FileKind::OpenProse,
+        &[],
+    );
+    let analysis = host.analysis();
+    analysis
+        .with_db(|db| {
+            let f = analysis.source_file(file);
+            let ws = Some(analysis.workspace);
+            let ins: Vec<_> = super::guests(db, f, ws)
+                .iter()
+                .map(|g| match g {
+                    super::Guest::Instructions(Some(i)) => i.clone(),
+                    other => panic!("an instruction guest, not {other:?}"),
+                })
+                .collect();
+            assert_eq!(ins.len(), 4);
+            assert!(std::sync::Arc::ptr_eq(&ins[0], &ins[1]));
+            assert!(ins[0].is_empty());
+            // `{x}` is a variable, `` `ls` `` code: analyses of their own.
+            assert!(!ins[2].is_empty() && !std::sync::Arc::ptr_eq(&ins[0], &ins[2]));
+            assert!(!ins[3].is_empty() && !std::sync::Arc::ptr_eq(&ins[0], &ins[3]));
+        })
+        .unwrap();
+}

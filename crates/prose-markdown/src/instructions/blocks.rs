@@ -84,6 +84,13 @@ pub(crate) struct Blocks {
 }
 
 impl Blocks {
+    /// No lines.
+    pub(crate) const EMPTY: Blocks = Blocks {
+        lines: Vec::new(),
+        nodes: Vec::new(),
+        non_blank_from: Vec::new(),
+    };
+
     /// The node whose own lines contain `offset`.
     pub fn node_at(&self, offset: usize) -> Option<usize> {
         let at = u32::try_from(offset).ok()?;

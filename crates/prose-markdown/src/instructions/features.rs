@@ -268,7 +268,7 @@ pub fn semantic_tokens(text: &str, ins: &Instructions) -> Vec<SemanticToken> {
             continue;
         }
         let at = usize::from(k.range.end());
-        if let Some(quote) = super::structure::quote_after(text, &ins.lexed, at) {
+        if let Some(quote) = super::structure::quote_after(text, ins.lexed(), at) {
             outer.push((quote.range, TokenKind::String));
         }
     }

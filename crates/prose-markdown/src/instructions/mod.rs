@@ -183,11 +183,68 @@ pub struct Instructions {
     pub uses_language: bool,
     pub(crate) md: Markdown,
     pub(crate) scopes: structure::ScopeTree,
+    /// The lexical pass and the lines, which only checks and features at a
+    /// keyword read: `None` for a text without keywords (most prompt
+    /// strings), so that the analyses a host keeps for every injection stay
+    /// small.
+    detail: Option<Box<Detail>>,
+}
+
+/// What [`Instructions`] keeps of the passes for the keywords' checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Detail {
     pub(crate) lexed: scan::Lexed,
     pub(crate) blocks: blocks::Blocks,
 }
 
+static NO_LEXED: scan::Lexed = scan::Lexed::EMPTY;
+static NO_BLOCKS: blocks::Blocks = blocks::Blocks::EMPTY;
+
 impl Instructions {
+    /// Whether the analysis found nothing at all: no keyword, signal,
+    /// pattern, variable, code or heading, and the text does not use the
+    /// language. Two such analyses of the same [`FragmentKind`] are equal
+    /// whatever their texts, so a host may keep one for all of them.
+    pub fn is_empty(&self) -> bool {
+        let Instructions {
+            kind: _,
+            keywords,
+            signals,
+            patterns,
+            variables,
+            branches,
+            near_misses,
+            spawns,
+            stray_thens,
+            uses_language,
+            md,
+            scopes,
+            detail,
+        } = self;
+        keywords.is_empty()
+            && signals.is_empty()
+            && patterns.is_empty()
+            && variables.is_empty()
+            && branches.is_empty()
+            && near_misses.is_empty()
+            && spawns.is_empty()
+            && stray_thens.is_empty()
+            && !uses_language
+            && md.is_empty()
+            && scopes.is_empty()
+            && detail.is_none()
+    }
+
+    /// The lexical pass (empty for a text without keywords).
+    pub(crate) fn lexed(&self) -> &scan::Lexed {
+        self.detail.as_ref().map_or(&NO_LEXED, |d| &d.lexed)
+    }
+
+    /// The lines and their nodes (empty for a text without keywords).
+    pub(crate) fn blocks(&self) -> &blocks::Blocks {
+        self.detail.as_ref().map_or(&NO_BLOCKS, |d| &d.blocks)
+    }
+
     /// The branches whose action covers `r`, outermost first.
     pub fn enclosing_branches(&self, r: TextRange) -> impl Iterator<Item = &Branch> {
         self.scopes

@@ -88,6 +88,17 @@ pub(crate) struct Lexed {
     pub likes: Vec<Like>,
 }
 
+impl Lexed {
+    /// Nothing found.
+    pub(crate) const EMPTY: Lexed = Lexed {
+        words: Vec::new(),
+        quotes: Vec::new(),
+        braces: Vec::new(),
+        signals: Vec::new(),
+        likes: Vec::new(),
+    };
+}
+
 /// Whether a fence holds instruction text (an example or a block pattern).
 pub(crate) fn is_example_fence(lang: &str) -> bool {
     matches!(lang, "" | "md" | "markdown")

@@ -73,6 +73,8 @@ pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
     let branches_for_tree: Vec<Option<TextRange>> = branches.iter().map(|b| b.scope).collect();
     let uses_language = uses_language(text, &keywords, &branches, &md, &lexed, &blocks);
     let near_misses = near_misses(text, &lexed, &quotes, &keywords, &blocks, uses_language);
+    // Only the keywords' checks read the passes again.
+    let detail = (!keywords.is_empty()).then(|| Box::new(super::Detail { lexed, blocks }));
     Instructions {
         kind,
         keywords,
@@ -86,8 +88,7 @@ pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
         uses_language,
         scopes: ScopeTree::new(&branches_for_tree),
         md,
-        lexed,
-        blocks,
+        detail,
     }
 }
 
@@ -153,6 +154,10 @@ pub(crate) struct ScopeTree {
 }
 
 impl ScopeTree {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
     pub(crate) fn new(scopes: &[Option<TextRange>]) -> ScopeTree {
         let mut order: Vec<(TextRange, usize, Option<usize>)> = scopes
             .iter()

@@ -40,14 +40,14 @@ const GENERIC: &str =
     "`_follow_` needs a numbered list of tasks (`1)`, `2)`) on the lines after it";
 
 pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let lines = &ctx.ins.blocks.lines;
+    let lines = &ctx.ins.blocks().lines;
     for k in ctx
         .ins
         .statements()
         .filter(|k| k.keyword == Keyword::Follow)
     {
-        let li = ctx.ins.blocks.line_at(usize::from(k.range.start()));
-        let Some(ni) = ctx.ins.blocks.next_non_blank(li) else {
+        let li = ctx.ins.blocks().line_at(usize::from(k.range.start()));
+        let Some(ni) = ctx.ins.blocks().next_non_blank(li) else {
             acc.report(k.range, GENERIC);
             continue;
         };

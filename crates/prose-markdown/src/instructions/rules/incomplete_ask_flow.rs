@@ -78,7 +78,7 @@ fn pending_terminates(ctx: &Ctx<'_>) -> Vec<text_size::TextSize> {
         .statements()
         .filter(|k| {
             k.keyword == Keyword::Terminate
-                && quote_after(ctx.text, &ctx.ins.lexed, usize::from(k.range.end())).is_some_and(
+                && quote_after(ctx.text, ctx.ins.lexed(), usize::from(k.range.end())).is_some_and(
                     |q| {
                         slice(ctx.text, q.inner)
                             .trim_start()

@@ -42,7 +42,7 @@ pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             k.range,
             "`_run_` needs the command in backticks: _run_ `COMMAND`",
         );
-        if let Some(q) = quote_after(ctx.text, &ctx.ins.lexed, end) {
+        if let Some(q) = quote_after(ctx.text, ctx.ins.lexed(), end) {
             let inner = slice(ctx.text, q.inner);
             if !inner.contains('`') {
                 d.fix(

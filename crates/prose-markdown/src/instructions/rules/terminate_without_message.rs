@@ -45,7 +45,7 @@ pub(crate) fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         .filter(|k| k.keyword == Keyword::Terminate)
     {
         let end = usize::from(k.range.end());
-        if quote_after(text, &ctx.ins.lexed, end).is_some() {
+        if quote_after(text, ctx.ins.lexed(), end).is_some() {
             continue;
         }
         let rest = text[end..].trim_start_matches([' ', '\t', ':']);
