@@ -49,10 +49,29 @@ pub(crate) const RULE: Rule = Rule {
 #[derive(Clone)]
 pub(crate) enum SessionPrompt {
     /// A terminated string literal: the inline prompt, a `prompt:` property
-    /// or a `(prompt: ...)` modifier, with its decoded value.
-    String(ast::StringLit, String),
+    /// or a `(prompt: ...)` modifier, with what the rules ask of its value.
+    String(ast::StringLit, PromptValue),
     /// `prompt:` with no value; the range of the key.
     Missing(TextRange),
+}
+
+/// What the rules read of a prompt's decoded value (kept instead of the
+/// value: a file's prompts are most of its text).
+#[derive(Clone, Copy)]
+pub(crate) struct PromptValue {
+    /// Its length in characters.
+    pub chars: usize,
+    /// Only white space (or nothing).
+    pub blank: bool,
+}
+
+impl PromptValue {
+    fn of(value: &str) -> PromptValue {
+        PromptValue {
+            chars: value.chars().count(),
+            blank: value.trim().is_empty(),
+        }
+    }
 }
 
 /// Every session and resume prompt of the file (decoded once for the
@@ -67,7 +86,7 @@ fn compute_session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
         if let Some(ast::Expr::String(s)) = e
             && s.is_terminated()
         {
-            let value = s.value();
+            let value = PromptValue::of(&s.value());
             out.push(SessionPrompt::String(s, value));
         }
     };
@@ -101,7 +120,7 @@ fn compute_session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for prompt in session_prompts(ctx).iter() {
         match prompt {
-            SessionPrompt::String(s, value) if value.is_empty() => {
+            SessionPrompt::String(s, value) if value.chars == 0 => {
                 acc.report(s.syntax().text_range(), "Session has empty prompt");
             }
             SessionPrompt::String(..) => {}

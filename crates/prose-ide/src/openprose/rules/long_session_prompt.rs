@@ -55,12 +55,8 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         let SessionPrompt::String(s, value) = prompt else {
             continue;
         };
-        // At most one character per byte: short texts need no count.
-        if value.len() <= LIMIT {
-            continue;
-        }
-        let len = value.chars().count();
-        if len > LIMIT && !value.trim().is_empty() {
+        let len = value.chars;
+        if len > LIMIT && !value.blank {
             let range = s
                 .open_token()
                 .map_or_else(|| s.syntax().text_range(), |t| t.text_range());

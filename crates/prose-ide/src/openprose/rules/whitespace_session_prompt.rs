@@ -40,8 +40,8 @@ pub(crate) const RULE: Rule = Rule {
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for prompt in session_prompts(ctx).iter() {
         if let SessionPrompt::String(s, value) = prompt
-            && !value.is_empty()
-            && value.trim().is_empty()
+            && value.chars > 0
+            && value.blank
         {
             acc.report(
                 s.syntax().text_range(),
