@@ -217,6 +217,42 @@ fn incremental_changes_apply_in_order_and_stale_versions_are_dropped() {
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
 
+/// A long report is written by the server itself (not through a JSON
+/// tree): the client still gets every item, the real result id, and
+/// `unchanged` when it passes that id back.
+#[test]
+fn a_long_pulled_report_arrives_whole() {
+    let sb = Sandbox::new("lsp-pull-long");
+    let mut c = start(&sb);
+    c.initialize(
+        sb.path(),
+        json!({ "textDocument": { "diagnostic": { "relatedDocumentSupport": false } } }),
+        Value::Null,
+    );
+    let uri = file_uri(&sb.path().join("many.prose"));
+    // 300 agents of one name: 299 E006, far past the stash threshold.
+    let text: String = (0..300).map(|_| "agent a:\n  model: opus\n").collect();
+    c.open(&uri, 1, &text);
+    let params = json!({ "textDocument": { "uri": uri } });
+    let first = c.call("textDocument/diagnostic", params.clone());
+    assert_eq!(first["kind"], "full", "{first}");
+    let e006 = with_code(&first["items"], "E006");
+    assert_eq!(e006.len(), 299);
+    assert_eq!(e006[0]["range"], range(2, 6, 2, 7));
+    let id = first["resultId"].as_str().expect("a result id").to_string();
+    assert!(!id.starts_with("prose-stash-"), "{id}");
+    assert_eq!(id.len(), 16, "the report's hash: {id}");
+
+    let again = c.call(
+        "textDocument/diagnostic",
+        json!({ "textDocument": { "uri": uri }, "previousResultId": id }),
+    );
+    assert_eq!(again, json!({ "kind": "unchanged", "resultId": id }));
+    // Asked again without the id: the same full report, from a new stash.
+    assert_eq!(c.call("textDocument/diagnostic", params), first);
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
 #[test]
 fn pull_diagnostics_with_result_ids() {
     let sb = Sandbox::new("lsp-pull");

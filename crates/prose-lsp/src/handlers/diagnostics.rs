@@ -438,13 +438,7 @@ pub async fn pull(
                         },
                     })
                 } else {
-                    DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
-                        related_documents: None,
-                        full_document_diagnostic_report: FullDocumentDiagnosticReport {
-                            result_id: Some(result_id),
-                            items,
-                        },
-                    })
+                    full_report(inner, result_id, items)
                 };
                 return Ok(DocumentDiagnosticReportResult::Report(report));
             }
@@ -457,6 +451,40 @@ pub async fn pull(
         data: Some(serde_json::json!({ "retriggerRequest": true })),
     })
 }
+
+/// A full report of `items`. A long one is serialised here and stashed
+/// (tower-lsp-server would make a `serde_json::Value` tree of it first,
+/// tens of megabytes for the ten thousand diagnostics of a large program):
+/// the handler answers a placeholder, an empty report whose `resultId` is
+/// the stash key, which the writer replaces (`transport::output`).
+fn full_report(
+    inner: &Inner,
+    result_id: String,
+    items: Vec<ls_types::Diagnostic>,
+) -> DocumentDiagnosticReport {
+    let full = |result_id, items| {
+        DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                result_id: Some(result_id),
+                items,
+            },
+        })
+    };
+    if items.len() < STASH_FROM {
+        return full(result_id, items);
+    }
+    // `DocumentDiagnosticReportResult` is untagged: a report serialises
+    // as the result itself.
+    let report = full(result_id, items);
+    match inner.outbox.stash(&report) {
+        Some(key) => full(key, Vec::new()),
+        None => report,
+    }
+}
+
+/// Reports with at least this many diagnostics go through the stash.
+const STASH_FROM: usize = 64;
 
 /// A stable id of a report's contents.
 fn result_id(items: &[ls_types::Diagnostic]) -> String {

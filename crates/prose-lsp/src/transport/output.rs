@@ -11,6 +11,16 @@
 //!
 //! The channel between them is bounded, so a client that stops reading
 //! holds the server back rather than letting frames pile up in memory.
+//!
+//! Large **results** take the same shortcut ([`Outbox::stash`]): a
+//! handler serialises its result here and answers tower-lsp-server with a
+//! small placeholder that carries a key; the relay puts the serialised
+//! result in place of the placeholder's, under the request's id.
+
+use std::{
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
 
 use serde::Serialize;
 use tokio::{
@@ -22,16 +32,97 @@ use tokio::{
 const QUEUE: usize = 64;
 
 enum Out {
-    Frame(Vec<u8>),
+    /// A message body in parts (written one after the other, after the
+    /// header): a large result is never copied into a frame.
+    Body(Vec<Vec<u8>>),
     /// Answered once every frame queued before it is written.
     Flush(oneshot::Sender<()>),
 }
 
 /// Where the server sends the frames it serialises itself.
 #[derive(Clone)]
-pub struct Outbox(mpsc::Sender<Out>);
+pub struct Outbox {
+    queue: mpsc::Sender<Out>,
+    stash: Stash,
+}
+
+/// Results serialised by their handlers, by key, until the relay sees
+/// their placeholders.
+#[derive(Clone, Default)]
+struct Stash(Arc<Mutex<StashInner>>);
+
+#[derive(Default)]
+struct StashInner {
+    /// Keys are this process's random hashes of a counter: text that only
+    /// looks like a placeholder (a hover on a document that mentions one)
+    /// cannot name a result waiting here.
+    keys: std::collections::hash_map::RandomState,
+    next: u64,
+    /// Key, when it was stashed, the result's JSON.
+    entries: Vec<(u64, Instant, Vec<u8>)>,
+}
+
+/// How a placeholder's key starts (in a string of the placeholder result).
+pub const STASH_KEY: &str = "prose-stash-";
+
+/// A result whose placeholder never came (its request was cancelled after
+/// the handler stashed it) is dropped after this long.
+const STASH_TTL: Duration = Duration::from_secs(60);
+
+impl Stash {
+    fn put(&self, json: Vec<u8>) -> u64 {
+        let mut inner = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        inner
+            .entries
+            .retain(|(_, at, _)| now.duration_since(*at) < STASH_TTL);
+        inner.next += 1;
+        let key = std::hash::BuildHasher::hash_one(&inner.keys, inner.next);
+        inner.entries.push((key, now, json));
+        key
+    }
+
+    fn take(&self, key: u64) -> Option<Vec<u8>> {
+        let mut inner = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let i = inner.entries.iter().position(|(k, _, _)| *k == key)?;
+        Some(inner.entries.swap_remove(i).2)
+    }
+
+    /// The body that answers in place of a placeholder `body`, if it is
+    /// one: its id, the stashed result.
+    fn replace(&self, body: &[u8]) -> Option<Vec<Vec<u8>>> {
+        // Placeholders are small; the results that need no stash are not
+        // searched through.
+        if body.len() > 1024 {
+            return None;
+        }
+        let text = std::str::from_utf8(body).ok()?;
+        let at = text.find(STASH_KEY)? + STASH_KEY.len();
+        let digits = text[at..].bytes().take_while(u8::is_ascii_digit).count();
+        let key: u64 = text[at..at + digits].parse().ok()?;
+        let message: serde_json::Value = serde_json::from_str(text).ok()?;
+        let id = serde_json::to_vec(message.get("id")?).ok()?;
+        message.get("result")?;
+        let result = self.take(key)?;
+        let mut head = b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec();
+        head.extend_from_slice(&id);
+        head.extend_from_slice(b",\"result\":");
+        Some(vec![head, result, b"}".to_vec()])
+    }
+}
 
 impl Outbox {
+    /// Serialises `result` now (straight to JSON text, no `Value` tree)
+    /// and returns the key the handler's placeholder answer carries in one
+    /// of its strings (`STASH_KEY` and the number); the writer answers the
+    /// request with this result instead of the placeholder's. `None` when
+    /// `result` does not serialise.
+    pub fn stash<R: Serialize>(&self, result: &R) -> Option<String> {
+        let json = serde_json::to_vec(result).ok()?;
+        let key = self.stash.put(json);
+        Some(format!("{STASH_KEY}{key}"))
+    }
+
     /// Sends a notification `method` with `params`, serialised here.
     pub async fn notify<P: Serialize>(&self, method: &str, params: &P) {
         #[derive(Serialize)]
@@ -48,23 +139,16 @@ impl Outbox {
         let Ok(body) = serde_json::to_vec(&message) else {
             return;
         };
-        let _ = self.0.send(Out::Frame(frame(&body))).await;
+        let _ = self.queue.send(Out::Body(vec![body])).await;
     }
 
     /// Waits until every frame sent so far is written (or `timeout`).
     pub async fn flush(&self, timeout: std::time::Duration) {
         let (tx, rx) = oneshot::channel();
-        if self.0.send(Out::Flush(tx)).await.is_ok() {
+        if self.queue.send(Out::Flush(tx)).await.is_ok() {
             let _ = tokio::time::timeout(timeout, rx).await;
         }
     }
-}
-
-/// `body` with its header.
-fn frame(body: &[u8]) -> Vec<u8> {
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(body);
-    out
 }
 
 /// Starts the writer on `out`; returns the stream tower-lsp-server writes
@@ -72,14 +156,15 @@ fn frame(body: &[u8]) -> Vec<u8> {
 pub fn writer<W: AsyncWrite + Unpin + Send + 'static>(out: W) -> (tokio::io::DuplexStream, Outbox) {
     let (theirs, ours) = tokio::io::duplex(256 * 1024);
     let (tx, rx) = mpsc::channel(QUEUE);
-    tokio::spawn(relay(ours, tx.clone()));
+    let stash = Stash::default();
+    tokio::spawn(relay(ours, tx.clone(), stash.clone()));
     tokio::spawn(write(rx, out));
-    (theirs, Outbox(tx))
+    (theirs, Outbox { queue: tx, stash })
 }
 
 /// Reads tower-lsp-server's frames (well formed: it wrote them) and queues
 /// them whole.
-async fn relay<R: AsyncRead + Unpin>(input: R, queue: mpsc::Sender<Out>) {
+async fn relay<R: AsyncRead + Unpin>(input: R, queue: mpsc::Sender<Out>, stash: Stash) {
     let mut input = BufReader::new(input);
     loop {
         let mut length = None;
@@ -104,17 +189,29 @@ async fn relay<R: AsyncRead + Unpin>(input: R, queue: mpsc::Sender<Out>) {
         if input.read_exact(&mut body).await.is_err() {
             return;
         }
-        if queue.send(Out::Frame(frame(&body))).await.is_err() {
+        let parts = stash.replace(&body).unwrap_or_else(|| vec![body]);
+        if queue.send(Out::Body(parts)).await.is_err() {
             return;
         }
     }
 }
 
-async fn write<W: AsyncWrite + Unpin>(mut queue: mpsc::Receiver<Out>, mut out: W) {
+async fn write<W: AsyncWrite + Unpin>(mut queue: mpsc::Receiver<Out>, out: W) {
+    // The header and a small body leave in one write; a large part goes
+    // straight through.
+    let mut out = tokio::io::BufWriter::with_capacity(64 * 1024, out);
     while let Some(item) = queue.recv().await {
         match item {
-            Out::Frame(bytes) => {
-                if out.write_all(&bytes).await.is_err() || out.flush().await.is_err() {
+            Out::Body(parts) => {
+                let length: usize = parts.iter().map(Vec::len).sum();
+                let header = format!("Content-Length: {length}\r\n\r\n");
+                let mut written = out.write_all(header.as_bytes()).await;
+                for p in &parts {
+                    if written.is_ok() {
+                        written = out.write_all(p).await;
+                    }
+                }
+                if written.is_err() || out.flush().await.is_err() {
                     return;
                 }
             }
@@ -157,5 +254,24 @@ mod tests {
                 "{text}"
             );
         });
+    }
+
+    #[test]
+    fn a_placeholder_answer_becomes_the_stashed_result() {
+        let stash = Stash::default();
+        let key = stash.put(br#"{"kind":"full","items":[1,2]}"#.to_vec());
+        let placeholder =
+            format!(r#"{{"jsonrpc":"2.0","result":{{"resultId":"{STASH_KEY}{key}"}},"id":7}}"#);
+        let out = stash.replace(placeholder.as_bytes()).expect("replaced");
+        assert_eq!(
+            String::from_utf8(out.concat()).unwrap(),
+            r#"{"jsonrpc":"2.0","id":7,"result":{"kind":"full","items":[1,2]}}"#
+        );
+        // Taken once: the same placeholder again (or any other text that
+        // names a key nothing was stashed under) is written as it is.
+        assert_eq!(stash.replace(placeholder.as_bytes()), None);
+        let hover = format!(r#"{{"jsonrpc":"2.0","result":{{"value":"{STASH_KEY}1"}},"id":8}}"#);
+        assert_eq!(stash.replace(hover.as_bytes()), None);
+        assert_eq!(stash.replace(b"{}"), None);
     }
 }
