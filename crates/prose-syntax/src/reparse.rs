@@ -1,0 +1,556 @@
+//! Incremental reparsing: after an edit, parse again only the top-level
+//! statements the edit touches and splice their new green nodes into the
+//! old tree, sharing every other child of the root.
+//!
+//! The result is always equal to [`parse`](crate::parse) of the new text
+//! (tree and errors); when that cannot be shown cheaply, [`reparse`] parses
+//! the whole text. The *window* re-parsed is, in the new text, from the
+//! start of `S`, the last top-level node that starts before the edit, to
+//! the end of `T`, the first top-level node that starts at or after the
+//! edit's end (or to the end of the text when there is none). The window
+//! is parsed alone and spliced in place of the old children from `S` to
+//! `T` when all of these hold (else [`Fallback`] says which did not):
+//!
+//! - `S` starts a line (column 0), and what comes before it ends with a
+//!   significant `NEWLINE`: the lexer (stateless between tokens) and the
+//!   layout pass (no bracket open, indentation back to 0) start there as
+//!   they start a file, and the parser is at the top level;
+//! - the edit starts after the first two tokens of `S`: the statements
+//!   before `S` look at most that far ahead (`else`, `->` on the next line,
+//!   `option "..."`), so they parse as before;
+//! - the window's last child is a node equal to the old `T`, preceded by a
+//!   significant `NEWLINE` at a line end, with the same errors: the
+//!   statements after `T` then start from the state they started from
+//!   before, and are kept as they were. Whatever `S` looked ahead at
+//!   (whether `T` continues it) was inside the window;
+//! - no error starts at a boundary of the window or spans one (a statement
+//!   reports an error once per position, and may report it just past its
+//!   end), and the parser did not give up on the rest of a file.
+//!
+//! The window is parsed as starting after a line end (the parser's "last
+//! token" is a `NEWLINE`), as it is in the file, except at offset 0.
+//! `tests/reparse.rs` compares the result with a full parse over thousands
+//! of random edits of the corpus programs.
+
+use std::ops::Range;
+
+use rowan::{GreenNodeData, NodeOrToken};
+use text_size::{TextRange, TextSize};
+
+use crate::{Parse, SyntaxError, SyntaxKind, parse_window};
+
+/// A change of a text: the range `delete` of the old text replaced by
+/// `insert`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edit<'a> {
+    pub delete: TextRange,
+    pub insert: &'a str,
+}
+
+impl<'a> Edit<'a> {
+    /// The smallest edit that turns `old` into `new`: what lies between
+    /// their common prefix and their common suffix (whole characters).
+    pub fn between(old: &str, new: &'a str) -> Edit<'a> {
+        let prefix = common_prefix(old.as_bytes(), new.as_bytes());
+        let mut prefix = prefix;
+        while !(old.is_char_boundary(prefix) && new.is_char_boundary(prefix)) {
+            prefix -= 1;
+        }
+        let max_suffix = old.len().min(new.len()) - prefix;
+        let mut suffix = old
+            .as_bytes()
+            .iter()
+            .rev()
+            .zip(new.as_bytes().iter().rev())
+            .take(max_suffix)
+            .take_while(|(a, b)| a == b)
+            .count();
+        while !(old.is_char_boundary(old.len() - suffix)
+            && new.is_char_boundary(new.len() - suffix))
+        {
+            suffix -= 1;
+        }
+        Edit {
+            delete: TextRange::new(offset(prefix), offset(old.len() - suffix)),
+            insert: &new[prefix..new.len() - suffix],
+        }
+    }
+}
+
+/// The length of the common prefix of `a` and `b`, compared a word at a
+/// time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 16 <= n && a[i..i + 16] == b[i..i + 16] {
+        i += 16;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+fn offset(n: usize) -> TextSize {
+    TextSize::try_from(n).unwrap_or(TextSize::new(u32::MAX))
+}
+
+/// How a [`reparse`] went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The root's old children `children` were replaced by the parse of
+    /// `window` (a range of the new text).
+    Spliced {
+        children: Range<usize>,
+        window: TextRange,
+    },
+    /// The whole text was parsed, for this reason.
+    Full(Fallback),
+}
+
+/// Why an edit was not re-parsed in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fallback {
+    /// The edit does not describe the change from the old to the new text.
+    InvalidEdit,
+    /// No top-level node starts before the edit.
+    NoStatementBefore,
+    /// The statement before the edit does not start a line, or what
+    /// precedes it does not end with a significant line break.
+    NotAtLineStart,
+    /// The edit touches the first two tokens of its statement.
+    TouchesStatementStart,
+    /// Parsed alone, the window does not end with the old next statement
+    /// (the edit changed where statements end).
+    ShapeChanged,
+    /// An error starts at a boundary of the window or spans one, or the
+    /// parser gave up on the rest of a file.
+    ErrorAtBoundary,
+}
+
+/// The parse of `new_text`, which is `old_text` changed by `edit`, given
+/// `old`, the parse of `old_text`. Equal to [`parse`](crate::parse) of
+/// `new_text`.
+pub fn reparse(old: &Parse, old_text: &str, edit: Edit<'_>, new_text: &str) -> Parse {
+    reparse_interruptible(old, old_text, edit, new_text, &crate::interrupt::never).0
+}
+
+/// [`reparse`], calling `interrupt` as [`parse_interruptible`](crate::parse_interruptible)
+/// does, and saying how it went.
+pub fn reparse_interruptible(
+    old: &Parse,
+    old_text: &str,
+    edit: Edit<'_>,
+    new_text: &str,
+    interrupt: &dyn Fn(),
+) -> (Parse, Outcome) {
+    match splice(old, old_text, edit, new_text, interrupt) {
+        Ok((parse, children, window)) => (parse, Outcome::Spliced { children, window }),
+        Err(why) => (parse_window(new_text, interrupt, false), Outcome::Full(why)),
+    }
+}
+
+/// A top-level child of the old root: its index and range in the old text.
+#[derive(Clone, Copy)]
+struct Child {
+    index: usize,
+    range: TextRange,
+}
+
+type Spliced = (Parse, Range<usize>, TextRange);
+
+fn splice(
+    old: &Parse,
+    old_text: &str,
+    edit: Edit<'_>,
+    new_text: &str,
+    interrupt: &dyn Fn(),
+) -> Result<Spliced, Fallback> {
+    let (start, end) = (edit.delete.start(), edit.delete.end());
+    let consistent = usize::from(end) <= old_text.len()
+        && old_text.len() - usize::from(edit.delete.len()) + edit.insert.len() == new_text.len()
+        && new_text
+            .get(usize::from(start)..usize::from(start) + edit.insert.len())
+            .is_some_and(|t| t == edit.insert)
+        && old.green().text_len() == offset(old_text.len());
+    if !consistent {
+        return Err(Fallback::InvalidEdit);
+    }
+    let root = old.green();
+    let mut nodes = Vec::new();
+    let mut at = TextSize::new(0);
+    for (index, child) in root.children().enumerate() {
+        let len = child.text_len();
+        if let NodeOrToken::Node(_) = child {
+            nodes.push(Child {
+                index,
+                range: TextRange::at(at, len),
+            });
+        }
+        at += len;
+    }
+    // `S`: the last node that starts before the edit.
+    let s = nodes
+        .iter()
+        .rposition(|c| c.range.start() < start)
+        .ok_or(Fallback::NoStatementBefore)?;
+    let first = nodes[s];
+    // `T`: the first node that starts at or after the edit's end.
+    let next = nodes[s + 1..]
+        .iter()
+        .find(|c| c.range.start() >= end)
+        .copied();
+    check_before(root, old_text, first)?;
+    let node = root.children().nth(first.index).and_then(|c| c.into_node());
+    let lead = node
+        .and_then(|n| nth_token_end(n, 2))
+        .unwrap_or(first.range.len());
+    if start <= first.range.start() + lead {
+        return Err(Fallback::TouchesStatementStart);
+    }
+    let delta = |x: TextSize| x - end + start + offset(edit.insert.len());
+    let window_end_old = next.map_or(offset(old_text.len()), |t| t.range.end());
+    let window = TextRange::new(first.range.start(), delta(window_end_old));
+    let boundaries = [Some(first.range.start()), next.map(|t| t.range.end())];
+    let crosses = |e: &SyntaxError, b: TextSize| {
+        e.range.start() == b || (e.range.start() < b && b < e.range.end())
+    };
+    if old
+        .errors()
+        .iter()
+        .any(|e| boundaries.iter().flatten().any(|&b| crosses(e, b)) || gave_up(e))
+    {
+        return Err(Fallback::ErrorAtBoundary);
+    }
+
+    let part = parse_window(&new_text[window], interrupt, first.range.start() > 0.into());
+    let part_root = part.green();
+    let new_children: Vec<_> = part_root
+        .children()
+        .map(|c| match c {
+            NodeOrToken::Node(n) => NodeOrToken::Node(n.to_owned()),
+            NodeOrToken::Token(t) => NodeOrToken::Token(t.to_owned()),
+        })
+        .collect();
+    let window_len = window.len();
+    let part_errors = part.errors();
+    if part_errors.iter().any(|e| {
+        e.range.start() == 0.into() || (next.is_some() && crosses(e, window_len)) || gave_up(e)
+    }) {
+        return Err(Fallback::ErrorAtBoundary);
+    }
+    if let Some(t) = next {
+        check_next(old, &part, new_text, window, t, delta)?;
+    }
+    let replaced = first.index..next.map_or(root.children().len(), |t| t.index + 1);
+    let green = root.splice_children(replaced.clone(), new_children);
+    let mut errors: Vec<SyntaxError> = old
+        .errors()
+        .iter()
+        .filter(|e| e.range.start() < window.start())
+        .cloned()
+        .collect();
+    errors.extend(part_errors.iter().map(|e| SyntaxError {
+        range: e.range + window.start(),
+        ..e.clone()
+    }));
+    if next.is_some() {
+        errors.extend(
+            old.errors()
+                .iter()
+                .filter(|e| e.range.start() > window_end_old)
+                .map(|e| SyntaxError {
+                    range: TextRange::new(delta(e.range.start()), delta(e.range.end())),
+                    ..e.clone()
+                }),
+        );
+    }
+    debug_assert_eq!(usize::from(green.text_len()), new_text.len());
+    Ok((
+        Parse {
+            green,
+            errors: errors.into(),
+        },
+        replaced,
+        window,
+    ))
+}
+
+/// `S` starts a line, and what precedes it at the top level ends with a
+/// significant `NEWLINE` (or nothing does).
+fn check_before(root: &GreenNodeData, old_text: &str, first: Child) -> Result<(), Fallback> {
+    let at = usize::from(first.range.start());
+    if at > 0 && !matches!(old_text.as_bytes()[at - 1], b'\n' | b'\r') {
+        return Err(Fallback::NotAtLineStart);
+    }
+    let before = root.children().take(first.index).collect::<Vec<_>>();
+    match last_real_token(before.into_iter().rev()) {
+        None | Some(SyntaxKind::NEWLINE) => Ok(()),
+        Some(_) => Err(Fallback::NotAtLineStart),
+    }
+}
+
+/// The window ends with the old `T`, unchanged, after a significant line
+/// break, with the errors it had.
+fn check_next(
+    old: &Parse,
+    part: &Parse,
+    new_text: &str,
+    window: TextRange,
+    t: Child,
+    delta: impl Fn(TextSize) -> TextSize,
+) -> Result<(), Fallback> {
+    let (root, part_root, part_errors) = (old.green(), part.green(), part.errors());
+    let old_t = root.children().nth(t.index).and_then(|c| c.into_node());
+    let count = part_root.children().len();
+    let new_t = part_root.children().last().and_then(|c| c.into_node());
+    if count < 2 || old_t.is_none() || old_t != new_t {
+        return Err(Fallback::ShapeChanged);
+    }
+    let t_start = usize::from(delta(t.range.start()));
+    if !matches!(new_text.as_bytes()[t_start - 1], b'\n' | b'\r') {
+        return Err(Fallback::ShapeChanged);
+    }
+    let before: Vec<_> = part_root.children().take(count - 1).collect();
+    if last_real_token(before.into_iter().rev()) != Some(SyntaxKind::NEWLINE) {
+        return Err(Fallback::ShapeChanged);
+    }
+    // The errors of `T` (from its start on) are what they were.
+    let in_t = |e: &&SyntaxError, t: TextRange| t.contains_inclusive(e.range.start());
+    let t_new = TextRange::new(delta(t.range.start()), delta(t.range.end())) - window.start();
+    let old_errors = old.errors().iter().filter(|e| in_t(e, t.range)).map(|e| {
+        let range = TextRange::new(delta(e.range.start()), delta(e.range.end())) - window.start();
+        (e.code, e.message.as_str(), range)
+    });
+    let new_errors = part_errors
+        .iter()
+        .filter(|e| in_t(e, t_new))
+        .map(|e| (e.code, e.message.as_str(), e.range));
+    if !old_errors.eq(new_errors) {
+        return Err(Fallback::ShapeChanged);
+    }
+    Ok(())
+}
+
+/// Whether `e` is the parser giving up on the rest of a file.
+fn gave_up(e: &SyntaxError) -> bool {
+    e.message.starts_with("The parser could not make sense")
+}
+
+/// The kind of the last token that is not trivia among `elements`, given
+/// last first.
+fn last_real_token<'a>(
+    elements: impl Iterator<Item = NodeOrToken<&'a GreenNodeData, &'a rowan::GreenTokenData>>,
+) -> Option<SyntaxKind> {
+    for element in elements {
+        match element {
+            NodeOrToken::Token(t) => {
+                let kind = kind_of(t.kind());
+                if !kind.is_trivia() {
+                    return Some(kind);
+                }
+            }
+            NodeOrToken::Node(n) => {
+                if let Some(kind) = last_real_token(n.children().rev()) {
+                    return Some(kind);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The end, relative to the node's start, of its `n`-th token that is not
+/// trivia (or of its last one when it has fewer).
+fn nth_token_end(node: &GreenNodeData, n: usize) -> Option<TextSize> {
+    fn walk(
+        node: &GreenNodeData,
+        at: &mut TextSize,
+        left: &mut usize,
+        last: &mut Option<TextSize>,
+    ) {
+        for child in node.children() {
+            if *left == 0 {
+                return;
+            }
+            match child {
+                NodeOrToken::Token(t) => {
+                    *at += t.text_len();
+                    if !kind_of(t.kind()).is_trivia() {
+                        *left -= 1;
+                        *last = Some(*at);
+                    }
+                }
+                NodeOrToken::Node(inner) => walk(inner, at, left, last),
+            }
+        }
+    }
+    let (mut at, mut left, mut last) = (TextSize::new(0), n, None);
+    walk(node, &mut at, &mut left, &mut last);
+    last
+}
+
+fn kind_of(raw: rowan::SyntaxKind) -> SyntaxKind {
+    SyntaxKind::from_raw(raw.0).unwrap_or(SyntaxKind::ERROR)
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    use super::*;
+
+    /// Applies the edit marked in `fixture` (`$0` where it starts, `$1`
+    /// where the deleted text ends, if any) with `insert`, checks that the
+    /// result is the full parse, and describes how it went.
+    fn check(fixture: &str, insert: &str, expected: Expect) {
+        let start = fixture
+            .find("$0")
+            .expect("the fixture marks the edit with $0");
+        let old_text = fixture.replace("$0", "").replace("$1", "");
+        let end = fixture.find("$1").map_or(start, |e| e - 2);
+        let mut new_text = old_text.clone();
+        new_text.replace_range(start..end, insert);
+        let edit = Edit {
+            delete: TextRange::new(offset(start), offset(end)),
+            insert,
+        };
+        let old = crate::parse(&old_text);
+        let (parse, outcome) = reparse_interruptible(&old, &old_text, edit, &new_text, &|| {});
+        assert_eq!(
+            parse,
+            crate::parse(&new_text),
+            "the reparse is the full parse"
+        );
+        let actual = match outcome {
+            Outcome::Spliced { children, window } => format!(
+                "spliced children {children:?} of {}: {:?}",
+                old.green().children().len(),
+                &new_text[window]
+            ),
+            Outcome::Full(why) => format!("full parse: {why:?}"),
+        };
+        expected.assert_eq(&actual);
+    }
+
+    const PROGRAM: &str = "agent writer:\n  model: sonnet\n\n# A comment\nsession \"Draft $0the plan\"\n\nlet x = session: writer\n  prompt: \"Polish\"\n";
+
+    #[test]
+    fn an_edit_inside_a_prompt_reparses_its_statement_and_the_next() {
+        check(
+            PROGRAM,
+            "all of ",
+            expect![[
+                r#"spliced children 4..7 of 7: "session \"Draft all of the plan\"\n\nlet x = session: writer\n  prompt: \"Polish\"\n""#
+            ]],
+        );
+    }
+
+    #[test]
+    fn an_edit_of_the_last_statement_reparses_to_the_end() {
+        check(
+            "session \"a\"\nsession \"b\"\n  prompt: \"c$0\"\n\n# end\n",
+            "d",
+            expect![[
+                r#"spliced children 1..5 of 5: "session \"b\"\n  prompt: \"cd\"\n\n# end\n""#
+            ]],
+        );
+    }
+
+    #[test]
+    fn a_statement_typed_at_column_0_inside_a_block_is_spliced_in() {
+        check(
+            "session \"a\"\n  prompt: \"b\"\n$0  model: opus\nsession \"c\"\n",
+            "session \"new\"\n",
+            expect![[
+                r#"spliced children 0..2 of 2: "session \"a\"\n  prompt: \"b\"\nsession \"new\"\n  model: opus\nsession \"c\"\n""#
+            ]],
+        );
+    }
+
+    #[test]
+    fn an_edit_of_the_first_two_tokens_parses_everything() {
+        check(
+            PROGRAM
+                .replace("$0", "")
+                .replacen("let", "l$0et", 1)
+                .as_str(),
+            "x",
+            expect!["full parse: TouchesStatementStart"],
+        );
+        check(
+            "session \"a\"\nx $0= 1\n",
+            "=",
+            expect!["full parse: TouchesStatementStart"],
+        );
+    }
+
+    #[test]
+    fn an_edit_before_the_first_statement_parses_everything() {
+        check(
+            "# head$0\nsession \"a\"\n",
+            "er",
+            expect!["full parse: NoStatementBefore"],
+        );
+    }
+
+    #[test]
+    fn a_string_left_open_changes_the_shape() {
+        check(
+            "session \"a$0\"\nsession \"b\"\nsession \"c\"\n",
+            "\"\"\"",
+            expect!["full parse: ShapeChanged"],
+        );
+    }
+
+    #[test]
+    fn a_statement_that_does_not_start_a_line_parses_everything() {
+        check(
+            "\u{FEFF}session \"a$0\"\n",
+            "b",
+            expect!["full parse: NotAtLineStart"],
+        );
+    }
+
+    #[test]
+    fn an_error_at_a_boundary_parses_everything() {
+        // The misspelt keyword is reported where the statement starts.
+        check(
+            "session \"a\"\nsesion \"b$0\"\n",
+            "c",
+            expect!["full parse: ErrorAtBoundary"],
+        );
+    }
+
+    #[test]
+    fn an_edit_that_does_not_match_the_texts_parses_everything() {
+        let old = crate::parse("session \"a\"\n");
+        let edit = Edit {
+            delete: TextRange::empty(offset(9)),
+            insert: "zz",
+        };
+        let (parse, outcome) =
+            reparse_interruptible(&old, "session \"a\"\n", edit, "session \"ab\"\n", &|| {});
+        assert_eq!(outcome, Outcome::Full(Fallback::InvalidEdit));
+        assert_eq!(parse, crate::parse("session \"ab\"\n"));
+    }
+
+    #[test]
+    fn the_edit_between_two_texts_is_what_differs() {
+        let e = Edit::between("session \"abc\"\n", "session \"aXc\"\n");
+        assert_eq!(
+            (e.delete, e.insert),
+            (TextRange::new(10.into(), 11.into()), "X")
+        );
+        let e = Edit::between("aaa", "aaaa");
+        assert_eq!((e.delete, e.insert), (TextRange::empty(3.into()), "a"));
+        let e = Edit::between("same", "same");
+        assert_eq!((e.delete, e.insert), (TextRange::empty(4.into()), ""));
+        // Whole characters: é and è share their first byte.
+        let e = Edit::between("é", "è");
+        assert_eq!(
+            (e.delete, e.insert),
+            (TextRange::new(0.into(), 2.into()), "è")
+        );
+    }
+}
