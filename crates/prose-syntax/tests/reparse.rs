@@ -3,13 +3,17 @@
 //! Every program of the parser's `test_data/`, of the official corpus
 //! (`PROSE_CORPUS`) and of the history corpus (`PROSE_HISTORY_CORPUS`, else
 //! `openprose-history` beside the official one) goes through a chain of
-//! seeded random edits: inserting the language's own tokens, pieces of the
+//! seeded random edits (so do a generated program using every construct
+//! and generated garbage): inserting the language's own tokens, pieces of the
 //! program itself, line breaks and indentation, deleting ranges, at random
 //! offsets and inside prompt strings. After each edit the reparse of the
 //! previous result must equal `parse` of the new text: the same tree and
 //! the same errors. Without a corpus, the corpora are skipped with a
 //! message (`test_data/` is always there). `REPARSE_EDITS` sets the number
 //! of edits per program (default 40), `REPARSE_SEED` the first seed.
+
+#[path = "../benches/program_gen/mod.rs"]
+mod program_gen;
 
 use std::path::{Path, PathBuf};
 
@@ -176,13 +180,12 @@ fn edits_per_program() -> usize {
         .unwrap_or(40)
 }
 
-fn run(programs: &[(String, String)], seed: u64) {
+fn run(programs: &[(String, String)], seed: u64, edits: usize) -> Tally {
     let seed = std::env::var("REPARSE_SEED")
         .ok()
         .and_then(|v| v.parse::<u64>().ok())
         .map_or(seed, |s| s.wrapping_mul(1_000_003).wrapping_add(seed));
     let mut tally = Tally::default();
-    let edits = edits_per_program();
     for (i, (name, text)) in programs.iter().enumerate() {
         check_program(name, text, seed + i as u64, edits, &mut tally);
     }
@@ -193,8 +196,12 @@ fn run(programs: &[(String, String)], seed: u64) {
         tally.spliced,
         tally.full
     );
-    // Most random edits land inside a statement and are spliced; the test
-    // would prove little if they all fell back.
+    tally
+}
+
+/// Most random edits of a program land inside a statement and are spliced;
+/// a test whose edits all fell back would prove little.
+fn assert_mostly_spliced(tally: &Tally) {
     assert!(
         tally.spliced * 3 > tally.edits,
         "only {} of {} edits were spliced",
@@ -210,7 +217,7 @@ fn random_edits_of_the_parser_test_data_equal_full_parses() {
         programs.len() > 50,
         "test_data/ holds the parser's programs"
     );
-    run(&programs, 1);
+    assert_mostly_spliced(&run(&programs, 1, edits_per_program()));
 }
 
 #[test]
@@ -227,5 +234,20 @@ fn random_edits_of_the_corpora_equal_full_parses() {
         Some(dir) if dir.is_dir() => programs.extend(programs_in(&dir)),
         _ => eprintln!("no history corpus beside {}: skipped", official.display()),
     }
-    run(&programs, 1000);
+    assert_mostly_spliced(&run(&programs, 1000, edits_per_program()));
+}
+
+#[test]
+fn random_edits_of_a_generated_program_equal_full_parses() {
+    let program = vec![("generated program".into(), program_gen::program(12_000))];
+    assert_mostly_spliced(&run(&program, 500, edits_per_program() * 10));
+}
+
+#[test]
+fn random_edits_of_garbage_equal_full_parses() {
+    // Few edits of garbage can be spliced: most statements there are
+    // broken at their ends. What is spliced must still be right.
+    let garbage = vec![("generated garbage".into(), program_gen::garbage(3_000))];
+    let tally = run(&garbage, 700, edits_per_program() * 10);
+    assert!(tally.spliced > 0, "no edit of garbage was spliced");
 }
