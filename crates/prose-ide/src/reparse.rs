@@ -5,8 +5,10 @@
 //! snapshots share: for each file, the last text parsed and its parse. A new
 //! text is compared with that one (their common prefix and suffix, a
 //! `memcmp`), and the difference is handed to
-//! [`prose_syntax::reparse`], which re-parses only the top-level statements
-//! it touches, or the whole text when that could give another result.
+//! [`prose_syntax::reparse`], which replaces only the text of a string
+//! when that is all that changed, else re-parses only the top-level
+//! statements the difference touches, or the whole text when that could
+//! give another result.
 //! Either way the result equals `prose_syntax::parse` of the text (the
 //! syntax crate's tests compare them on thousands of random edits), so the
 //! query stays a function of its input, as salsa requires: the cache only
@@ -37,7 +39,8 @@ use crate::db::SourceFile;
 #[derive(Default)]
 pub struct ParseCache {
     last: Mutex<HashMap<SourceFile, Previous>>,
-    /// How many parses were spliced into a previous tree, for tests.
+    /// How many parses were made in place in a previous tree (statements
+    /// spliced in, or a string's text replaced), for tests.
     spliced: AtomicU64,
 }
 
@@ -59,7 +62,7 @@ impl ParseCache {
                 let edit = Edit::between(&p.text, text);
                 let (parse, outcome) =
                     reparse_interruptible(&p.parse, &p.text, edit, text, interrupt);
-                if let Outcome::Spliced { .. } = outcome {
+                if let Outcome::Spliced { .. } | Outcome::Relexed { .. } = outcome {
                     self.spliced.fetch_add(1, Ordering::Relaxed);
                 }
                 parse
@@ -76,7 +79,7 @@ impl ParseCache {
         parse
     }
 
-    /// How many parses so far were spliced into a previous tree.
+    /// How many parses so far were made in place in a previous tree.
     pub fn spliced(&self) -> u64 {
         self.spliced.load(Ordering::Relaxed)
     }

@@ -29,6 +29,13 @@
 //!
 //! The window is parsed as starting after a line end (the parser's "last
 //! token" is a `NEWLINE`), as it is in the file, except at offset 0.
+//!
+//! Before that, a faster path for typing in a prompt: an edit strictly
+//! inside a string's text, that deletes and inserts only characters that
+//! cannot change how the string is lexed, between two such characters, in a
+//! text without quotes, backslashes or braces and a string without a
+//! fence, touching no error, only changes that token: it is replaced in
+//! place (rowan copies the nodes above it), whatever the statement's size.
 //! `tests/reparse.rs` compares the result with a full parse over thousands
 //! of random edits of the corpus programs.
 
@@ -104,6 +111,9 @@ pub enum Outcome {
         children: Range<usize>,
         window: TextRange,
     },
+    /// Only the text of a string changed: its token was replaced; `token`
+    /// is its range in the new text.
+    Relexed { token: TextRange },
     /// The whole text was parsed, for this reason.
     Full(Fallback),
 }
@@ -144,10 +154,36 @@ pub fn reparse_interruptible(
     new_text: &str,
     interrupt: &dyn Fn(),
 ) -> (Parse, Outcome) {
+    if !consistent(old, old_text, edit, new_text) {
+        return (
+            parse_window(new_text, interrupt, false),
+            Outcome::Full(Fallback::InvalidEdit),
+        );
+    }
+    if let Some((parse, token)) = relex_string_text(old, old_text, edit, new_text) {
+        return (parse, Outcome::Relexed { token });
+    }
     match splice(old, old_text, edit, new_text, interrupt) {
         Ok((parse, children, window)) => (parse, Outcome::Spliced { children, window }),
         Err(why) => (parse_window(new_text, interrupt, false), Outcome::Full(why)),
     }
+}
+
+/// Whether `edit` turns `old_text` into `new_text` (as far as lengths and
+/// the inserted text show) and `old` is a parse of `old_text`'s length.
+fn consistent(old: &Parse, old_text: &str, edit: Edit<'_>, new_text: &str) -> bool {
+    let (start, end) = (
+        usize::from(edit.delete.start()),
+        usize::from(edit.delete.end()),
+    );
+    end <= old_text.len()
+        && old_text.len() - (end - start) + edit.insert.len() == new_text.len()
+        && new_text
+            .get(start..start + edit.insert.len())
+            .is_some_and(|t| t == edit.insert)
+        && old_text.is_char_boundary(start)
+        && old_text.is_char_boundary(end)
+        && old.green().text_len() == offset(old_text.len())
 }
 
 /// A top-level child of the old root: its index and range in the old text.
@@ -167,15 +203,6 @@ fn splice(
     interrupt: &dyn Fn(),
 ) -> Result<Spliced, Fallback> {
     let (start, end) = (edit.delete.start(), edit.delete.end());
-    let consistent = usize::from(end) <= old_text.len()
-        && old_text.len() - usize::from(edit.delete.len()) + edit.insert.len() == new_text.len()
-        && new_text
-            .get(usize::from(start)..usize::from(start) + edit.insert.len())
-            .is_some_and(|t| t == edit.insert)
-        && old.green().text_len() == offset(old_text.len());
-    if !consistent {
-        return Err(Fallback::InvalidEdit);
-    }
     let root = old.green();
     let mut nodes = Vec::new();
     let mut at = TextSize::new(0);
@@ -274,6 +301,71 @@ fn splice(
         replaced,
         window,
     ))
+}
+
+/// The characters that can change how a string's text is lexed (its end,
+/// escapes, interpolations, fences, lines): an edit that deletes, inserts
+/// or borders one of them is never relexed in place.
+fn is_plain(c: char) -> bool {
+    !matches!(c, '"' | '\\' | '{' | '}' | '`' | '\n' | '\r')
+}
+
+/// The fast path for typing inside a prompt: an edit strictly inside the
+/// text of a string, of plain characters, between plain characters, in a
+/// string without a fence, changes only that token's text. The token is
+/// replaced in place (the nodes above it are copied, all else is shared).
+fn relex_string_text(
+    old: &Parse,
+    old_text: &str,
+    edit: Edit<'_>,
+    new_text: &str,
+) -> Option<(Parse, TextRange)> {
+    let (start, end) = (edit.delete.start(), edit.delete.end());
+    let root = old.syntax_node();
+    let token = root.token_at_offset(start).right_biased()?;
+    let range = token.text_range();
+    if token.kind() != SyntaxKind::STRING_TEXT || start <= range.start() || end > range.end() {
+        return None;
+    }
+    let at = usize::from(start);
+    let after = at + edit.insert.len();
+    let plain = old_text[edit.delete].chars().all(is_plain)
+        && edit.insert.chars().all(is_plain)
+        && token.text().chars().all(is_plain)
+        && new_text[..at].chars().next_back().is_some_and(is_plain)
+        && new_text[after..].chars().next().is_some_and(is_plain);
+    let fenced = token
+        .parent()
+        .is_some_and(|string| string.text().contains_char('`'));
+    if !plain || fenced {
+        return None;
+    }
+    if old
+        .errors()
+        .iter()
+        .any(|e| e.range.end() >= range.start() && e.range.start() <= range.end())
+    {
+        return None;
+    }
+    let grown = offset(edit.insert.len()) + range.end() - end;
+    let new_range = TextRange::new(range.start(), start + grown);
+    let green = token.replace_with(rowan::GreenToken::new(
+        SyntaxKind::STRING_TEXT.into(),
+        &new_text[new_range],
+    ));
+    let shift = |x: TextSize| x - end + start + offset(edit.insert.len());
+    let errors = old
+        .errors()
+        .iter()
+        .map(|e| match e.range.start() > range.end() {
+            true => SyntaxError {
+                range: TextRange::new(shift(e.range.start()), shift(e.range.end())),
+                ..e.clone()
+            },
+            false => e.clone(),
+        })
+        .collect();
+    Some((Parse { green, errors }, new_range))
 }
 
 /// `S` starts a line, and what precedes it at the top level ends with a
@@ -428,6 +520,7 @@ mod tests {
                 old.green().children().len(),
                 &new_text[window]
             ),
+            Outcome::Relexed { token } => format!("relexed {:?}", &new_text[token]),
             Outcome::Full(why) => format!("full parse: {why:?}"),
         };
         expected.assert_eq(&actual);
@@ -436,12 +529,43 @@ mod tests {
     const PROGRAM: &str = "agent writer:\n  model: sonnet\n\n# A comment\nsession \"Draft $0the plan\"\n\nlet x = session: writer\n  prompt: \"Polish\"\n";
 
     #[test]
-    fn an_edit_inside_a_prompt_reparses_its_statement_and_the_next() {
+    fn typing_plain_text_inside_a_prompt_replaces_its_token() {
         check(
             PROGRAM,
             "all of ",
+            expect![[r#"relexed "Draft all of the plan""#]],
+        );
+        // Deleting, and typing next to an interpolation's text.
+        check(
+            "session \"Draft $0the$1 plan {topic}\"\n",
+            "a",
+            expect![[r#"relexed "Draft a plan ""#]],
+        );
+    }
+
+    #[test]
+    fn an_edit_inside_a_prompt_that_may_lex_otherwise_reparses_its_statement_and_the_next() {
+        // A brace may start an interpolation.
+        check(
+            PROGRAM,
+            "{topic} ",
             expect![[
-                r#"spliced children 4..7 of 7: "session \"Draft all of the plan\"\n\nlet x = session: writer\n  prompt: \"Polish\"\n""#
+                r#"spliced children 4..7 of 7: "session \"Draft {topic} the plan\"\n\nlet x = session: writer\n  prompt: \"Polish\"\n""#
+            ]],
+        );
+        // Literal braces in the text: deleting the space would make `{xy}`
+        // an interpolation.
+        check(
+            "session \"a {x$0 $1y} b\"\n",
+            "",
+            expect![[r#"spliced children 0..1 of 1: "session \"a {xy} b\"\n""#]],
+        );
+        // In a string with a fence, indentation decides where it closes.
+        check(
+            "session \"\"\"\n  ```\n  $0x\n  ```\n\"\"\"\n",
+            " ",
+            expect![[
+                r#"spliced children 0..1 of 1: "session \"\"\"\n  ```\n   x\n  ```\n\"\"\"\n""#
             ]],
         );
     }
