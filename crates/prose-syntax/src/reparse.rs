@@ -5,7 +5,10 @@
 //! The result is always equal to [`parse`](crate::parse) of the new text
 //! (tree and errors); when that cannot be shown cheaply, [`reparse`] parses
 //! the whole text. The *window* re-parsed is, in the new text, from the
-//! start of `S`, the last top-level node that starts before the edit, to
+//! start of `S`, the last top-level node that starts before the edit (or
+//! one of the eight before it, when that one cannot start the
+//! window because the edit touches its first tokens or an error starts
+//! there), to
 //! the end of `T`, the first top-level node that starts at or after the
 //! edit's end (or to the end of the text when there is none). The window
 //! is parsed alone and spliced in place of the old children from `S` to
@@ -18,8 +21,10 @@
 //! - the edit starts after the first two tokens of `S`: the statements
 //!   before `S` look at most that far ahead (`else`, `->` on the next line,
 //!   `option "..."`), so they parse as before;
-//! - the window's last child is a node equal to the old `T`, preceded by a
-//!   significant `NEWLINE` at a line end, with the same errors: the
+//! - `T` starts a line after a significant `NEWLINE` in the old tree (else
+//!   one of the eight after it is taken), and the window's last child is a
+//!   node equal to it, preceded by a significant `NEWLINE` at a line end,
+//!   with the same errors: the
 //!   statements after `T` then start from the state they started from
 //!   before, and are kept as they were. Whatever `S` looked ahead at
 //!   (whether `T` continues it) was inside the window;
@@ -136,6 +141,10 @@ pub enum Fallback {
     /// An error starts at a boundary of the window or spans one, or the
     /// parser gave up on the rest of a file.
     ErrorAtBoundary,
+    /// A fence (```` ``` ````) comes before the window's end: where a
+    /// `"""` string with a fence ends depends on lines far after it
+    /// (see `fence.rs`), so an edit may change how text before it is read.
+    Fence,
 }
 
 /// The parse of `new_text`, which is `old_text` changed by `edit`, given
@@ -216,40 +225,55 @@ fn splice(
         }
         at += len;
     }
-    // `S`: the last node that starts before the edit.
-    let s = nodes
+    // `S`: the last node that starts before the edit, or one of the few
+    // before it when that one cannot start the window.
+    let nearest = nodes
         .iter()
         .rposition(|c| c.range.start() < start)
         .ok_or(Fallback::NoStatementBefore)?;
+    let mut candidates = (nearest.saturating_sub(STEPS_BACK)..=nearest).rev();
+    let s = loop {
+        let Some(s) = candidates.next() else {
+            // Why the nearest could not.
+            return Err(can_start_window(old, old_text, nodes[nearest], start).unwrap_err());
+        };
+        if can_start_window(old, old_text, nodes[s], start).is_ok() {
+            break s;
+        }
+    };
     let first = nodes[s];
-    // `T`: the first node that starts at or after the edit's end.
-    let next = nodes[s + 1..]
-        .iter()
-        .find(|c| c.range.start() >= end)
-        .copied();
-    check_before(root, old_text, first)?;
-    let node = root.children().nth(first.index).and_then(|c| c.into_node());
-    let lead = node
-        .and_then(|n| nth_token_end(n, 2))
-        .unwrap_or(first.range.len());
-    if start <= first.range.start() + lead {
-        return Err(Fallback::TouchesStatementStart);
-    }
+    // `T`: the first node that starts at or after the edit's end, or one
+    // of the few after it when it does not start a line after a line end
+    // in the old tree (the layout's state there would not be a fresh one).
+    let after = nodes[s + 1..].iter().position(|c| c.range.start() >= end);
+    // When none of the last few nodes does, the window goes to the end.
+    let next = match after {
+        None => None,
+        Some(i) => {
+            let rest = &nodes[s + 1 + i..];
+            let found = rest
+                .iter()
+                .take(STEPS_BACK + 1)
+                .find(|t| check_before(root, old_text, **t).is_ok());
+            match found {
+                Some(t) => Some(*t),
+                None if rest.len() <= STEPS_BACK + 1 => None,
+                None => return Err(Fallback::NotAtLineStart),
+            }
+        }
+    };
     let delta = |x: TextSize| x - end + start + offset(edit.insert.len());
     let window_end_old = next.map_or(offset(old_text.len()), |t| t.range.end());
     let window = TextRange::new(first.range.start(), delta(window_end_old));
-    let boundaries = [Some(first.range.start()), next.map(|t| t.range.end())];
-    let crosses = |e: &SyntaxError, b: TextSize| {
-        e.range.start() == b || (e.range.start() < b && b < e.range.end())
-    };
-    if old
-        .errors()
-        .iter()
-        .any(|e| boundaries.iter().flatten().any(|&b| crosses(e, b)) || gave_up(e))
+    if let Some(t) = next
+        && old.errors().iter().any(|e| crosses(e, t.range.end()))
     {
         return Err(Fallback::ErrorAtBoundary);
     }
 
+    if has_fence(old_text, window_end_old) || has_fence(new_text, window.end()) {
+        return Err(Fallback::Fence);
+    }
     let part = parse_window(&new_text[window], interrupt, first.range.start() > 0.into());
     let part_root = part.green();
     let new_children: Vec<_> = part_root
@@ -337,7 +361,7 @@ fn relex_string_text(
     let fenced = token
         .parent()
         .is_some_and(|string| string.text().contains_char('`'));
-    if !plain || fenced {
+    if !plain || fenced || has_fence(old_text, start) {
         return None;
     }
     if old
@@ -366,6 +390,44 @@ fn relex_string_text(
         })
         .collect();
     Some((Parse { green, errors }, new_range))
+}
+
+/// How many top-level nodes before the nearest one the window may start
+/// at, when the nearest cannot start it (typing a statement's first word,
+/// an error where it starts), and how many after the first one after the
+/// edit it may end with.
+const STEPS_BACK: usize = 8;
+
+/// Whether `e` starts at `b` or spans it.
+fn crosses(e: &SyntaxError, b: TextSize) -> bool {
+    e.range.start() == b || (e.range.start() < b && b < e.range.end())
+}
+
+/// Whether the window may start at `first`, for an edit starting at
+/// `start`: see the module's documentation.
+fn can_start_window(
+    old: &Parse,
+    old_text: &str,
+    first: Child,
+    start: TextSize,
+) -> Result<(), Fallback> {
+    let root = old.green();
+    check_before(root, old_text, first)?;
+    let node = root.children().nth(first.index).and_then(|c| c.into_node());
+    let lead = node
+        .and_then(|n| nth_token_end(n, 2))
+        .unwrap_or(first.range.len());
+    if start <= first.range.start() + lead {
+        return Err(Fallback::TouchesStatementStart);
+    }
+    if old
+        .errors()
+        .iter()
+        .any(|e| crosses(e, first.range.start()) || gave_up(e))
+    {
+        return Err(Fallback::ErrorAtBoundary);
+    }
+    Ok(())
 }
 
 /// `S` starts a line, and what precedes it at the top level ends with a
@@ -422,6 +484,14 @@ fn check_next(
         return Err(Fallback::ShapeChanged);
     }
     Ok(())
+}
+
+/// Whether a fence's backticks occur in `text` before `end`. Where a `"""`
+/// string with a fence ends depends on the lines after the fence, up to
+/// hundreds of lines further (`fence.rs`): an edit after a fence may change
+/// how the text before the edit is read.
+fn has_fence(text: &str, end: TextSize) -> bool {
+    text[..usize::from(end)].contains("```")
 }
 
 /// Whether `e` is the parser giving up on the rest of a file.
@@ -544,7 +614,7 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_inside_a_prompt_that_may_lex_otherwise_reparses_its_statement_and_the_next() {
+    fn an_edit_inside_a_prompt_that_may_lex_otherwise_is_not_relexed() {
         // A brace may start an interpolation.
         check(
             PROGRAM,
@@ -560,13 +630,11 @@ mod tests {
             "",
             expect![[r#"spliced children 0..1 of 1: "session \"a {xy} b\"\n""#]],
         );
-        // In a string with a fence, indentation decides where it closes.
+        // After a fence, where a string ends may depend on lines far below.
         check(
             "session \"\"\"\n  ```\n  $0x\n  ```\n\"\"\"\n",
             " ",
-            expect![[
-                r#"spliced children 0..1 of 1: "session \"\"\"\n  ```\n   x\n  ```\n\"\"\"\n""#
-            ]],
+            expect!["full parse: Fence"],
         );
     }
 
@@ -593,17 +661,25 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_of_the_first_two_tokens_parses_everything() {
+    fn an_edit_of_the_first_two_tokens_starts_the_window_a_statement_earlier() {
         check(
             PROGRAM
                 .replace("$0", "")
                 .replacen("let", "l$0et", 1)
                 .as_str(),
             "x",
-            expect!["full parse: TouchesStatementStart"],
+            expect![[
+                r#"spliced children 4..7 of 7: "session \"Draft the plan\"\n\nlxet x = session: writer\n  prompt: \"Polish\"\n""#
+            ]],
         );
         check(
             "session \"a\"\nx $0= 1\n",
+            "=",
+            expect![[r#"spliced children 0..2 of 2: "session \"a\"\nx == 1\n""#]],
+        );
+        // Not in the first statement: nothing comes before it.
+        check(
+            "x $0= 1\nsession \"a\"\n",
             "=",
             expect!["full parse: TouchesStatementStart"],
         );
@@ -637,12 +713,41 @@ mod tests {
     }
 
     #[test]
-    fn an_error_at_a_boundary_parses_everything() {
+    fn an_error_at_a_boundary_starts_the_window_a_statement_earlier() {
         // The misspelt keyword is reported where the statement starts.
         check(
             "session \"a\"\nsesion \"b$0\"\n",
             "c",
+            expect![[r#"spliced children 0..2 of 2: "session \"a\"\nsesion \"bc\"\n""#]],
+        );
+        // Not in the first statement: no statement comes before it.
+        check(
+            "sesion \"b$0\"\n",
+            "c",
             expect!["full parse: ErrorAtBoundary"],
+        );
+    }
+
+    #[test]
+    fn the_window_ends_at_a_statement_that_starts_a_line_in_the_old_tree() {
+        // ` n` is a statement indented by one column (after an error): the
+        // lines typed before it put `n` at column 0, where the layout would
+        // read the next line ` u` as indented. The window goes on to the end.
+        check(
+            "r\nn\"\n $0n\n u",
+            "else:\n  x\n",
+            expect![[r#"spliced children 0..6 of 6: "r\nn\"\n else:\n  x\nn\n u""#]],
+        );
+    }
+
+    #[test]
+    fn a_fence_before_the_edit_parses_everything() {
+        // The `"""` inside the fence closes the first string only while the
+        // fence does not close; the edit closes it.
+        check(
+            "x = \"\"\"\n```\n\"\"\"\nsession \"a\"\n  prompt: \"b$0\"\n",
+            "\"\n```\n\"\"\"\n",
+            expect!["full parse: Fence"],
         );
     }
 
