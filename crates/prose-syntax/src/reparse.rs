@@ -271,7 +271,9 @@ fn splice(
         return Err(Fallback::ErrorAtBoundary);
     }
 
-    if has_fence(old_text, window_end_old) || has_fence(new_text, window.end()) {
+    // The text before the window is the same in both; the new window is
+    // the only new text to look at.
+    if has_fence(old_text, window_end_old) || new_text[window].contains(FENCE) {
         return Err(Fallback::Fence);
     }
     let part = parse_window(&new_text[window], interrupt, first.range.start() > 0.into());
@@ -491,8 +493,10 @@ fn check_next(
 /// hundreds of lines further (`fence.rs`): an edit after a fence may change
 /// how the text before the edit is read.
 fn has_fence(text: &str, end: TextSize) -> bool {
-    text[..usize::from(end)].contains("```")
+    text[..usize::from(end)].contains(FENCE)
 }
+
+const FENCE: &str = "```";
 
 /// Whether `e` is the parser giving up on the rest of a file.
 fn gave_up(e: &SyntaxError) -> bool {
