@@ -5,14 +5,13 @@
 //! The result is always equal to [`parse`](crate::parse) of the new text
 //! (tree and errors); when that cannot be shown cheaply, [`reparse`] parses
 //! the whole text. The *window* re-parsed is, in the new text, from the
-//! start of `S`, the last top-level node that starts before the edit (or
-//! one of the eight before it, when that one cannot start the
-//! window because the edit touches its first tokens or an error starts
-//! there), to
+//! start of `S`, the last top-level node that starts before the edit, to
 //! the end of `T`, the first top-level node that starts at or after the
-//! edit's end (or to the end of the text when there is none). The window
-//! is parsed alone and spliced in place of the old children from `S` to
-//! `T` when all of these hold (else [`Fallback`] says which did not):
+//! edit's end (or to the end of the text when there is none); when the
+//! nearest node cannot bound the window, one of the eight before `S` or
+//! after `T` may. The window is parsed alone and spliced in place of the
+//! old children from `S` to `T` when all of these hold (else [`Fallback`]
+//! says which did not):
 //!
 //! - `S` starts a line (column 0), and what comes before it ends with a
 //!   significant `NEWLINE`: the lexer (stateless between tokens) and the
@@ -21,16 +20,17 @@
 //! - the edit starts after the first two tokens of `S`: the statements
 //!   before `S` look at most that far ahead (`else`, `->` on the next line,
 //!   `option "..."`), so they parse as before;
-//! - `T` starts a line after a significant `NEWLINE` in the old tree (else
-//!   one of the eight after it is taken), and the window's last child is a
-//!   node equal to it, preceded by a significant `NEWLINE` at a line end,
-//!   with the same errors: the
+//! - `T` too starts a line after a significant `NEWLINE` in the old tree,
+//!   and the window's last child is a node equal to it, preceded by a
+//!   significant `NEWLINE` at a line end, with the same errors: the
 //!   statements after `T` then start from the state they started from
 //!   before, and are kept as they were. Whatever `S` looked ahead at
 //!   (whether `T` continues it) was inside the window;
 //! - no error starts at a boundary of the window or spans one (a statement
 //!   reports an error once per position, and may report it just past its
-//!   end), and the parser did not give up on the rest of a file.
+//!   end), and the parser did not give up on the rest of a file;
+//! - no fence (```` ``` ````) comes before the window's end (see
+//!   [`Fallback::Fence`]).
 //!
 //! The window is parsed as starting after a line end (the parser's "last
 //! token" is a `NEWLINE`), as it is in the file, except at offset 0.
@@ -38,9 +38,11 @@
 //! Before that, a faster path for typing in a prompt: an edit strictly
 //! inside a string's text, that deletes and inserts only characters that
 //! cannot change how the string is lexed, between two such characters, in a
-//! text without quotes, backslashes or braces and a string without a
-//! fence, touching no error, only changes that token: it is replaced in
-//! place (rowan copies the nodes above it), whatever the statement's size.
+//! text without quotes, backslashes or braces, in a string without a fence
+//! and with no fence before it, touching no error, only changes that token:
+//! it is replaced in place (rowan copies the nodes above it), whatever the
+//! statement's size.
+//!
 //! `tests/reparse.rs` compares the result with a full parse over thousands
 //! of random edits of the corpus programs.
 
@@ -338,7 +340,8 @@ fn is_plain(c: char) -> bool {
 
 /// The fast path for typing inside a prompt: an edit strictly inside the
 /// text of a string, of plain characters, between plain characters, in a
-/// string without a fence, changes only that token's text. The token is
+/// string without a fence and with no fence before it, changes only that
+/// token's text. The token is
 /// replaced in place (the nodes above it are copied, all else is shared).
 fn relex_string_text(
     old: &Parse,
