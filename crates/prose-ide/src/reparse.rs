@@ -162,4 +162,58 @@ mod tests {
         // its statement, by a window that starts a statement earlier).
         assert_eq!(host.db.parse_cache().spliced(), 6);
     }
+
+    /// Random edits of the official programs (`PROSE_CORPUS`): after each,
+    /// the host's diagnostics are a fresh host's for the same text, as the
+    /// CLI would report them.
+    #[test]
+    fn diagnostics_after_random_edits_of_the_corpus_are_those_of_a_fresh_analysis() {
+        let Some(dir) = prose_test_support::corpus_dir() else {
+            return;
+        };
+        const PIECES: &[&str] = &[
+            "a",
+            " ",
+            "\n",
+            "\"",
+            "{x}",
+            "session \"s\"\n",
+            ":",
+            "  ",
+            "#",
+        ];
+        let mut seed = 0x0005_DEEC_E66D_u64;
+        let mut below = |n: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as usize % n.max(1)
+        };
+        let mut host = AnalysisHost::new();
+        for path in prose_test_support::prose_files(&dir) {
+            let mut text = std::fs::read_to_string(&path).unwrap();
+            let file = host.set_file_text("/ws/edited.prose", text.clone());
+            host.analysis().diagnostics(file).unwrap();
+            for _ in 0..4 {
+                let mut at = below(text.len() + 1);
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                text.insert_str(at, PIECES[below(PIECES.len())]);
+                host.set_file_text("/ws/edited.prose", text.clone());
+                let incremental = host.analysis().diagnostics(file).unwrap();
+                let mut fresh = AnalysisHost::new();
+                let id = fresh.set_file_text("/ws/edited.prose", text.clone());
+                let expected = fresh.analysis().diagnostics(id).unwrap();
+                assert_eq!(
+                    incremental,
+                    expected,
+                    "{} after edits:\n{text}",
+                    path.display()
+                );
+            }
+        }
+        assert!(
+            host.db.parse_cache().spliced() > 0,
+            "no edit was made in place"
+        );
+    }
 }
