@@ -116,11 +116,11 @@ mod tests {
         assert_eq!(db::parse(&db, file), &prose_syntax::parse(&edited));
         assert_eq!(db.parse_cache().spliced(), 1);
 
-        // A new statement before the first one: the whole text.
+        // A new statement before the first one: from the start of the text.
         let edited = format!("input topic: \"t\"\n{edited}");
         file.set_text(&mut db).to(Arc::new(edited.clone()));
         assert_eq!(db::parse(&db, file), &prose_syntax::parse(&edited));
-        assert_eq!(db.parse_cache().spliced(), 1);
+        assert_eq!(db.parse_cache().spliced(), 2);
 
         // Two edits in a row with no parse in between: the second parse
         // starts from the last one made.
@@ -129,7 +129,14 @@ mod tests {
         let second = edited.replace("Polish", "Polish it well");
         file.set_text(&mut db).to(Arc::new(second.clone()));
         assert_eq!(db::parse(&db, file), &prose_syntax::parse(&second));
-        assert_eq!(db.parse_cache().spliced(), 2);
+        assert_eq!(db.parse_cache().spliced(), 3);
+
+        // A string opened and never closed swallows the statements after
+        // it: the whole text.
+        let open = second.replacen("session \"Draft", "session \"\"\"Draft", 1);
+        file.set_text(&mut db).to(Arc::new(open.clone()));
+        assert_eq!(db::parse(&db, file), &prose_syntax::parse(&open));
+        assert_eq!(db.parse_cache().spliced(), 3);
     }
 
     #[test]
