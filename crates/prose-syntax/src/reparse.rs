@@ -480,11 +480,11 @@ fn check_next(
     let old_t = root.children().nth(t.index).and_then(|c| c.into_node());
     let count = part_root.children().len();
     let new_t = part_root.children().last().and_then(|c| c.into_node());
-    if count < 2 || old_t.is_none() || old_t != new_t {
+    if count == 0 || old_t.is_none() || old_t != new_t {
         return Err(Fallback::ShapeChanged);
     }
     let t_start = usize::from(delta(t.range.start()));
-    if !matches!(new_text.as_bytes()[t_start - 1], b'\n' | b'\r') {
+    if t_start > 0 && !matches!(new_text.as_bytes()[t_start - 1], b'\n' | b'\r') {
         return Err(Fallback::ShapeChanged);
     }
     let before: Vec<_> = part_root.children().take(count - 1).collect();

@@ -232,3 +232,18 @@ fn the_edit_between_two_texts_is_what_differs() {
         (TextRange::new(0.into(), 2.into()), "è")
     );
 }
+
+#[test]
+fn deleting_everything_before_the_first_statement_is_spliced() {
+    check(
+        "$0# a comment\n$1session \"a\"\nsession \"b\"\n",
+        "",
+        expect![[r#"spliced children 0..3 of 4: "session \"a\"\n""#]],
+    );
+    // An edit that changes nothing.
+    check(
+        "$0session \"a\"\n",
+        "",
+        expect![[r#"spliced children 0..1 of 1: "session \"a\"\n""#]],
+    );
+}
