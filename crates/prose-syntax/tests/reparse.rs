@@ -64,8 +64,12 @@ fn char_floor(text: &str, mut at: usize) -> usize {
     at
 }
 
-/// A random offset: anywhere, or inside a string's text (a prompt).
+/// A random offset: anywhere, inside a string's text (a prompt), or at
+/// the start of the text.
 fn offset(rng: &mut Rng, text: &str, strings: &[TextRange]) -> usize {
+    if rng.below(20) == 0 {
+        return 0;
+    }
     if !strings.is_empty() && rng.below(3) == 0 {
         let r = strings[rng.below(strings.len())];
         let at = usize::from(r.start()) + rng.below(usize::from(r.len()) + 1);
@@ -77,6 +81,15 @@ fn offset(rng: &mut Rng, text: &str, strings: &[TextRange]) -> usize {
 /// A random edit of `text`: (range deleted, text inserted).
 fn random_edit(rng: &mut Rng, text: &str, strings: &[TextRange]) -> (Range, String) {
     let at = offset(rng, text, strings);
+    if at == 0 && rng.below(2) == 0 {
+        // Everything before one of the first lines, deleted.
+        let lines = 1 + rng.below(3);
+        let end = text
+            .match_indices('\n')
+            .nth(lines - 1)
+            .map_or(text.len(), |(i, _)| i + 1);
+        return (0..end, String::new());
+    }
     match rng.below(10) {
         0..=3 => (at..at, PIECES[rng.below(PIECES.len())].to_string()),
         4 | 5 => {
