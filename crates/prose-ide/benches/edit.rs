@@ -1,8 +1,9 @@
 //! The analysis under typing, without the server: a generated program of
 //! about 5,000 lines, 200 one-character edits (type `#` at the start of a
 //! line in the middle, then delete it), each followed by the file's
-//! diagnostics. Reports p50 / p99 of the whole re-analysis and of its
-//! phases (parse, names, rules).
+//! diagnostics; then 200 more typing `a` inside a prompt string in the
+//! middle. Reports p50 / p99 of the whole re-analysis and of its phases
+//! (parse, names, rules).
 //!
 //!     cargo bench -p prose-ide --bench edit
 //!
@@ -45,12 +46,35 @@ fn main() {
         first.len(),
         t.elapsed().as_secs_f64() * 1000.0
     );
+    let at_line_start = middle;
+    println!("typing `#` at the start of a line in the middle:");
+    measure(&mut host, file, &text, at_line_start, "#");
+    // Inside the first prompt string of the second half: plain text typed.
+    let prompt = text[middle..]
+        .find("prompt: \"")
+        .map(|i| middle + i + "prompt: \"".len() + 1)
+        .expect("the generated program has prompts");
+    println!("typing `a` inside a prompt string in the middle:");
+    measure(&mut host, file, &text, prompt, "a");
+    let mut slow = host.analysis().debug_rule_timings(file).unwrap();
+    slow.sort_by_key(|(_, d)| std::cmp::Reverse(*d));
+    let list: Vec<String> = slow
+        .iter()
+        .take(8)
+        .map(|(code, d)| format!("{code} {:.2} ms", d.as_secs_f64() * 1000.0))
+        .collect();
+    println!("slowest rules: {}", list.join(", "));
+}
+
+/// `EDITS` edits at `at` (typing `typed`, then deleting it), each followed
+/// by the file's diagnostics; prints p50 / p99 of each phase.
+fn measure(host: &mut AnalysisHost, file: prose_ide::FileId, text: &str, at: usize, typed: &str) {
     let (mut total, mut parse, mut names, mut rules) = (vec![], vec![], vec![], vec![]);
     for i in 0..EDITS {
         let edited = if i % 2 == 0 {
-            format!("{}#{}", &text[..middle], &text[middle..])
+            format!("{}{typed}{}", &text[..at], &text[at..])
         } else {
-            text.clone()
+            text.to_string()
         };
         let t = Instant::now();
         host.set_file_text("/ws/big.prose", edited);
@@ -68,14 +92,6 @@ fn main() {
         names.push(t2 - t1);
         rules.push(t3 - t2);
     }
-    let mut slow = host.analysis().debug_rule_timings(file).unwrap();
-    slow.sort_by_key(|(_, d)| std::cmp::Reverse(*d));
-    let list: Vec<String> = slow
-        .iter()
-        .take(8)
-        .map(|(code, d)| format!("{code} {:.2} ms", d.as_secs_f64() * 1000.0))
-        .collect();
-    println!("slowest rules: {}", list.join(", "));
     for (name, v) in [
         ("whole re-analysis", &mut total),
         ("  parse", &mut parse),

@@ -4,6 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use prose_syntax::Parse;
 
+pub use crate::reparse::ParseCache;
+
 use crate::{
     config::Config,
     kind::{FileKind, kind_of_file},
@@ -11,7 +13,10 @@ use crate::{
 
 /// The database trait every query takes (`&dyn Db`).
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// The previous parse of each file, which [`parse`] starts from.
+    fn parse_cache(&self) -> &ParseCache;
+}
 
 /// One source file. `path` is the host's key for it (absolute and
 /// normalised with `/` separators in the CLI and the server).
@@ -169,6 +174,8 @@ pub fn dir_of(path: &str) -> String {
 #[derive(Clone, Default)]
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
+    /// Shared by the database and its snapshots.
+    parses: std::sync::Arc<ParseCache>,
 }
 
 impl RootDatabase {
@@ -179,6 +186,7 @@ impl RootDatabase {
     ) -> Self {
         RootDatabase {
             storage: salsa::Storage::new(Some(callback)),
+            parses: Default::default(),
         }
     }
 }
@@ -187,15 +195,22 @@ impl RootDatabase {
 impl salsa::Database for RootDatabase {}
 
 #[salsa::db]
-impl Db for RootDatabase {}
+impl Db for RootDatabase {
+    fn parse_cache(&self) -> &ParseCache {
+        &self.parses
+    }
+}
 
-/// Parses a file. Re-runs on every text change; the queries built on it
-/// return comparable summaries, so unchanged results are backdated.
+/// Parses a file. Re-runs on every text change, re-parsing only the
+/// top-level statements an edit touches when it can (see `reparse.rs`);
+/// the queries built on it return comparable summaries, so unchanged
+/// results are backdated.
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
     // A parse of megabytes takes a while: stop when an edit arrives (or
     // the request is cancelled), as between queries.
-    prose_syntax::parse_interruptible(file.text(db), &|| db.unwind_if_revision_cancelled())
+    db.parse_cache()
+        .parse(file, file.text(db), &|| db.unwind_if_revision_cancelled())
 }
 
 /// Joins `rel` onto `base` with `/`, normalising `.` and `..` segments.

@@ -24,6 +24,7 @@ pub mod jobs;
 pub mod kind;
 pub mod markdown;
 pub mod openprose;
+mod reparse;
 
 // The OpenProse modules at the crate paths the rest of the crate uses.
 pub use openprose::{contract, external, imports, semantics, vocabulary};

@@ -16,6 +16,7 @@ pub mod layout;
 pub mod lexer;
 pub mod lines;
 mod parser;
+pub mod reparse;
 
 use std::{fmt, sync::Arc};
 
@@ -176,12 +177,19 @@ pub fn parse(text: &str) -> Parse {
 /// the parse unwinds; this crate calls nothing else of the caller's, and
 /// when `interrupt` returns the result is [`parse`]'s.
 pub fn parse_interruptible(text: &str, interrupt: &dyn Fn()) -> Parse {
+    parse_window(text, interrupt, false)
+}
+
+/// [`parse_interruptible`] of a window of a file; `after_line_end` when the
+/// window starts right after a logical line of the file (see `reparse.rs`).
+pub(crate) fn parse_window(text: &str, interrupt: &dyn Fn(), after_line_end: bool) -> Parse {
     let interrupt = interrupt::Interrupt::new(interrupt);
     let mut lexed = lexer::lex_interruptible(text, &interrupt);
     // Layout rewrites the insignificant newlines among the lexer's kinds.
     let (tokens, layout_errors) =
         layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text, &interrupt);
-    let (events, mut errors) = parser::parse(text, &tokens, &lexed.starts, &interrupt);
+    let (events, mut errors) =
+        parser::parse_from(text, &tokens, &lexed.starts, &interrupt, after_line_end);
     drop(tokens);
     let green = parser::build_tree(text, &lexed, events, &mut errors, &interrupt);
     errors.extend(lexed.errors);

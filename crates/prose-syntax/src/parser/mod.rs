@@ -434,13 +434,31 @@ impl CompletedMarker {
     }
 }
 
+#[cfg(test)]
 pub(crate) fn parse<'i>(
     text: &'i str,
     input: &'i LayoutTokens,
     starts: &'i [u32],
     interrupt: &'i Interrupt<'i>,
 ) -> (Events, Vec<SyntaxError>) {
+    parse_from(text, input, starts, interrupt, false)
+}
+
+/// [`parse`]; `after_line_end` starts the parser as if a logical line had
+/// just ended before the text (a window of a file that starts after a
+/// statement, see `reparse.rs`): what [`Parser::last`] reports then is
+/// what it is there in the whole file.
+pub(crate) fn parse_from<'i>(
+    text: &'i str,
+    input: &'i LayoutTokens,
+    starts: &'i [u32],
+    interrupt: &'i Interrupt<'i>,
+    after_line_end: bool,
+) -> (Events, Vec<SyntaxError>) {
     let mut p = Parser::new(text, input, starts, interrupt);
+    if after_line_end {
+        p.last = NEWLINE;
+    }
     grammar::source_file(&mut p);
     let events = Events {
         list: p.events,
