@@ -26,7 +26,7 @@ pub struct SourceFile {
     pub path: String,
     /// Shared with the host (the server keeps the same text for its
     /// positions): an `Arc`, read as a `&String`.
-    #[returns(deref)]
+    #[returns(ref)]
     pub text: std::sync::Arc<String>,
 }
 

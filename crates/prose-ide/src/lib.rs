@@ -228,7 +228,7 @@ impl AnalysisHost {
     pub fn set_file_text_shared(&mut self, path: &str, text: Arc<String>) -> FileId {
         if let Some(&id) = self.by_path.get(path) {
             let file = self.files[id.0 as usize];
-            if file.text(&self.db) != text.as_str() {
+            if file.text(&self.db).as_str() != text.as_str() {
                 file.set_text(&mut self.db).to(text);
                 self.sync_guests(path);
             }

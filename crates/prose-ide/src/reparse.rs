@@ -15,9 +15,9 @@
 //! makes it cheaper. The CLI, which parses each text once, goes through the
 //! same code and simply finds nothing to start from.
 //!
-//! The cache holds one entry per file: a copy of its text (the input's text
-//! cannot be shared from a query) and the parse, whose tree is the one the
-//! `parse` query returned. Removing a file from the host parses its emptied
+//! The cache holds one entry per file: its text (the input's own `Arc`,
+//! not a copy) and the parse, whose tree is the one the `parse` query
+//! returned. Removing a file from the host parses its emptied
 //! text, which replaces the entry with an empty one.
 
 use std::{
@@ -46,7 +46,8 @@ pub struct ParseCache {
 
 #[derive(Clone)]
 struct Previous {
-    text: Arc<str>,
+    /// The input's own text (shared, not copied).
+    text: Arc<String>,
     parse: Parse,
 }
 
@@ -54,10 +55,10 @@ impl ParseCache {
     /// The parse of `text`, the current text of `file`: from the file's
     /// previous parse when there is one, else from scratch. `interrupt` may
     /// unwind (a cancelled revision); the cache is then left as it was.
-    pub fn parse(&self, file: SourceFile, text: &str, interrupt: &dyn Fn()) -> Parse {
+    pub fn parse(&self, file: SourceFile, text: &Arc<String>, interrupt: &dyn Fn()) -> Parse {
         let previous = self.entries().get(&file).cloned();
         let parse = match previous {
-            Some(p) if &*p.text == text => p.parse,
+            Some(p) if p.text == *text => p.parse,
             Some(p) => {
                 let edit = Edit::between(&p.text, text);
                 let (parse, outcome) =
@@ -72,7 +73,7 @@ impl ParseCache {
         self.entries().insert(
             file,
             Previous {
-                text: Arc::from(text),
+                text: text.clone(),
                 parse: parse.clone(),
             },
         );

@@ -113,7 +113,7 @@ impl AnalysisHost {
             .get(path)
             .into_iter()
             .flatten()
-            .map(|f| (f.path(&self.db).clone(), f.text(&self.db).clone()))
+            .map(|f| (f.path(&self.db).clone(), f.text(&self.db).to_string()))
             .collect()
     }
 }
