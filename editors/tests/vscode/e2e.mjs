@@ -63,6 +63,11 @@ async function main() {
       // `:` is a completion trigger: a list that opens while a step types
       // must not take the step's Enter (the steps only look at the list).
       "editor.acceptSuggestionOnEnter": "off",
+      // Auto-closing asks the line's tokens whether the cursor is in a
+      // string or a comment: tokenized on the main thread, they are there
+      // when the next key is typed (in a worker, a fresh line could still
+      // be untokenized, and `"""` was then left unclosed in CI).
+      "editor.experimental.asyncTokenization": false,
     },
   });
   const { page } = await openBrowser(cs.url, ws);
@@ -193,7 +198,14 @@ async function editorSteps(page, ws) {
     await page.keyboard.type("agent poet:");
     await page.keyboard.press("Escape");
     await page.keyboard.press("Enter");
-    await page.keyboard.type('prompt: """');
+    await page.keyboard.type("prompt: ");
+    await page.keyboard.press("Escape");
+    // The new line is tokenized (`prompt` coloured) before the quotes.
+    await until("line 3's tokens", async () => {
+      const span = page.locator(".view-line span span", { hasText: /^prompt:?$/ }).last();
+      return !/\bmtk1\b/.test(await span.getAttribute("class"));
+    });
+    await page.keyboard.type('"""', { delay: 50 });
     await shots.take(page, "language-configuration");
     await save(page);
     // Indented after the `:`, and `"""` closed as it was typed.
