@@ -523,7 +523,7 @@ const FENCE: &str = "```";
 
 /// Whether `e` is the parser giving up on the rest of a file.
 fn gave_up(e: &SyntaxError) -> bool {
-    e.message.starts_with("The parser could not make sense")
+    e.message == crate::parser::GAVE_UP
 }
 
 /// The kind of the last token that is not trivia among `elements`, given

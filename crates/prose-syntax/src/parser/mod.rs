@@ -147,11 +147,8 @@ impl<'i> Parser<'i> {
             let rest = self.input.kinds.get(self.pos..).unwrap_or_default();
             if rest.iter().any(|&k| !matches!(k, DEDENT | EOF)) {
                 let range = self.current_range();
-                self.errors.push(SyntaxError::new(
-                    SyntaxErrorCode::E005,
-                    "The parser could not make sense of the rest of the file from here",
-                    range,
-                ));
+                self.errors
+                    .push(SyntaxError::new(SyntaxErrorCode::E005, GAVE_UP, range));
             }
         }
         EOF
@@ -433,6 +430,11 @@ impl CompletedMarker {
         m
     }
 }
+
+/// The message of the error a parser that gave up on the rest of a file
+/// reports (`reparse.rs` never splices next to it).
+pub(crate) const GAVE_UP: &str =
+    "The parser could not make sense of the rest of the file from here";
 
 #[cfg(test)]
 pub(crate) fn parse<'i>(
