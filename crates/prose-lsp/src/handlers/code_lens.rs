@@ -13,7 +13,7 @@ use serde_json::json;
 use tower_lsp_server::jsonrpc::Result;
 
 use crate::{
-    handlers::snapshot::{Lsp, on_document},
+    handlers::snapshot::{Lsp, on_document_retrying},
     server::Inner,
 };
 
@@ -24,7 +24,11 @@ pub async fn code_lens(
     let uri = params.text_document.uri.clone();
     // In a workspace the client has not trusted, nothing runs.
     let trusted = crate::handlers::run::trusted(&inner.state());
-    let result = on_document(inner, &params.text_document.uri, move |s, file| {
+    // An edit or a file loaded meanwhile (a prompt file's `/read`
+    // targets, just after it opens) retries on the new state: clients
+    // without `workspace/codeLens/refresh` (Neovim 0.7) would otherwise
+    // show no lens until the cursor rests.
+    let result = on_document_retrying(inner, &params.text_document.uri, move |s, file| {
         let text = s.text(file)?;
         let mut lenses = s.analysis.code_lenses(file).lsp()?;
         if !trusted {
