@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use prose_syntax::Parse;
 
-pub use crate::reparse::ParseCache;
+pub use crate::{reparse::ParseCache, statement_memo::StatementMemos};
 
 use crate::{
     config::Config,
@@ -16,6 +16,8 @@ use crate::{
 pub trait Db: salsa::Database {
     /// The previous parse of each file, which [`parse`] starts from.
     fn parse_cache(&self) -> &ParseCache;
+    /// Results kept per top-level statement ([`StatementMemos`]).
+    fn statement_memos(&self) -> &StatementMemos;
 }
 
 /// One source file. `path` is the host's key for it (absolute and
@@ -176,6 +178,8 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     /// Shared by the database and its snapshots.
     parses: std::sync::Arc<ParseCache>,
+    /// Shared by the database and its snapshots.
+    statements: std::sync::Arc<StatementMemos>,
 }
 
 impl RootDatabase {
@@ -187,6 +191,7 @@ impl RootDatabase {
         RootDatabase {
             storage: salsa::Storage::new(Some(callback)),
             parses: Default::default(),
+            statements: Default::default(),
         }
     }
 }
@@ -198,6 +203,10 @@ impl salsa::Database for RootDatabase {}
 impl Db for RootDatabase {
     fn parse_cache(&self) -> &ParseCache {
         &self.parses
+    }
+
+    fn statement_memos(&self) -> &StatementMemos {
+        &self.statements
     }
 }
 

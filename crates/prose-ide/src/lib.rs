@@ -25,6 +25,7 @@ pub mod kind;
 pub mod markdown;
 pub mod openprose;
 mod reparse;
+mod statement_memo;
 
 // The OpenProse modules at the crate paths the rest of the crate uses.
 pub use openprose::{contract, external, imports, semantics, vocabulary};

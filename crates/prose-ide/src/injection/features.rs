@@ -68,15 +68,18 @@ pub(crate) fn diagnostics(
     config: &Config,
 ) -> Vec<Diagnostic> {
     let path = file.path(db);
-    let files = WorkspaceFiles::of(db, file, workspace);
     let mut instructions: Vec<Finding> = Vec::new();
     let mut dialect: Vec<Finding> = Vec::new();
     let mut out = Vec::new();
     for (inj, guest) in pairs(db, file, workspace).filter(|(inj, _)| inj.checked) {
         let map = |r: TextRange| inj.map.range_to_host(r);
         match guest {
-            Guest::Instructions(Some(ins)) => {
-                let found = prose_markdown::instructions::check(&inj.text, ins, &files);
+            Guest::Instructions(Some(_)) => {
+                let GuestLanguage::Instructions { fragment, .. } = inj.language else {
+                    continue;
+                };
+                let key = super::memo::GuestText::new(db, inj.text.clone(), fragment);
+                let found = super::memo::findings_of(db, key, file, workspace);
                 instructions.extend(
                     found
                         .iter()
@@ -235,7 +238,7 @@ pub(crate) fn completions(
         Guest::OpenProse(Some(g))
             if inj
                 .map
-                .is_verbatim(TextRange::up_to(TextSize::of(inj.text.as_str()))) =>
+                .is_verbatim(TextRange::up_to(TextSize::of(&*inj.text))) =>
         {
             match workspace {
                 Some(ws) => op::completion::completions(db, ws, *g, at)
@@ -354,7 +357,7 @@ fn dialect_fixes(
     range: TextRange,
 ) -> Vec<CodeAction> {
     let diags = crate::dialect::text_diagnostics(doc, &file_config(db, file, workspace));
-    let whole = TextRange::up_to(TextSize::of(inj.text.as_str()));
+    let whole = TextRange::up_to(TextSize::of(&*inj.text));
     crate::dialect::code_actions::code_actions(file_id, doc, &diags, whole)
         .into_iter()
         .filter_map(|mut a| {

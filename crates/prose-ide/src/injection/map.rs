@@ -37,6 +37,23 @@ impl OffsetMap {
         self.pieces.shrink_to_fit();
     }
 
+    /// The same map for the host text moved: every host offset `from` or
+    /// after it is moved to start at `to` instead (none lies before `from`).
+    pub(crate) fn moved(&self, from: TextSize, to: TextSize) -> OffsetMap {
+        let at = |o: TextSize| o - from + to;
+        OffsetMap {
+            pieces: self
+                .pieces
+                .iter()
+                .map(|p| Piece {
+                    guest: p.guest,
+                    host: TextRange::new(at(p.host.start()), at(p.host.end())),
+                })
+                .collect(),
+            anchor: at(self.anchor),
+        }
+    }
+
     /// The host offset of guest offset `offset`. At the boundary of two
     /// pieces, `end_bias` picks the end of the earlier one (for the end of
     /// a range) rather than the start of the later one. Inside a piece that

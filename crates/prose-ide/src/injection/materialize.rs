@@ -49,7 +49,7 @@ impl AnalysisHost {
                 injections(&self.db, file, Some(ws))
                     .iter()
                     .filter(|i| i.language == GuestLanguage::OpenProse)
-                    .map(|i| i.text.clone())
+                    .map(|i| i.text.to_string())
                     .collect()
             }
             _ => Vec::new(),

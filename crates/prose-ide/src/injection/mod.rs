@@ -25,11 +25,12 @@
 pub(crate) mod features;
 mod map;
 pub(crate) mod materialize;
+mod memo;
 pub(crate) mod tokens;
 
 use std::sync::Arc;
 
-use prose_markdown::instructions::{FragmentKind, Instructions, analyze_instructions};
+use prose_markdown::instructions::{FragmentKind, Instructions};
 use prose_syntax::{TextRange, TextSize};
 
 use crate::{
@@ -75,8 +76,10 @@ pub enum Escape {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Injection {
     pub language: GuestLanguage,
-    /// The guest's text (escapes decoded, container markers left out).
-    pub text: String,
+    /// The guest's text (escapes decoded, container markers left out);
+    /// shared by the copies the per-statement memo hands out and by the
+    /// guest's memo key.
+    pub text: Arc<str>,
     /// From the guest's text to the host's.
     pub map: OffsetMap,
     /// Guest ranges that the host fills in when the text is used (an
@@ -95,12 +98,11 @@ impl Injection {
     pub fn new(language: GuestLanguage, guest: GuestText, escape: Escape) -> Injection {
         // Built piece by piece: the registry keeps one per prompt string of
         // a file, so it gives back what the growth left over.
-        let GuestText { mut text, mut map } = guest;
-        text.shrink_to_fit();
+        let GuestText { text, mut map } = guest;
         map.shrink_to_fit();
         Injection {
             language,
-            text,
+            text: Arc::from(text),
             map,
             opaque: Vec::new(),
             escape,
@@ -192,9 +194,6 @@ pub(crate) fn guests(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>
         .map(Vec::as_slice)
         .unwrap_or(&[]);
     let mut next_file = made.iter();
-    // Most prompt strings hold nothing of the language: their analyses are
-    // all equal, and one is kept for all of them.
-    let mut empty: Vec<Arc<Instructions>> = Vec::new();
     injections(db, file, workspace)
         .iter()
         .map(|inj| match inj.language {
@@ -203,18 +202,7 @@ pub(crate) fn guests(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>
                     || fragment == FragmentKind::Prompt
                     || prose_markdown::instructions::is_instruction_file(&inj.text);
                 Guest::Instructions(carries.then(|| {
-                    let ins = analyze_instructions(&inj.text, fragment);
-                    if !ins.is_empty() {
-                        return Arc::new(ins);
-                    }
-                    match empty.iter().find(|e| e.kind == fragment) {
-                        Some(e) => e.clone(),
-                        None => {
-                            let e = Arc::new(ins);
-                            empty.push(e.clone());
-                            e
-                        }
-                    }
+                    memo::instructions_of(db, memo::GuestText::new(db, inj.text.clone(), fragment))
                 }))
             }
             GuestLanguage::OpenProse => Guest::OpenProse(next_file.next().copied()),

@@ -21,14 +21,38 @@ use crate::{
 use prose_markdown::instructions::FragmentKind;
 
 /// The injections of an OpenProse file: one per prompt string.
+///
+/// Whether a string is a prompt and what its guest text is depend on its
+/// statement alone, so the injections of each top-level statement are kept
+/// while its tree is unchanged ([`crate::statement_memo`]): after an edit
+/// only the statements it touched are walked again.
 pub(crate) fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<Injection> {
     let text = file.text(db);
-    parse(db, file)
-        .syntax_node()
-        .descendants()
-        .filter_map(ast::StringLit::cast)
-        .filter(is_prompt)
-        .map(|s| injection(text, &s))
+    let root = parse(db, file).syntax_node();
+    let per_statement = db.statement_memos().injections.each(file, &root, |stmt| {
+        let start = stmt.text_range().start();
+        stmt.descendants()
+            .filter_map(ast::StringLit::cast)
+            .filter(is_prompt)
+            .map(|s| {
+                let mut inj = injection(text, &s);
+                inj.map = inj.map.moved(start, TextSize::new(0));
+                inj
+            })
+            .collect()
+    });
+    per_statement
+        .iter()
+        .flat_map(|(start, injs)| {
+            injs.iter().map(move |inj| Injection {
+                language: inj.language,
+                text: inj.text.clone(),
+                map: inj.map.moved(TextSize::new(0), *start),
+                opaque: inj.opaque.clone(),
+                escape: inj.escape,
+                checked: inj.checked,
+            })
+        })
         .collect()
 }
 

@@ -338,11 +338,16 @@ pub(crate) struct Ctx<'a> {
 /// which are found only where a keyword's argument follows.
 pub fn check(text: &str, ins: &Instructions, files: &dyn FileLookup) -> Vec<Diagnostic> {
     let ctx = Ctx { text, ins, files };
-    let mut out = crate::diagnostic::run(rules::RULES, &ctx);
     if ins.kind == FragmentKind::Prompt && !ins.uses_language {
-        out.retain(|d| d.code == "K001");
+        // The rules are independent of each other: run only K001 (most
+        // prompts of a program, checked again after every edit).
+        let k001 = rules::RULES
+            .iter()
+            .position(|(rule, _)| rule.code == "K001")
+            .map_or(&[][..], |i| &rules::RULES[i..=i]);
+        return crate::diagnostic::run(k001, &ctx);
     }
-    out
+    crate::diagnostic::run(rules::RULES, &ctx)
 }
 
 #[cfg(test)]

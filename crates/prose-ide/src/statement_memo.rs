@@ -1,0 +1,207 @@
+//! Results computed per top-level statement of a file and kept while the
+//! statement's tree is unchanged.
+//!
+//! An edit re-parses only the top-level statements it touches and splices
+//! them into the previous tree (`reparse.rs`): every other statement keeps
+//! its green node, the same allocation as before. A [`StatementMemo`]
+//! keys what a computation found in a statement by that allocation, so
+//! after an edit only the statements the edit touched are computed again,
+//! and the rest are taken as they were, moved to where the statement now
+//! starts.
+//!
+//! Sound because a green node never changes: the same allocation is the
+//! same text and tree (a statement whose text recurs may share one, which
+//! gives the same answer). An entry holds its green node, so the
+//! allocation cannot be freed and reused for another node while the entry
+//! exists. What a computation keeps must depend on the statement alone
+//! (not on its neighbours or the rest of the file) and be stated relative
+//! to the statement's start; the caller moves it to the statement's
+//! offset.
+//!
+//! Each file keeps only the entries of its last computation, so the memo
+//! holds one result per statement of each file analysed.
+
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc, Mutex, PoisonError,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+use prose_syntax::{GreenNode, SyntaxNode, TextSize};
+
+use crate::{db::SourceFile, injection::Injection};
+
+/// Every per-statement memo of the database (shared with its snapshots).
+#[derive(Default)]
+pub struct StatementMemos {
+    /// The prompt strings of each statement of an OpenProse file
+    /// (`openprose/injections.rs`).
+    pub(crate) injections: StatementMemo<Vec<Injection>>,
+}
+
+/// One computation's results per top-level statement, per file.
+pub(crate) struct StatementMemo<T> {
+    files: Mutex<HashMap<SourceFile, HashMap<usize, Entry<T>>>>,
+    /// How many statements were computed (not taken from the memo), for
+    /// tests.
+    computed: AtomicU64,
+}
+
+struct Entry<T> {
+    /// Keeps the allocation the entry is keyed by alive.
+    _green: GreenNode,
+    value: Arc<T>,
+}
+
+impl<T> Default for StatementMemo<T> {
+    fn default() -> Self {
+        StatementMemo {
+            files: Mutex::new(HashMap::new()),
+            computed: AtomicU64::new(0),
+        }
+    }
+}
+
+/// The key of a statement: the address of its green node.
+fn key(stmt: &SyntaxNode) -> usize {
+    let green = stmt.green();
+    std::ptr::from_ref(green).cast::<u8>() as usize
+}
+
+impl<T> StatementMemo<T> {
+    /// For each top-level statement (child node of `root`) of `file`, in
+    /// order, its start and what `compute` finds in it: taken from the
+    /// file's previous computation when the statement's tree is unchanged.
+    /// `compute` states its result relative to the statement's start.
+    pub(crate) fn each(
+        &self,
+        file: SourceFile,
+        root: &SyntaxNode,
+        mut compute: impl FnMut(&SyntaxNode) -> T,
+    ) -> Vec<(TextSize, Arc<T>)> {
+        let mut run = Run {
+            memo: self,
+            file,
+            previous: self.entries().remove(&file).unwrap_or_default(),
+            next: HashMap::new(),
+            done: false,
+        };
+        let mut out = Vec::new();
+        for stmt in root.children() {
+            let k = key(&stmt);
+            let entry = match run.previous.remove(&k).or_else(|| run.next.remove(&k)) {
+                Some(e) => e,
+                None => {
+                    self.computed.fetch_add(1, Ordering::Relaxed);
+                    Entry {
+                        _green: stmt.green().to_owned(),
+                        value: Arc::new(compute(&stmt)),
+                    }
+                }
+            };
+            out.push((stmt.text_range().start(), entry.value.clone()));
+            run.next.insert(k, entry);
+        }
+        run.done = true;
+        out
+    }
+
+    /// How many statements were computed so far (not taken from the memo).
+    #[cfg(test)]
+    pub(crate) fn computed(&self) -> u64 {
+        self.computed.load(Ordering::Relaxed)
+    }
+
+    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<SourceFile, HashMap<usize, Entry<T>>>> {
+        // Nothing runs under the lock that could panic halfway.
+        self.files.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// One computation over a file's statements: when it ends, the file keeps
+/// the entries it used; when it is interrupted (a cancelled revision
+/// unwinds through `compute`), the file keeps every entry it had as well,
+/// for the next computation.
+struct Run<'m, T> {
+    memo: &'m StatementMemo<T>,
+    file: SourceFile,
+    previous: HashMap<usize, Entry<T>>,
+    next: HashMap<usize, Entry<T>>,
+    done: bool,
+}
+
+impl<T> Drop for Run<'_, T> {
+    fn drop(&mut self) {
+        let mut kept = std::mem::take(&mut self.next);
+        if !self.done {
+            kept.extend(self.previous.drain());
+        }
+        self.memo.entries().insert(self.file, kept);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{AnalysisHost, db::Db};
+
+    const PROGRAM: &str = "agent writer:\n  model: sonnet\n  prompt: \"You write. _terminate_ \\\"DONE\\\"\"\n\nsession \"Draft the plan\"\n\nlet x = session: writer\n  prompt: \"\"\"\n    Polish {x}.\n    _if_ it is long, _then_ cut it\n    \"\"\"\n";
+
+    /// The injections of `text` in a host that never saw another text.
+    fn fresh(text: &str) -> Vec<crate::injection::Injection> {
+        let mut host = AnalysisHost::new();
+        let id = host.set_file_text("/ws/a.prose", text.to_string());
+        let analysis = host.analysis();
+        analysis
+            .with_db(|db| crate::injection::injections(db, analysis.source_file(id), None).clone())
+            .unwrap()
+    }
+
+    /// After edits, a file's injections equal a fresh analysis's, and only
+    /// the statements an edit re-parsed were walked again.
+    #[test]
+    fn edits_recompute_only_the_statements_they_touch() {
+        let mut host = AnalysisHost::new();
+        let mut text = PROGRAM.to_string();
+        let file = host.set_file_text("/ws/a.prose", text.clone());
+        let injections = |host: &AnalysisHost| {
+            let analysis = host.analysis();
+            analysis
+                .with_db(|db| {
+                    crate::injection::injections(db, analysis.source_file(file), None).clone()
+                })
+                .unwrap()
+        };
+        assert_eq!(injections(&host), fresh(&text));
+        assert_eq!(host_computed(&host), 3);
+        // Typing in the second statement's prompt moves the third.
+        for (from, to) in [
+            ("Draft the plan", "Draft the whole plan"),
+            ("Polish {x}.", "Polish {x} _now_."),
+            ("model: sonnet", "model: opus"),
+        ] {
+            let at = host_computed(&host);
+            text = text.replacen(from, to, 1);
+            host.set_file_text("/ws/a.prose", text.clone());
+            assert_eq!(injections(&host), fresh(&text), "{text}");
+            // The statement edited, and at most one beside it when the
+            // re-parse took a window a statement wider.
+            let walked = host_computed(&host) - at;
+            assert!(
+                (1..=2).contains(&walked),
+                "{walked} after {from:?} → {to:?}"
+            );
+        }
+        // A new statement at the start moves all of them.
+        let at = host_computed(&host);
+        text = format!("input topic: \"t\"\n{text}");
+        host.set_file_text("/ws/a.prose", text.clone());
+        assert_eq!(injections(&host), fresh(&text));
+        assert!(host_computed(&host) - at <= 2);
+    }
+
+    fn host_computed(host: &AnalysisHost) -> u64 {
+        host.db.statement_memos().injections.computed()
+    }
+}
