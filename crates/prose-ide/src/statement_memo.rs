@@ -23,6 +23,7 @@
 
 use std::{
     collections::HashMap,
+    hash::BuildHasherDefault,
     sync::{
         Arc, Mutex, PoisonError,
         atomic::{AtomicU64, Ordering},
@@ -33,17 +34,26 @@ use prose_syntax::{GreenNode, SyntaxNode, TextSize};
 
 use crate::{db::SourceFile, injection::Injection};
 
+/// Statement keys are addresses: a fast hash is enough.
+type ByKey<V> = HashMap<usize, V, BuildHasherDefault<rustc_hash::FxHasher>>;
+
 /// Every per-statement memo of the database (shared with its snapshots).
 #[derive(Default)]
 pub struct StatementMemos {
     /// The prompt strings of each statement of an OpenProse file
     /// (`openprose/injections.rs`).
     pub(crate) injections: StatementMemo<Vec<Injection>>,
+    /// What each statement of an OpenProse file needs from the disk
+    /// (`openprose/external.rs`).
+    pub(crate) needs: StatementMemo<Vec<crate::openprose::external::Need>>,
+    /// What the statement rules report in each statement of an OpenProse
+    /// file (`openprose/statement_rules.rs`).
+    pub(crate) rules: StatementMemo<crate::openprose::statement_rules::Findings>,
 }
 
 /// One computation's results per top-level statement, per file.
 pub(crate) struct StatementMemo<T> {
-    files: Mutex<HashMap<SourceFile, HashMap<usize, Entry<T>>>>,
+    files: Mutex<HashMap<SourceFile, ByKey<Entry<T>>>>,
     /// How many statements were computed (not taken from the memo), for
     /// tests.
     computed: AtomicU64,
@@ -79,30 +89,84 @@ impl<T> StatementMemo<T> {
         &self,
         file: SourceFile,
         root: &SyntaxNode,
+        compute: impl FnMut(&SyntaxNode) -> T,
+    ) -> Vec<(TextSize, Arc<T>)> {
+        self.each_kept_if(file, root, compute, |_| true)
+    }
+
+    /// [`StatementMemo::each`], keeping for later computations only the
+    /// results `reusable` accepts (the others are computed again).
+    pub(crate) fn each_kept_if(
+        &self,
+        file: SourceFile,
+        root: &SyntaxNode,
         mut compute: impl FnMut(&SyntaxNode) -> T,
+        reusable: impl Fn(&T) -> bool,
+    ) -> Vec<(TextSize, Arc<T>)> {
+        self.each_batched(
+            file,
+            root,
+            |missing| missing.iter().map(&mut compute).collect(),
+            reusable,
+        )
+    }
+
+    /// [`StatementMemo::each_kept_if`], with the statements not in the
+    /// memo computed together: `compute` gets them in text order and
+    /// returns one result for each (a computation over the whole file may
+    /// be cheaper than one per statement when most are missing).
+    pub(crate) fn each_batched(
+        &self,
+        file: SourceFile,
+        root: &SyntaxNode,
+        compute: impl FnOnce(&[SyntaxNode]) -> Vec<T>,
+        reusable: impl Fn(&T) -> bool,
     ) -> Vec<(TextSize, Arc<T>)> {
         let mut run = Run {
             memo: self,
             file,
             previous: self.entries().remove(&file).unwrap_or_default(),
-            next: HashMap::new(),
+            next: ByKey::default(),
             done: false,
         };
-        let mut out = Vec::new();
-        for stmt in root.children() {
-            let k = key(&stmt);
-            let entry = match run.previous.remove(&k).or_else(|| run.next.remove(&k)) {
-                Some(e) => e,
-                None => {
-                    self.computed.fetch_add(1, Ordering::Relaxed);
-                    Entry {
+        let statements: Vec<SyntaxNode> = root.children().collect();
+        // The statements to compute: those not kept, each allocation once
+        // (a statement whose text recurs may share one).
+        let mut asked: ByKey<()> = ByKey::default();
+        let missing: Vec<SyntaxNode> = statements
+            .iter()
+            .filter(|s| {
+                let k = key(s);
+                !run.previous.contains_key(&k) && asked.insert(k, ()).is_none()
+            })
+            .cloned()
+            .collect();
+        self.computed
+            .fetch_add(missing.len() as u64, Ordering::Relaxed);
+        let mut fresh = compute(&missing).into_iter();
+        // Every value of this computation by key, kept or not.
+        let mut values: ByKey<Arc<T>> = ByKey::default();
+        let mut out = Vec::with_capacity(statements.len());
+        for stmt in &statements {
+            let k = key(stmt);
+            let value = if let Some(v) = values.get(&k) {
+                v.clone()
+            } else {
+                let entry = match run.previous.remove(&k) {
+                    Some(e) => e,
+                    None => Entry {
                         _green: stmt.green().to_owned(),
-                        value: Arc::new(compute(&stmt)),
-                    }
+                        value: Arc::new(fresh.next().expect("one result per missing statement")),
+                    },
+                };
+                let value = entry.value.clone();
+                if reusable(&value) {
+                    run.next.insert(k, entry);
                 }
+                values.insert(k, value.clone());
+                value
             };
-            out.push((stmt.text_range().start(), entry.value.clone()));
-            run.next.insert(k, entry);
+            out.push((stmt.text_range().start(), value));
         }
         run.done = true;
         out
@@ -114,7 +178,7 @@ impl<T> StatementMemo<T> {
         self.computed.load(Ordering::Relaxed)
     }
 
-    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<SourceFile, HashMap<usize, Entry<T>>>> {
+    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<SourceFile, ByKey<Entry<T>>>> {
         // Nothing runs under the lock that could panic halfway.
         self.files.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -127,8 +191,8 @@ impl<T> StatementMemo<T> {
 struct Run<'m, T> {
     memo: &'m StatementMemo<T>,
     file: SourceFile,
-    previous: HashMap<usize, Entry<T>>,
-    next: HashMap<usize, Entry<T>>,
+    previous: ByKey<Entry<T>>,
+    next: ByKey<Entry<T>>,
     done: bool,
 }
 

@@ -12,7 +12,7 @@
 #[cfg(test)]
 mod tests;
 
-use prose_syntax::TextRange;
+use prose_syntax::{TextRange, TextSize};
 
 use crate::{
     config::{Config, Level, Profile},
@@ -225,6 +225,7 @@ pub fn rule_docs(code: &str) -> Option<String> {
 }
 
 /// One reported problem, before severities are applied.
+#[derive(Clone)]
 struct Reported {
     range: TextRange,
     message: String,
@@ -235,6 +236,7 @@ struct Reported {
 }
 
 /// Collects what one rule reports.
+#[derive(Clone)]
 pub struct Acc {
     rule: &'static Rule,
     out: Vec<Reported>,
@@ -297,6 +299,130 @@ impl Acc {
 
     pub fn code(&self) -> &'static str {
         self.rule.code
+    }
+
+    /// The rule that reported.
+    pub(crate) fn rule(&self) -> &'static Rule {
+        self.rule
+    }
+
+    /// The ranges of the reports and of their related locations in file
+    /// `path`.
+    pub(crate) fn ranges_in<'s>(&'s self, path: &'s str) -> impl Iterator<Item = TextRange> + 's {
+        self.out.iter().flat_map(move |r| {
+            std::iter::once(r.range).chain(
+                r.related
+                    .iter()
+                    .filter(move |rel| rel.path == path)
+                    .map(|rel| rel.range),
+            )
+        })
+    }
+
+    /// Each report that lies inside `range` (with its related locations
+    /// in file `path`) as a line, with ranges relative to the start of
+    /// `range`, sorted (for tests that compare reports).
+    #[cfg(test)]
+    pub(crate) fn describe_in(&self, path: &str, range: TextRange) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .out
+            .iter()
+            .filter(|r| {
+                range.contains_range(r.range)
+                    && r.related
+                        .iter()
+                        .all(|rel| rel.path != path || range.contains_range(rel.range))
+            })
+            .map(|r| {
+                let at = |x: TextRange| x - range.start();
+                let related: Vec<_> = r
+                    .related
+                    .iter()
+                    .map(|rel| {
+                        let within = if rel.path == path {
+                            at(rel.range)
+                        } else {
+                            rel.range
+                        };
+                        (rel.path.as_str(), within, rel.message.as_str())
+                    })
+                    .collect();
+                format!(
+                    "{} {:?} {:?} related {related:?} tags {:?} default {:?}",
+                    self.rule.code,
+                    at(r.range),
+                    r.message,
+                    r.tags,
+                    r.default
+                )
+            })
+            .collect();
+        lines.sort();
+        lines
+    }
+
+    /// How many reports were made.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// The reports split by the range they lie in, each moved to start at
+    /// its range's start: one collector per range of `ranges` (in text
+    /// order, disjoint). `None` when a report, or a related location of it
+    /// in file `path`, lies outside every range or across two.
+    pub(crate) fn split(&self, path: &str, ranges: &[TextRange]) -> Option<Vec<Acc>> {
+        let mut out: Vec<Acc> = ranges.iter().map(|_| Acc::new(self.rule)).collect();
+        for r in &self.out {
+            let i = ranges.partition_point(|x| x.end() <= r.range.start());
+            let range = ranges.get(i).filter(|x| x.contains_range(r.range))?;
+            let same_file = r.related.iter().filter(|rel| rel.path == path);
+            if !same_file.clone().all(|rel| range.contains_range(rel.range)) {
+                return None;
+            }
+            let moved = Acc {
+                rule: self.rule,
+                out: vec![r.clone()],
+            }
+            .moved(path, range.start(), TextSize::new(0));
+            out[i].out.extend(moved.out);
+        }
+        Some(out)
+    }
+
+    /// Whether nothing was reported.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// The same reports for text moved: every range of file `path` (the
+    /// reports' and their related locations') that starts at `from` or
+    /// after it is moved to start at `to` instead.
+    pub(crate) fn moved(&self, path: &str, from: TextSize, to: TextSize) -> Acc {
+        let at = |r: TextRange| r - from + to;
+        Acc {
+            rule: self.rule,
+            out: self
+                .out
+                .iter()
+                .map(|r| Reported {
+                    range: at(r.range),
+                    related: r
+                        .related
+                        .iter()
+                        .map(|rel| Related {
+                            range: if rel.path == path {
+                                at(rel.range)
+                            } else {
+                                rel.range
+                            },
+                            ..rel.clone()
+                        })
+                        .collect(),
+                    ..r.clone()
+                })
+                .collect(),
+        }
     }
 }
 

@@ -14,13 +14,28 @@ use crate::{
 };
 
 /// What a rule sees: the file's tree, its names, and the workspace.
+///
+/// A context covers the whole file, or one top-level statement of it
+/// ([`Ctx::for_statement`]) for the rules that look at nothing else
+/// ([`crate::openprose::rules::STATEMENT_RULES`]): their nodes come from
+/// that statement alone, and reading what lies outside it (the file's
+/// names, text, line numbers, configuration or workspace) is recorded
+/// ([`Ctx::escaped`]), so that such a result is not kept for the statement.
 pub struct Ctx<'a> {
-    pub db: &'a dyn Db,
-    pub file: SourceFile,
-    pub workspace: Option<Workspace>,
-    pub parse: &'a Parse,
-    pub root: ast::SourceFile,
-    pub sema: &'a FileSemantics,
+    db: &'a dyn Db,
+    file: SourceFile,
+    workspace: Option<Workspace>,
+    parse: &'a Parse,
+    root: ast::SourceFile,
+    /// The file's names (fetched when asked in a statement context).
+    sema: Option<&'a FileSemantics>,
+    /// The statement a statement context covers.
+    statement: Option<SyntaxNode>,
+    /// Whether a rule in a statement context read beyond the statement.
+    escaped: std::cell::Cell<bool>,
+    /// Whether reads beyond a statement are recorded (a statement context,
+    /// or a context for the statement rules over the whole file).
+    records: std::cell::Cell<bool>,
     /// The nodes of the indexed kinds in pre-order, collected once; rules
     /// reach them through the kind index ([`Ctx::nodes_of`],
     /// [`Ctx::nodes_matching`]).
@@ -30,7 +45,7 @@ pub struct Ctx<'a> {
     /// visits only those.
     by_kind: Vec<Vec<u32>>,
     /// Which kinds are indexed (see [`RuleKinds`]).
-    indexed: Vec<bool>,
+    indexed: std::sync::Arc<Vec<bool>>,
     /// Which kinds the rules asked for, learnt into [`RuleKinds`] at the end.
     requested: std::cell::RefCell<Vec<bool>>,
     /// Offsets of line starts, computed the first time a rule asks.
@@ -39,7 +54,7 @@ pub struct Ctx<'a> {
     /// once per file.
     memo: std::cell::RefCell<Vec<(usize, std::rc::Rc<dyn std::any::Any>)>>,
     /// What the rules of this file may still spend on "did you mean".
-    pub suggestions: SuggestionBudget,
+    suggestions: SuggestionBudget,
 }
 
 impl<'a> Ctx<'a> {
@@ -47,8 +62,58 @@ impl<'a> Ctx<'a> {
     pub fn new(db: &'a dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Ctx<'a> {
         let parse = parse(db, file);
         let root = parse.tree();
+        let scope = prose_syntax::AstNode::syntax(&root).clone();
+        let mut ctx = Self::over(db, file, workspace, parse, root, scope, None);
+        ctx.sema = Some(file_semantics(db, file));
+        ctx
+    }
+
+    /// The context of one top-level statement of `file` (a child node of
+    /// its root), for the rules that look at nothing else.
+    pub fn for_statement(
+        db: &'a dyn Db,
+        file: SourceFile,
+        workspace: Option<Workspace>,
+        statement: SyntaxNode,
+    ) -> Ctx<'a> {
+        let parse = parse(db, file);
+        let root = parse.tree();
+        Self::over(
+            db,
+            file,
+            workspace,
+            parse,
+            root,
+            statement.clone(),
+            Some(statement),
+        )
+    }
+
+    /// Runs `f` with reads beyond a statement recorded (for the statement
+    /// rules run over the whole file at once); whether `f` made such a
+    /// read.
+    pub fn recording<T>(&self, f: impl FnOnce() -> T) -> (T, bool) {
+        let (records, escaped) = (self.records.get(), self.escaped.get());
+        self.records.set(true);
+        self.escaped.set(false);
+        let out = f();
+        let read = self.escaped.get();
+        self.records.set(records);
+        self.escaped.set(escaped);
+        (out, read)
+    }
+
+    fn over(
+        db: &'a dyn Db,
+        file: SourceFile,
+        workspace: Option<Workspace>,
+        parse: &'a Parse,
+        root: ast::SourceFile,
+        scope: SyntaxNode,
+        statement: Option<SyntaxNode>,
+    ) -> Ctx<'a> {
         let indexed = RuleKinds::indexed();
-        let nodes: Vec<SyntaxNode> = prose_syntax::AstNode::syntax(&root)
+        let nodes: Vec<SyntaxNode> = scope
             .descendants()
             .enumerate()
             .inspect(|(i, _)| {
@@ -73,7 +138,10 @@ impl<'a> Ctx<'a> {
             workspace,
             parse,
             root,
-            sema: file_semantics(db, file),
+            sema: None,
+            records: std::cell::Cell::new(statement.is_some()),
+            statement,
+            escaped: std::cell::Cell::new(false),
             nodes,
             by_kind,
             line_starts: std::sync::OnceLock::new(),
@@ -82,6 +150,61 @@ impl<'a> Ctx<'a> {
             requested: std::cell::RefCell::new(vec![false; indexed.len()]),
             indexed,
         }
+    }
+
+    /// Records a read beyond the statement of a statement context.
+    fn outside(&self) {
+        if self.records.get() {
+            self.escaped.set(true);
+        }
+    }
+
+    /// Whether a rule in this statement context read beyond the statement
+    /// (always false for a file context).
+    pub fn escaped(&self) -> bool {
+        self.escaped.get()
+    }
+
+    /// The file's root.
+    pub fn source_file(&self) -> &ast::SourceFile {
+        self.outside();
+        &self.root
+    }
+
+    /// The statement a statement context covers.
+    pub fn statement(&self) -> Option<&SyntaxNode> {
+        self.statement.as_ref()
+    }
+
+    /// The file's names (resolution).
+    pub fn sema(&self) -> &'a FileSemantics {
+        self.outside();
+        self.sema
+            .unwrap_or_else(|| file_semantics(self.db, self.file))
+    }
+
+    /// The file's parse (its syntax errors).
+    pub fn parse(&self) -> &'a Parse {
+        self.outside();
+        self.parse
+    }
+
+    /// The workspace the file is analysed in, if any.
+    pub fn workspace(&self) -> Option<Workspace> {
+        self.outside();
+        self.workspace
+    }
+
+    /// The database.
+    pub fn db(&self) -> &'a dyn Db {
+        self.outside();
+        self.db
+    }
+
+    /// What the rules of this file may still spend on "did you mean".
+    pub fn suggestions(&self) -> &SuggestionBudget {
+        self.outside();
+        &self.suggestions
     }
 
     /// `compute(self)`, computed once per file however many rules ask (for
@@ -104,6 +227,7 @@ impl<'a> Ctx<'a> {
 
     /// The 1-based line of `offset`.
     pub fn line_of(&self, offset: prose_syntax::TextSize) -> usize {
+        self.outside();
         let starts = self.line_starts.get_or_init(|| {
             std::iter::once(0)
                 .chain(prose_syntax::lines::line_starts(self.text()).map(|i| i as u32))
@@ -123,22 +247,20 @@ impl<'a> Ctx<'a> {
         &self,
         pred: fn(prose_syntax::SyntaxKind) -> bool,
     ) -> impl Iterator<Item = SyntaxNode> + '_ {
-        let kinds: Vec<prose_syntax::SyntaxKind> = (0u16..)
-            .map_while(prose_syntax::SyntaxKind::from_raw)
-            .filter(|&k| pred(k))
-            .collect();
+        let kinds = kinds_matching(pred);
         {
             let mut requested = self.requested.borrow_mut();
-            for &k in &kinds {
+            for &k in kinds.iter() {
                 requested[k as usize] = true;
             }
         }
         if kinds.iter().any(|&k| !self.indexed[k as usize]) {
             // A kind no rule asked for in earlier files: walk the tree.
-            let walk: Vec<SyntaxNode> = prose_syntax::AstNode::syntax(&self.root)
-                .descendants()
-                .filter(|n| pred(n.kind()))
-                .collect();
+            let scope = match &self.statement {
+                Some(s) => s.clone(),
+                None => prose_syntax::AstNode::syntax(&self.root).clone(),
+            };
+            let walk: Vec<SyntaxNode> = scope.descendants().filter(|n| pred(n.kind())).collect();
             return either(walk.into_iter(), None);
         }
         let mut lists = kinds
@@ -160,6 +282,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn text(&self) -> &'a str {
+        self.outside();
         self.file.text(self.db)
     }
 
@@ -169,6 +292,7 @@ impl<'a> Ctx<'a> {
 
     pub fn syntax(&self) -> &SyntaxNode {
         use prose_syntax::AstNode;
+        self.outside();
         self.root.syntax()
     }
 
@@ -176,6 +300,7 @@ impl<'a> Ctx<'a> {
     /// innermost root, or (outside every root, or without a workspace) its
     /// own directory and the default configuration.
     fn with_file_root<T>(&self, f: impl FnOnce(&FileRoot) -> T) -> T {
+        self.outside();
         match self.workspace {
             Some(ws) => f(file_root(self.db, self.file, ws)),
             None => f(&FileRoot::outside(self.path(), Config::default())),
@@ -194,11 +319,13 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn home_dir(&self) -> Option<String> {
+        self.outside();
         self.workspace.and_then(|w| w.home(self.db).clone())
     }
 
     /// Whether a memory file exists at `path` (absolute, as the host keys them).
     pub fn memory_file_exists(&self, path: &str) -> bool {
+        self.outside();
         self.workspace
             .is_some_and(|w| w.memory_files(self.db).contains(path))
     }
@@ -244,6 +371,7 @@ impl<'a> Ctx<'a> {
     /// The local file a `use` path resolves to, if the host loaded it (see
     /// [`crate::imports::import_candidates`] for the lookup order).
     pub fn resolve_import(&self, use_path: &str) -> Option<SourceFile> {
+        self.outside();
         let ws = self.workspace?;
         let files = ws.files(self.db);
         self.import_candidates(use_path)
@@ -268,6 +396,7 @@ impl<'a> Ctx<'a> {
 
     /// The inputs and outputs of another program.
     pub fn contract(&self, file: SourceFile) -> &'a Contract {
+        self.outside();
         program_contract(self.db, file)
     }
 }
@@ -360,7 +489,8 @@ const RULE_NODES: &[fn(prose_syntax::SyntaxKind) -> bool] = {
     ]
 };
 
-static RULE_KINDS: std::sync::Mutex<Option<Vec<bool>>> = std::sync::Mutex::new(None);
+static RULE_KINDS: std::sync::Mutex<Option<std::sync::Arc<Vec<bool>>>> =
+    std::sync::Mutex::new(None);
 
 impl RuleKinds {
     /// The kinds [`RULE_NODES`] names.
@@ -372,18 +502,47 @@ impl RuleKinds {
     }
 
     /// Which kinds to index.
-    fn indexed() -> Vec<bool> {
-        let learnt = RULE_KINDS.lock().unwrap_or_else(|e| e.into_inner());
-        learnt.clone().unwrap_or_else(Self::listed)
+    fn indexed() -> std::sync::Arc<Vec<bool>> {
+        let mut learnt = RULE_KINDS.lock().unwrap_or_else(|e| e.into_inner());
+        learnt
+            .get_or_insert_with(|| std::sync::Arc::new(Self::listed()))
+            .clone()
     }
 
     fn learn(requested: &[bool]) {
         let mut learnt = RULE_KINDS.lock().unwrap_or_else(|e| e.into_inner());
-        let known = learnt.get_or_insert_with(Self::listed);
-        for (k, r) in known.iter_mut().zip(requested) {
-            *k |= r;
+        let known = learnt.get_or_insert_with(|| std::sync::Arc::new(Self::listed()));
+        if requested.iter().zip(known.iter()).any(|(&r, &k)| r && !k) {
+            let mut more = known.as_ref().clone();
+            for (k, r) in more.iter_mut().zip(requested) {
+                *k |= r;
+            }
+            *known = std::sync::Arc::new(more);
         }
     }
+}
+
+/// The kinds `pred` accepts, computed once per predicate (rules ask with
+/// the same few functions for every file and statement).
+fn kinds_matching(
+    pred: fn(prose_syntax::SyntaxKind) -> bool,
+) -> std::rc::Rc<[prose_syntax::SyntaxKind]> {
+    thread_local! {
+        static KINDS: std::cell::RefCell<std::collections::HashMap<usize, std::rc::Rc<[prose_syntax::SyntaxKind]>>> =
+            Default::default();
+    }
+    KINDS.with(|cache| {
+        cache
+            .borrow_mut()
+            .entry(pred as usize)
+            .or_insert_with(|| {
+                (0u16..)
+                    .map_while(prose_syntax::SyntaxKind::from_raw)
+                    .filter(|&k| pred(k))
+                    .collect()
+            })
+            .clone()
+    })
 }
 
 #[cfg(test)]

@@ -9,10 +9,10 @@
 //! and passes them in (`AnalysisHost::set_memory_files`,
 //! `AnalysisHost::set_file_text`).
 
-use prose_syntax::{AstNode, ast};
+use prose_syntax::{AstNode, SyntaxNode, ast};
 
 use crate::{
-    contract::agent_persist,
+    contract::{Persist, agent_persist},
     db::{Db, FileRoot, SourceFile, Workspace, dir_of, file_root, parse},
     imports::import_candidates,
     openprose::ctx::memory_file_path,
@@ -31,9 +31,19 @@ pub struct ExternalPaths {
     pub aux: Vec<String>,
 }
 
+/// What a statement asks of the disk, before the file's root and
+/// configuration turn it into paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// An agent that keeps memory.
+    Memory { agent: String, persist: Persist },
+    /// A `use` of a program.
+    Program(String),
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> ExternalPaths {
-    let root = parse(db, file).tree();
+    let root = parse(db, file).syntax_node();
     let FileRoot {
         dir: root_dir,
         config,
@@ -41,24 +51,44 @@ pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> Ex
     } = file_root(db, file, workspace);
     let home = workspace.home(db).clone();
     let file_dir = dir_of(file.path(db));
+    // What each statement needs depends on that statement alone: kept per
+    // statement while its tree is unchanged (`statement_memo.rs`).
+    let per_statement = db.statement_memos().needs.each(file, &root, needs);
     let mut out = ExternalPaths::default();
-    for node in root.syntax().descendants() {
-        if let Some(agent) = ast::AgentDef::cast(node.clone()) {
-            if let (Some(name), Some(persist)) = (agent.name(), agent_persist(&agent))
-                && let Some(p) = memory_file_path(root_dir, home.as_deref(), &name.text(), &persist)
-            {
-                out.memory.push(p);
+    for need in per_statement.iter().flat_map(|(_, needs)| needs.iter()) {
+        match need {
+            Need::Memory { agent, persist } => {
+                if let Some(p) = memory_file_path(root_dir, home.as_deref(), agent, persist) {
+                    out.memory.push(p);
+                }
             }
-        } else if let Some(u) = ast::UseStmt::cast(node)
-            && let Some(path) = u.path()
-        {
-            out.imports.extend(import_candidates(
+            Need::Program(path) => out.imports.extend(import_candidates(
                 config,
                 root_dir,
                 home.as_deref(),
                 &file_dir,
-                &path.value(),
-            ));
+                path,
+            )),
+        }
+    }
+    out
+}
+
+/// What the agents and `use`s in `stmt` need, in text order.
+fn needs(stmt: &SyntaxNode) -> Vec<Need> {
+    let mut out = Vec::new();
+    for node in stmt.descendants() {
+        if let Some(agent) = ast::AgentDef::cast(node.clone()) {
+            if let (Some(name), Some(persist)) = (agent.name(), agent_persist(&agent)) {
+                out.push(Need::Memory {
+                    agent: name.text().to_string(),
+                    persist,
+                });
+            }
+        } else if let Some(u) = ast::UseStmt::cast(node)
+            && let Some(path) = u.path()
+        {
+            out.push(Need::Program(path.value()));
         }
     }
     out

@@ -12,5 +12,6 @@ pub(crate) mod injections;
 pub(crate) mod rule_tests;
 pub(crate) mod rules;
 pub mod semantics;
+pub(crate) mod statement_rules;
 pub(crate) mod suggestions;
 pub mod vocabulary;

@@ -47,8 +47,8 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for (_, block) in ctx.sema.defs_of(DefKind::Block) {
-        if let Some((_, agent)) = ctx.sema.find(DefKind::Agent, &block.name) {
+    for (_, block) in ctx.sema().defs_of(DefKind::Block) {
+        if let Some((_, agent)) = ctx.sema().find(DefKind::Agent, &block.name) {
             acc.report_related(
                 block.name_range,
                 format!("Block name conflicts with agent name: `{}`", block.name),

@@ -43,12 +43,12 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for r in &ctx.sema.refs {
+    for r in &ctx.sema().refs {
         if r.kind != RefKind::Variable(RefSite::AssignTarget) {
             continue;
         }
         let Some(id) = r.target else { continue };
-        let def = ctx.sema.def(id);
+        let def = ctx.sema().def(id);
         let (what, note) = match def.kind {
             DefKind::Const => ("", "declared `const` here"),
             DefKind::Param => (

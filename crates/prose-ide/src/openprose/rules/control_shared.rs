@@ -62,13 +62,13 @@ fn outer_definition<'a>(
         let range = a.text_range();
         let ids = scoped.and_then(|s| s.get(&range)).into_iter().flatten();
         let mut found: Vec<&Def> = ids
-            .map(|&id| ctx.sema.def(id))
+            .map(|&id| ctx.sema().def(id))
             .filter(|d| d.scope.is_some_and(|s| s.contains_range(here)))
             .collect();
         if let Some(ids) = flat.and_then(|f| f.get(&(range, a.kind()))) {
             // In the list's order: the last one ending before `construct`.
-            let before = ids.partition_point(|&id| ctx.sema.def(id).range.end() <= here.start());
-            found.extend(before.checked_sub(1).map(|i| ctx.sema.def(ids[i])));
+            let before = ids.partition_point(|&id| ctx.sema().def(id).range.end() <= here.start());
+            found.extend(before.checked_sub(1).map(|i| ctx.sema().def(ids[i])));
         }
         for d in found.into_iter().filter(|d| d.range != here) {
             if best.is_none_or(|b| d.name_range.start() > b.name_range.start()) {
@@ -92,7 +92,7 @@ pub(super) struct OuterIndex {
 impl OuterIndex {
     fn new(ctx: &Ctx<'_>) -> OuterIndex {
         let mut index = OuterIndex::default();
-        for (i, d) in ctx.sema.defs.iter().enumerate() {
+        for (i, d) in ctx.sema().defs.iter().enumerate() {
             let id = DefId(i as u32);
             if d.kind.is_scoped() {
                 if let Some(scope) = d.scope {
@@ -117,7 +117,7 @@ impl OuterIndex {
             }
         }
         for ids in index.flat.values_mut().flat_map(|lists| lists.values_mut()) {
-            ids.sort_by_key(|&id| ctx.sema.def(id).range.end());
+            ids.sort_by_key(|&id| ctx.sema().def(id).range.end());
         }
         index
     }
@@ -147,11 +147,11 @@ pub(super) fn report_shadowing(
 /// or nothing. Scoped variables count only inside their scope (a loop's
 /// own variable is no suggestion for its collection).
 pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str, at: TextRange) -> String {
-    if !ctx.suggestions.spend(ctx.sema.defs.len()) {
+    if !ctx.suggestions().spend(ctx.sema().defs.len()) {
         return String::new();
     }
     let mut names: Vec<&str> = ctx
-        .sema
+        .sema()
         .defs
         .iter()
         .filter(|d| d.kind.is_variable() && d.kind != DefKind::PipelineItem)
@@ -160,7 +160,7 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str, at: TextRange) -> S
         .collect();
     names.sort_unstable();
     names.dedup();
-    ctx.suggestions.hint(name, &names)
+    ctx.suggestions().hint(name, &names)
 }
 
 // ---- bodies -------------------------------------------------------------------
@@ -218,7 +218,7 @@ pub(super) fn classify(ctx: &Ctx<'_>, e: &ast::Expr) -> Count {
 /// Whether the variable reference `n` resolved.
 fn resolves(ctx: &Ctx<'_>, n: &ast::NameRef) -> bool {
     let range = n.syntax().text_range();
-    ctx.sema
+    ctx.sema()
         .refs
         .iter()
         .any(|r| r.range == range && matches!(r.kind, RefKind::Variable(_)) && r.target.is_some())

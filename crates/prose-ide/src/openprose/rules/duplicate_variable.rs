@@ -112,7 +112,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         // A parallel result reassigning a const, parameter or loop variable is P401.
         if later.reassigns.is_some_and(|id| {
             matches!(
-                ctx.sema.def(id).kind,
+                ctx.sema().def(id).kind,
                 DefKind::Const | DefKind::Param | DefKind::LoopVar | DefKind::IndexVar
             )
         }) {

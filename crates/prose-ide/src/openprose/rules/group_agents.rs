@@ -175,7 +175,7 @@ pub(crate) fn permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
 /// The agent definition the name resolves to (the first one, like name
 /// resolution does).
 pub(crate) fn agent_def(ctx: &Ctx<'_>, name: &str) -> Option<ast::AgentDef> {
-    let (_, def) = ctx.sema.find(DefKind::Agent, name)?;
+    let (_, def) = ctx.sema().find(DefKind::Agent, name)?;
     ast::node_spanning::<ast::AgentDef>(ctx.syntax(), def.range)
 }
 

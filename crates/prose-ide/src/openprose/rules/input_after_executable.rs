@@ -78,7 +78,7 @@ fn first_line(ctx: &Ctx<'_>, node: &SyntaxNode) -> TextRange {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let first_exec = ctx
-        .root
+        .source_file()
         .statements()
         .find(|s| s.is_executable())
         .map(|s| s.syntax().clone());

@@ -16,7 +16,7 @@ pub(crate) mod prelude {
 
     /// Reports the parser's errors with `code`.
     pub(crate) fn syntax_errors(ctx: &Ctx<'_>, acc: &mut Acc, code: SyntaxErrorCode) {
-        for e in ctx.parse.errors().iter().filter(|e| e.code == code) {
+        for e in ctx.parse().errors().iter().filter(|e| e.code == code) {
             acc.report(e.range, e.message.clone());
         }
     }
@@ -110,7 +110,7 @@ pub(crate) mod prelude {
         report_repeats(
             ctx,
             acc,
-            ctx.sema
+            ctx.sema()
                 .defs_of(kind)
                 .map(|(_, d)| (d.name.as_str(), d.name_range)),
             |name| format!("{what} already defined: `{name}`"),
@@ -141,16 +141,16 @@ pub(crate) mod prelude {
         def_kind: DefKind,
     ) -> Vec<(TextRange, String)> {
         let names: Vec<&str> = ctx
-            .sema
+            .sema()
             .defs_of(def_kind)
             .map(|(_, d)| d.name.as_str())
             .collect();
-        ctx.sema
+        ctx.sema()
             .refs
             .iter()
             .filter(|r| r.kind == kind && r.target.is_none())
             .map(|r| {
-                let hint = ctx.suggestions.hint(&r.name, &names);
+                let hint = ctx.suggestions().hint(&r.name, &names);
                 (r.range, format!("`{}`{hint}", r.name))
             })
             .collect()
@@ -202,12 +202,15 @@ pub(crate) fn run(
     config: &Config,
 ) -> Vec<Acc> {
     let ctx = Ctx::new(db, file, workspace);
-    let mut out = Vec::new();
+    // The rules that look at one statement at a time first, so that the
+    // helpers they share with the others are computed while their reads
+    // are recorded (`statement_rules.rs`).
+    let mut out = crate::openprose::statement_rules::run(db, file, workspace, config, &ctx);
     for &rule in rules() {
         // Rules are pure loops that call few queries: check between them
         // for a newer edit or a cancelled snapshot (`CancelToken`).
         db.unwind_if_revision_cancelled();
-        if is_off(config, rule) {
+        if is_off(config, rule) || crate::openprose::statement_rules::is_statement_rule(rule) {
             continue;
         }
         let Check::OpenProse(check) = rule.check else {

@@ -75,7 +75,7 @@ fn is_export(stmt: &SyntaxNode, name: &str) -> bool {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let mut decls: Vec<(&Def, SyntaxNode)> = ctx
-        .sema
+        .sema()
         .defs
         .iter()
         .filter(|d| d.kind == DefKind::Output || is_variable_decl(d.kind))

@@ -101,7 +101,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
 /// The variable `name` names at `at`: an enclosing scoped variable, or a
 /// declaration earlier in the file (anywhere, when `anywhere`).
 fn variable<'a>(ctx: &'a Ctx<'_>, name: &str, at: TextRange, anywhere: bool) -> Option<&'a Def> {
-    let defs = &ctx.sema.defs;
+    let defs = &ctx.sema().defs;
     defs.iter()
         .find(|d| {
             d.name == name && d.kind.is_scoped() && d.scope.is_some_and(|s| s.contains_range(at))

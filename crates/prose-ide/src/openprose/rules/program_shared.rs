@@ -272,7 +272,7 @@ pub(super) fn redeclarations<'a>(
     kind: DefKind,
 ) -> Vec<(&'a Def, Relation, &'a Def)> {
     let decls: Vec<(&Def, SyntaxNode)> = ctx
-        .sema
+        .sema()
         .defs_of(kind)
         .filter_map(|(_, d)| Some((d, decl_stmt(ctx, d)?)))
         .collect();

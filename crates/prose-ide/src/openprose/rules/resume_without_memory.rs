@@ -126,7 +126,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             );
             continue;
         }
-        if ctx.workspace.is_none() {
+        if ctx.workspace().is_none() {
             continue;
         }
         let Some(path) = ctx.memory_file_path(&inv.agent, &persist) else {

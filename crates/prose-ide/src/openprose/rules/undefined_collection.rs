@@ -52,7 +52,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for r in &ctx.sema.refs {
+    for r in &ctx.sema().refs {
         if r.kind == RefKind::Variable(RefSite::Collection)
             && r.target.is_none()
             && !declared_for_block_body(ctx, r.range, &r.name)
@@ -77,7 +77,7 @@ fn declared_for_block_body(ctx: &Ctx<'_>, at: TextRange, name: &str) -> bool {
         .is_some_and(|n| n.ancestors().any(|a| a.kind() == SyntaxKind::BLOCK_DEF));
     in_block
         && ctx
-            .sema
+            .sema()
             .defs
             .iter()
             .any(|d| d.name == name && (d.kind.is_flat_binding() || d.kind == DefKind::Input))

@@ -60,11 +60,11 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for r in &ctx.sema.refs {
+    for r in &ctx.sema().refs {
         if r.kind != RefKind::Variable(RefSite::Context) || r.target.is_some() {
             continue;
         }
-        if let Some((_, agent)) = ctx.sema.find(DefKind::Agent, &r.name) {
+        if let Some((_, agent)) = ctx.sema().find(DefKind::Agent, &r.name) {
             acc.report_calibrated(
                 r.range,
                 format!(

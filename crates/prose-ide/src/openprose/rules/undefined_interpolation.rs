@@ -66,7 +66,7 @@ fn is_declaration(kind: DefKind) -> bool {
 }
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for r in &ctx.sema.refs {
+    for r in &ctx.sema().refs {
         if r.kind != RefKind::Variable(RefSite::Interpolation) || r.target.is_some() {
             continue;
         }
@@ -88,7 +88,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             .any(|a| matches!(a.kind(), SyntaxKind::BLOCK_DEF | SyntaxKind::AGENT_DEF));
         if hoisted
             && ctx
-                .sema
+                .sema()
                 .defs
                 .iter()
                 .any(|d| d.name == r.name && is_declaration(d.kind))
@@ -100,9 +100,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             .find(|a| a.kind() == SyntaxKind::INTERPOLATION)
             .map_or_else(|| format!("{{{}}}", r.name), |i| i.text().to_string());
         let kind_note = ctx
-            .sema
+            .sema()
             .named(&r.name)
-            .map(|id| ctx.sema.def(id))
+            .map(|id| ctx.sema().def(id))
             .find(|d| !d.kind.is_variable())
             .map(|d| {
                 format!(
@@ -133,11 +133,11 @@ fn an(what: &str) -> String {
 /// The closest variable visible at the reference, within two edits (none
 /// once the file's suggestion budget is spent).
 fn closest_variable<'a>(ctx: &'a Ctx<'_>, r: &crate::semantics::Reference) -> Option<&'a str> {
-    if !ctx.suggestions.spend(ctx.sema.defs.len()) {
+    if !ctx.suggestions().spend(ctx.sema().defs.len()) {
         return None;
     }
     let chars = r.name.chars().count();
-    ctx.sema
+    ctx.sema()
         .defs
         .iter()
         .filter(|d| d.kind.is_variable() && d.name != r.name)

@@ -54,7 +54,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for r in &ctx.sema.refs {
+    for r in &ctx.sema().refs {
         let RefKind::Variable(site) = r.kind else {
             continue;
         };

@@ -51,7 +51,7 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let fenced: Vec<TextRange> = ctx
-        .parse
+        .parse()
         .errors()
         .iter()
         .filter(|e| e.code == SyntaxErrorCode::P104)

@@ -67,7 +67,7 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for e in ctx
-        .parse
+        .parse()
         .errors()
         .iter()
         .filter(|e| e.code == SyntaxErrorCode::E002)

@@ -55,7 +55,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if names.contains(&name.as_str()) {
             continue;
         }
-        let detail = if ctx.sema.find(DefKind::Block, &name).is_some() {
+        let detail = if ctx.sema().find(DefKind::Block, &name).is_some() {
             format!("; `{name}` is a block: invoke it with `do {name}(…)`")
         } else if let Some(s) = did_you_mean(&name, &names) {
             format!(" (did you mean `{s}`?)")

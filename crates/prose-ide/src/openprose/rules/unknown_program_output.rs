@@ -108,7 +108,7 @@ fn report(ctx: &Ctx<'_>, acc: &mut Acc, c: &Callee<'_>, program: &str, field: &s
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let all = imports(ctx);
     let mut destructured: Vec<TextRange> = Vec::new();
-    for (id, def) in ctx.sema.defs.iter().enumerate() {
+    for (id, def) in ctx.sema().defs.iter().enumerate() {
         if !matches!(
             def.kind,
             DefKind::Let
@@ -139,7 +139,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             }
             continue;
         }
-        for r in ctx.sema.references_to(DefId(id as u32)) {
+        for r in ctx.sema().references_to(DefId(id as u32)) {
             if !matches!(r.kind, RefKind::Variable(_)) {
                 continue;
             }

@@ -60,7 +60,7 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let agent = |name: &str| {
-        ctx.sema
+        ctx.sema()
             .find(DefKind::Agent, name)
             .map(|(_, d)| d.name_range)
     };
@@ -80,7 +80,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             ));
         }
     }
-    for def in &ctx.sema.defs {
+    for def in &ctx.sema().defs {
         let scoped = matches!(
             def.kind,
             DefKind::Param

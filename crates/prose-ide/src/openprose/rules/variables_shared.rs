@@ -66,7 +66,7 @@ pub(super) fn declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
 
 fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     let mut out = Vec::new();
-    for d in &ctx.sema.defs {
+    for d in &ctx.sema().defs {
         let kind = match d.kind {
             DefKind::Input => DeclKind::Input,
             DefKind::Output => DeclKind::Output,
@@ -95,7 +95,7 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     }
     // A parallel branch `x = …` for an already bound `x` still declares a
     // parallel result (Parallel Blocks: "Duplicate variable in parallel").
-    for r in &ctx.sema.refs {
+    for r in &ctx.sema().refs {
         if r.kind != RefKind::Variable(RefSite::AssignTarget) {
             continue;
         }
@@ -123,18 +123,18 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
 /// later, or scoped to another body), else the closest variable name.
 pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str) -> String {
     let vars = || {
-        ctx.sema
+        ctx.sema()
             .defs
             .iter()
             .filter(|d| d.kind.is_variable() && d.kind != DefKind::PipelineItem)
     };
-    if ctx.sema.find(DefKind::Agent, name).is_some() {
+    if ctx.sema().find(DefKind::Agent, name).is_some() {
         return format!(" (`{name}` is an agent, not a variable)");
     }
-    if ctx.sema.find(DefKind::Block, name).is_some() {
+    if ctx.sema().find(DefKind::Block, name).is_some() {
         return format!(" (`{name}` is a block; run it with `do {name}`)");
     }
-    let named = ctx.sema.named(name).map(|id| ctx.sema.def(id));
+    let named = ctx.sema().named(name).map(|id| ctx.sema().def(id));
     if let Some(d) = named
         .into_iter()
         .find(|d| d.kind.is_variable() && d.kind != DefKind::PipelineItem)
@@ -151,13 +151,13 @@ pub(super) fn variable_suggestion(ctx: &Ctx<'_>, name: &str) -> String {
             )
         };
     }
-    if !ctx.suggestions.spend(ctx.sema.defs.len()) {
+    if !ctx.suggestions().spend(ctx.sema().defs.len()) {
         return String::new();
     }
     let mut names: Vec<&str> = vars().map(|d| d.name.as_str()).collect();
     names.sort_unstable();
     names.dedup();
-    ctx.suggestions.hint(name, &names)
+    ctx.suggestions().hint(name, &names)
 }
 
 // ---- parallel modifiers (P601-P605) -------------------------------------------
