@@ -61,6 +61,10 @@ const ID_BITS: u32 = 3;
 
 pub(crate) struct TreeBuilder {
     tokens: Vec<GreenToken>,
+    /// The last token of up to eight bytes of each kind: keywords,
+    /// punctuation and the commonest blanks are found here, in a table
+    /// small enough to stay in the CPU's first-level cache.
+    last_short: Box<[CachedToken; 256]>,
     /// Recent tokens by their kind and text, most recently used first.
     token_cache: Vec<[CachedToken; 2]>,
     token_cache_bits: u32,
@@ -122,6 +126,7 @@ impl TreeBuilder {
         let node_cache_bits = bits(events / 4, NODE_CACHE_BITS);
         TreeBuilder {
             tokens: Vec::new(),
+            last_short: Box::new([CachedToken::default(); 256]),
             token_cache: vec![[CachedToken::default(); 2]; 1 << token_cache_bits],
             token_cache_bits,
             // Capacities for fairly repetitive code, where about one node in
@@ -153,6 +158,14 @@ impl TreeBuilder {
         // Kinds fit in 8 bits (checked at compile time), lengths in the other
         // 24 bits but for huge tokens, which skip the cache.
         let key = (len as u32) << 8 | kind as u32;
+        let short = len <= 8;
+        if short {
+            let last = self.last_short[kind as u8 as usize];
+            if last.index != 0 && last.key == key && last.word == word {
+                self.children.push((last.index - 1) << ID_BITS | TOKEN);
+                return;
+            }
+        }
         // The first and the last eight bytes tell most tokens apart.
         let mut hash = mix(key as u64, word);
         if len > 8 {
@@ -186,6 +199,13 @@ impl TreeBuilder {
             }
             id
         };
+        if short {
+            self.last_short[kind as u8 as usize] = CachedToken {
+                word,
+                key,
+                index: (id >> ID_BITS) + 1,
+            };
+        }
         self.children.push(id);
     }
 
