@@ -1,6 +1,6 @@
 //! Dev helper for profiling: parses the bench's generated 4 MiB program
 //! (or the files given) `PARSES` times (default 1) and prints the fastest
-//! parse. Under callgrind, `--toggle-collect='prose_syntax::parse*'`
+//! and the mean parse. Under callgrind, `--toggle-collect='prose_syntax::parse*'`
 //! counts the parse alone.
 //!
 //!     cargo run --release -p prose-syntax --example parse_time [files]
@@ -30,13 +30,20 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
     let mut best = Duration::MAX;
+    let mut total = Duration::ZERO;
     for _ in 0..parses {
         let start = Instant::now();
         for text in &texts {
             drop(std::hint::black_box(prose_syntax::parse(text)));
         }
         best = best.min(start.elapsed());
+        total += start.elapsed();
     }
-    let mib = bytes as f64 / (1024.0 * 1024.0) / best.as_secs_f64();
-    println!("{bytes} bytes, best of {parses}: {best:?} ({mib:.1} MiB/s)");
+    let mean = total / parses.max(1) as u32;
+    let mib = |d: Duration| bytes as f64 / (1024.0 * 1024.0) / d.as_secs_f64();
+    println!(
+        "{bytes} bytes, {parses} parses: best {best:?} ({:.1} MiB/s), mean {mean:?} ({:.1} MiB/s)",
+        mib(best),
+        mib(mean)
+    );
 }
