@@ -537,7 +537,7 @@ pub(crate) trait TreeSink {
 }
 
 impl TreeSink for green::TreeBuilder {
-    #[inline]
+    #[inline(always)]
     fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
         green::TreeBuilder::token(self, kind, text, range);
     }
