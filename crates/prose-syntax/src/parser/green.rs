@@ -61,10 +61,11 @@ const ID_BITS: u32 = 3;
 
 pub(crate) struct TreeBuilder {
     tokens: Vec<GreenToken>,
-    /// The last token of up to eight bytes of each kind: keywords,
-    /// punctuation and the commonest blanks are found here, in a table
-    /// small enough to stay in the CPU's first-level cache.
-    last_short: Box<[CachedToken; 256]>,
+    /// The last token of each kind and length up to eight bytes
+    /// ([`short_slot`]): keywords, punctuation, blanks and many names are
+    /// found here, in entries used so often that they stay in the CPU's
+    /// first-level cache.
+    last_short: Box<[CachedToken; 256 * 8]>,
     /// Recent tokens by their kind and text, most recently used first.
     token_cache: Vec<[CachedToken; 2]>,
     token_cache_bits: u32,
@@ -128,7 +129,7 @@ impl TreeBuilder {
         let node_cache_bits = bits(events / 4, NODE_CACHE_BITS);
         TreeBuilder {
             tokens: Vec::new(),
-            last_short: Box::new([CachedToken::default(); 256]),
+            last_short: Box::new([CachedToken::default(); 256 * 8]),
             token_cache: vec![[CachedToken::default(); 2]; 1 << token_cache_bits],
             token_cache_bits,
             // Capacities for fairly repetitive code, where about one node in
@@ -163,7 +164,7 @@ impl TreeBuilder {
         // 24 bits but for huge tokens, which skip the cache.
         let key = (len as u32) << 8 | kind as u32;
         if len <= 8 {
-            let last = self.last_short[kind as u8 as usize];
+            let last = self.last_short[short_slot(kind, len)];
             if last.index != 0 && last.key == key && last.word == word {
                 self.children.push((last.index - 1) << ID_BITS | TOKEN);
                 return;
@@ -214,7 +215,7 @@ impl TreeBuilder {
             id
         };
         if short {
-            self.last_short[kind as u8 as usize] = CachedToken {
+            self.last_short[short_slot(kind, len)] = CachedToken {
                 word,
                 key,
                 index: (id >> ID_BITS) + 1,
@@ -389,6 +390,12 @@ impl TreeBuilder {
 
 fn empty_error() -> GreenNode {
     GreenNode::new(SyntaxKind::ERROR.into(), [])
+}
+
+/// The entry of `last_short` for a token of `kind` and `len` (at most 8).
+#[inline]
+fn short_slot(kind: SyntaxKind, len: usize) -> usize {
+    (kind as u8 as usize) << 3 | (len & 7)
 }
 
 /// The first eight bytes of `bytes[start..start + len]`, little-endian and
