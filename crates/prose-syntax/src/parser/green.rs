@@ -62,10 +62,14 @@ const ID_BITS: u32 = 3;
 pub(crate) struct TreeBuilder {
     tokens: Vec<GreenToken>,
     /// The last token of each kind and length up to eight bytes
-    /// ([`short_slot`]): keywords, punctuation, blanks and many names are
-    /// found here, in entries used so often that they stay in the CPU's
-    /// first-level cache.
-    last_short: Box<[CachedToken; 256 * 8]>,
+    /// ([`Self::short_slot`]): keywords, punctuation, blanks and many names
+    /// are found here, in entries used so often that they stay in the
+    /// CPU's first-level cache.
+    last_short: Vec<CachedToken>,
+    /// `last_short.len() - 1`: 2,047 (32 KiB) for large inputs, 255 (4 KiB,
+    /// kinds sharing entries) for small ones, whose tables must be cheap to
+    /// clear.
+    short_mask: usize,
     /// Recent tokens by their kind and text, most recently used first.
     token_cache: Vec<[CachedToken; 2]>,
     token_cache_bits: u32,
@@ -127,9 +131,11 @@ impl TreeBuilder {
             |wanted: usize, max: u32| wanted.next_power_of_two().trailing_zeros().clamp(6, max);
         let token_cache_bits = bits(events / 4, TOKEN_CACHE_BITS);
         let node_cache_bits = bits(events / 4, NODE_CACHE_BITS);
+        let short_mask = if events >= 1 << 12 { 2047 } else { 255 };
         TreeBuilder {
             tokens: Vec::new(),
-            last_short: Box::new([CachedToken::default(); 256 * 8]),
+            last_short: vec![CachedToken::default(); short_mask + 1],
+            short_mask,
             token_cache: vec![[CachedToken::default(); 2]; 1 << token_cache_bits],
             token_cache_bits,
             // Capacities for fairly repetitive code, where about one node in
@@ -164,13 +170,20 @@ impl TreeBuilder {
         // 24 bits but for huge tokens, which skip the cache.
         let key = (len as u32) << 8 | kind as u32;
         if len <= 8 {
-            let last = self.last_short[short_slot(kind, len)];
+            let last = self.last_short[self.short_slot(kind, len)];
             if last.index != 0 && last.key == key && last.word == word {
                 self.children.push((last.index - 1) << ID_BITS | TOKEN);
                 return;
             }
         }
         self.cached_token(kind, text, range, word);
+    }
+
+    /// The entry of `last_short` for a token of `kind` and `len` (at most
+    /// 8).
+    #[inline]
+    fn short_slot(&self, kind: SyntaxKind, len: usize) -> usize {
+        ((kind as u8 as usize) << 3 | (len & 7)) & self.short_mask
     }
 
     /// [`Self::token`] for a token that is not the last short one of its
@@ -215,7 +228,8 @@ impl TreeBuilder {
             id
         };
         if short {
-            self.last_short[short_slot(kind, len)] = CachedToken {
+            let slot = self.short_slot(kind, len);
+            self.last_short[slot] = CachedToken {
                 word,
                 key,
                 index: (id >> ID_BITS) + 1,
@@ -390,12 +404,6 @@ impl TreeBuilder {
 
 fn empty_error() -> GreenNode {
     GreenNode::new(SyntaxKind::ERROR.into(), [])
-}
-
-/// The entry of `last_short` for a token of `kind` and `len` (at most 8).
-#[inline]
-fn short_slot(kind: SyntaxKind, len: usize) -> usize {
-    (kind as u8 as usize) << 3 | (len & 7)
 }
 
 /// The first eight bytes of `bytes[start..start + len]`, little-endian and
