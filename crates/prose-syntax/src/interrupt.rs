@@ -29,6 +29,19 @@ impl<'a> Interrupt<'a> {
             (self.hook)();
         }
     }
+
+    /// Counts `n` steps at once (a loop that ticks once every `n` steps
+    /// instead of every step); calls the hook when they cross a multiple
+    /// of [`Self::EVERY`].
+    #[inline]
+    pub(crate) fn tick_by(&self, n: u32) {
+        let before = self.count.get();
+        let count = before.wrapping_add(n);
+        self.count.set(count);
+        if count / Self::EVERY != before / Self::EVERY {
+            (self.hook)();
+        }
+    }
 }
 
 /// A hook that does nothing.

@@ -61,6 +61,15 @@ const ID_BITS: u32 = 3;
 
 pub(crate) struct TreeBuilder {
     tokens: Vec<GreenToken>,
+    /// The last token of each kind and length up to eight bytes
+    /// ([`Self::short_slot`]): keywords, punctuation, blanks and many names
+    /// are found here, in entries used so often that they stay in the
+    /// CPU's first-level cache.
+    last_short: Vec<CachedToken>,
+    /// `last_short.len() - 1`: 2,047 (32 KiB) for large inputs, 255 (4 KiB,
+    /// kinds sharing entries) for small ones, whose tables must be cheap to
+    /// clear.
+    short_mask: usize,
     /// Recent tokens by their kind and text, most recently used first.
     token_cache: Vec<[CachedToken; 2]>,
     token_cache_bits: u32,
@@ -75,6 +84,8 @@ pub(crate) struct TreeBuilder {
     key_ends: Vec<u32>,
     /// New nodes not in `node_index` yet: their hash and index.
     pending: Vec<(u64, u32)>,
+    /// Scratch space for adding `pending` to `node_index`.
+    slots: Vec<u64>,
     /// Nodes that are not interned, until their parent takes them; `free`
     /// lists the slots already taken.
     unique: Vec<Option<GreenNode>>,
@@ -120,8 +131,11 @@ impl TreeBuilder {
             |wanted: usize, max: u32| wanted.next_power_of_two().trailing_zeros().clamp(6, max);
         let token_cache_bits = bits(events / 4, TOKEN_CACHE_BITS);
         let node_cache_bits = bits(events / 4, NODE_CACHE_BITS);
+        let short_mask = if events >= 1 << 12 { 2047 } else { 255 };
         TreeBuilder {
             tokens: Vec::new(),
+            last_short: vec![CachedToken::default(); short_mask + 1],
+            short_mask,
             token_cache: vec![[CachedToken::default(); 2]; 1 << token_cache_bits],
             token_cache_bits,
             // Capacities for fairly repetitive code, where about one node in
@@ -137,6 +151,7 @@ impl TreeBuilder {
                 ends
             },
             pending: Vec::with_capacity(PENDING),
+            slots: Vec::with_capacity(PENDING),
             unique: Vec::new(),
             free: Vec::new(),
             parents: Vec::new(),
@@ -144,8 +159,9 @@ impl TreeBuilder {
         }
     }
 
-    /// Adds the token `text[range]`.
-    #[inline]
+    /// Adds the token `text[range]`. The commonest case (the same short
+    /// token as the last one of its kind) is inlined into the caller.
+    #[inline(always)]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
         let bytes = text.as_bytes();
         let len = range.len();
@@ -153,6 +169,31 @@ impl TreeBuilder {
         // Kinds fit in 8 bits (checked at compile time), lengths in the other
         // 24 bits but for huge tokens, which skip the cache.
         let key = (len as u32) << 8 | kind as u32;
+        if len <= 8 {
+            let last = self.last_short[self.short_slot(kind, len)];
+            if last.index != 0 && last.key == key && last.word == word {
+                self.children.push((last.index - 1) << ID_BITS | TOKEN);
+                return;
+            }
+        }
+        self.cached_token(kind, text, range, word);
+    }
+
+    /// The entry of `last_short` for a token of `kind` and `len` (at most
+    /// 8).
+    #[inline]
+    fn short_slot(&self, kind: SyntaxKind, len: usize) -> usize {
+        ((kind as u8 as usize) << 3 | (len & 7)) & self.short_mask
+    }
+
+    /// [`Self::token`] for a token that is not the last short one of its
+    /// kind; `word` is its [`first_word`].
+    #[inline(never)]
+    fn cached_token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>, word: u64) {
+        let bytes = text.as_bytes();
+        let len = range.len();
+        let key = (len as u32) << 8 | kind as u32;
+        let short = len <= 8;
         // The first and the last eight bytes tell most tokens apart.
         let mut hash = mix(key as u64, word);
         if len > 8 {
@@ -186,6 +227,14 @@ impl TreeBuilder {
             }
             id
         };
+        if short {
+            let slot = self.short_slot(kind, len);
+            self.last_short[slot] = CachedToken {
+                word,
+                key,
+                index: (id >> ID_BITS) + 1,
+            };
+        }
         self.children.push(id);
     }
 
@@ -307,11 +356,7 @@ impl TreeBuilder {
                 .iter()
                 .fold(key[0] as u64, |h, &id| mix(h, id as u64))
         });
-        self.pending
-            .sort_unstable_by_key(|&(hash, _)| index.position(hash));
-        for &(hash, i) in &self.pending {
-            index.insert_unchecked(hash, i);
-        }
+        index.insert_all(&self.pending, &mut self.slots);
         self.pending.clear();
     }
 
@@ -448,20 +493,35 @@ impl Index {
         }
     }
 
-    /// Adds an item known to be absent, once there is room for it.
-    #[inline]
-    fn insert_unchecked(&mut self, hash: u64, index: u32) {
-        if index >= INDEX_MASK {
-            return;
+    /// Adds items known to be absent, given by their hash and index, once
+    /// there is room for them. They are placed in slot order (the table is
+    /// too large for the CPU caches); `buffer` is scratch space for that.
+    fn insert_all(&mut self, items: &[(u64, u32)], buffer: &mut Vec<u64>) {
+        // Each item as its position above its slot: sorting the integers
+        // sorts the items by position.
+        buffer.clear();
+        buffer.extend(items.iter().filter(|&&(_, index)| index < INDEX_MASK).map(
+            |&(hash, index)| {
+                let slot = Self::tag(hash) << INDEX_BITS | (index + 1);
+                (self.position(hash) as u64) << 32 | slot as u64
+            },
+        ));
+        buffer.sort_unstable();
+        self.len += buffer.len();
+        for &item in buffer.iter() {
+            self.place_at((item >> 32) as usize, item as u32);
         }
-        self.len += 1;
-        self.place(hash, Self::tag(hash) << INDEX_BITS | (index + 1));
     }
 
     #[inline]
     fn place(&mut self, hash: u64, slot: u32) {
+        self.place_at(self.position(hash), slot);
+    }
+
+    /// Puts `slot` in the first free slot from position `i` on.
+    #[inline]
+    fn place_at(&mut self, mut i: usize, slot: u32) {
         let mask = self.slots.len() - 1;
-        let mut i = self.position(hash);
         while self.slots[i] != 0 {
             i = (i + 1) & mask;
         }

@@ -130,7 +130,9 @@ impl<'i> Parser<'i> {
     pub(crate) fn nth(&mut self, n: usize) -> SyntaxKind {
         // The hot path (called several times per token) stays tiny and
         // inlinable; running out of fuel is the cold path.
-        if self.stuck || self.fuel == 0 {
+        // Once stuck, the fuel stays at 0: only `do_bump` refills it, and
+        // nothing is consumed at EOF.
+        if self.fuel == 0 {
             return self.out_of_fuel();
         }
         self.fuel -= 1;
@@ -535,7 +537,7 @@ pub(crate) trait TreeSink {
 }
 
 impl TreeSink for green::TreeBuilder {
-    #[inline]
+    #[inline(always)]
     fn token(&mut self, kind: SyntaxKind, text: &str, range: Range<usize>) {
         green::TreeBuilder::token(self, kind, text, range);
     }
@@ -572,45 +574,40 @@ fn replay<B: TreeSink>(
     let raw_kinds = &lexed.kinds[..];
     let starts = &lexed.starts[..];
     let range = |raw: usize| starts[raw] as usize..starts[raw + 1] as usize;
+    let trivia = Trivia {
+        text,
+        raw_kinds,
+        starts,
+        interrupt,
+    };
     let mut raw = 0usize;
-    // For each open node: whether it is in the tree (not too deep).
-    let mut open: Vec<bool> = Vec::new();
-    // Nodes in the tree among `open`.
+    // The open nodes are `depth` nodes in the tree, then `left_out` nodes
+    // left out because they would lie too deep: once one is left out, the
+    // tree is at the limit, and every node opened until it is finished is
+    // left out too.
     let mut depth = 0usize;
-    // While nodes are left out: the depth where that started, so that one
-    // deep region gets one error.
+    let mut left_out = 0usize;
+    // While nodes are left out: the number of open nodes when that started,
+    // so that one deep region gets one error.
     let mut reported_at: Option<usize> = None;
     let mut forward: Vec<SyntaxKind> = Vec::new();
-    // A line break the layout pass made trivia (a blank line, a line
-    // inside brackets).
-    let trivial_break = |raw: usize| {
-        raw_kinds[raw] == WHITESPACE
-            && crate::lines::is_line_break(text.as_bytes()[starts[raw] as usize])
-    };
-    let eat_trivia = |builder: &mut B, raw: &mut usize| {
-        while *raw < raw_kinds.len() && raw_kinds[*raw].is_trivia() {
-            interrupt.tick();
-            // A run of trivial line breaks (blank lines) is one token: a
-            // file of ten million empty lines is one token, not ten million.
-            let start = *raw;
-            if trivial_break(start) {
-                while *raw + 1 < raw_kinds.len() && trivial_break(*raw + 1) {
-                    interrupt.tick();
-                    *raw += 1;
-                }
-            }
-            builder.token(
-                raw_kinds[start],
-                text,
-                starts[start] as usize..starts[*raw + 1] as usize,
-            );
-            *raw += 1;
-        }
-    };
 
     for i in 0..events.list.len() {
-        interrupt.tick();
+        if i % 16 == 0 {
+            interrupt.tick_by(16);
+        }
         match events.list[i] {
+            // Most nodes: no forward parent, not too deep.
+            Event::Start {
+                kind,
+                forward_parent: 0,
+            } if depth < MAX_TREE_DEPTH => {
+                if depth > 0 {
+                    trivia.eat(builder, &mut raw);
+                }
+                builder.start_node(kind);
+                depth += 1;
+            }
             Event::Start {
                 kind,
                 forward_parent,
@@ -636,7 +633,7 @@ fn replay<B: TreeSink>(
                 // out when the chain would go deeper than the limit.
                 let kept = MAX_TREE_DEPTH.saturating_sub(depth).min(forward.len());
                 if depth > 0 && kept > 0 {
-                    eat_trivia(builder, &mut raw);
+                    trivia.eat(builder, &mut raw);
                 }
                 if kept < forward.len() && reported_at.is_none() {
                     let next = (raw..raw_kinds.len())
@@ -653,28 +650,33 @@ fn replay<B: TreeSink>(
                         ),
                         range,
                     ));
-                    reported_at = Some(open.len());
+                    reported_at = Some(depth + left_out);
                 }
-                for (j, kind) in forward.drain(..).rev().enumerate() {
-                    let in_tree = j < kept;
-                    if in_tree {
-                        builder.start_node(kind);
-                        depth += 1;
-                    }
-                    open.push(in_tree);
+                let chain = forward.len();
+                for kind in forward.drain(..).rev().take(kept) {
+                    builder.start_node(kind);
                 }
+                depth += kept;
+                left_out += chain - kept;
             }
             Event::Finish => {
-                let in_tree = open.pop().unwrap_or(false);
-                if reported_at.is_some_and(|d| open.len() <= d) {
+                let in_tree = if left_out > 0 {
+                    left_out -= 1;
+                    false
+                } else if depth > 0 {
+                    depth -= 1;
+                    true
+                } else {
+                    false
+                };
+                if reported_at.is_some_and(|d| depth + left_out <= d) {
                     reported_at = None;
                 }
                 if !in_tree {
                     continue;
                 }
-                depth -= 1;
-                if open.is_empty() {
-                    eat_trivia(builder, &mut raw);
+                if depth == 0 {
+                    trivia.eat(builder, &mut raw);
                     // Anything left (only possible after the parser gave up)
                     // still belongs in the tree.
                     if raw < raw_kinds.len() {
@@ -689,7 +691,7 @@ fn replay<B: TreeSink>(
                 builder.finish_node();
             }
             Event::Token { kind } => {
-                eat_trivia(builder, &mut raw);
+                trivia.eat(builder, &mut raw);
                 if raw < raw_kinds.len() {
                     builder.token(kind, text, range(raw));
                     raw += 1;
@@ -697,5 +699,54 @@ fn replay<B: TreeSink>(
             }
             Event::Tombstone => {}
         }
+    }
+}
+
+/// Adds the trivia in front of the next token to the tree.
+struct Trivia<'a, 'i> {
+    text: &'a str,
+    /// The raw kinds after layout.
+    raw_kinds: &'a [SyntaxKind],
+    starts: &'a [u32],
+    interrupt: &'a Interrupt<'i>,
+}
+
+impl Trivia<'_, '_> {
+    /// Adds the trivia tokens from `*raw` on, if any.
+    #[inline]
+    fn eat<B: TreeSink>(&self, builder: &mut B, raw: &mut usize) {
+        // Most tokens have no trivia in front: keep that check inline.
+        if self.raw_kinds.get(*raw).is_some_and(|k| k.is_trivia()) {
+            self.eat_run(builder, raw);
+        }
+    }
+
+    fn eat_run<B: TreeSink>(&self, builder: &mut B, raw: &mut usize) {
+        let raw_kinds = self.raw_kinds;
+        while *raw < raw_kinds.len() && raw_kinds[*raw].is_trivia() {
+            self.interrupt.tick();
+            // A run of trivial line breaks (blank lines) is one token: a
+            // file of ten million empty lines is one token, not ten million.
+            let start = *raw;
+            if self.trivial_break(start) {
+                while *raw + 1 < raw_kinds.len() && self.trivial_break(*raw + 1) {
+                    self.interrupt.tick();
+                    *raw += 1;
+                }
+            }
+            builder.token(
+                raw_kinds[start],
+                self.text,
+                self.starts[start] as usize..self.starts[*raw + 1] as usize,
+            );
+            *raw += 1;
+        }
+    }
+
+    /// A line break the layout pass made trivia (a blank line, a line
+    /// inside brackets).
+    fn trivial_break(&self, raw: usize) -> bool {
+        self.raw_kinds[raw] == WHITESPACE
+            && crate::lines::is_line_break(self.text.as_bytes()[self.starts[raw] as usize])
     }
 }
