@@ -4,7 +4,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use prose_syntax::Parse;
 
-pub use crate::{reparse::ParseCache, statement_memo::StatementMemos};
+pub use crate::{
+    openprose::prompt_edit::PromptEditCache, reparse::ParseCache, statement_memo::StatementMemos,
+};
 
 use crate::{
     config::Config,
@@ -18,6 +20,9 @@ pub trait Db: salsa::Database {
     fn parse_cache(&self) -> &ParseCache;
     /// Results kept per top-level statement ([`StatementMemos`]).
     fn statement_memos(&self) -> &StatementMemos;
+    /// What typing in a prompt moves instead of computing again
+    /// ([`PromptEditCache`]).
+    fn prompt_edits(&self) -> &PromptEditCache;
 }
 
 /// One source file. `path` is the host's key for it (absolute and
@@ -180,6 +185,8 @@ pub struct RootDatabase {
     parses: std::sync::Arc<ParseCache>,
     /// Shared by the database and its snapshots.
     statements: std::sync::Arc<StatementMemos>,
+    /// Shared by the database and its snapshots.
+    prompt_edits: std::sync::Arc<PromptEditCache>,
 }
 
 impl RootDatabase {
@@ -192,6 +199,7 @@ impl RootDatabase {
             storage: salsa::Storage::new(Some(callback)),
             parses: Default::default(),
             statements: Default::default(),
+            prompt_edits: Default::default(),
         }
     }
 }
@@ -207,6 +215,10 @@ impl Db for RootDatabase {
 
     fn statement_memos(&self) -> &StatementMemos {
         &self.statements
+    }
+
+    fn prompt_edits(&self) -> &PromptEditCache {
+        &self.prompt_edits
     }
 }
 

@@ -39,9 +39,33 @@ use crate::db::SourceFile;
 #[derive(Default)]
 pub struct ParseCache {
     last: Mutex<HashMap<SourceFile, Previous>>,
+    /// For each file whose last parse only replaced a string's text in
+    /// the parse before it: how (see [`Relex`]).
+    relexed: Mutex<HashMap<SourceFile, Relex>>,
     /// How many parses were made in place in a previous tree (statements
     /// spliced in, or a string's text replaced), for tests.
     spliced: AtomicU64,
+}
+
+/// A parse made from the one before by replacing only the text of one
+/// string token: the tree is the same but for that token, and every offset
+/// after it moved by the change of its length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Relex {
+    /// The root of the parse it was made from ([`root_key`]).
+    pub from: usize,
+    /// The root of the parse made ([`root_key`]).
+    pub to: usize,
+    /// The token in the old text.
+    pub old: prose_syntax::TextRange,
+    /// The token in the new text.
+    pub new: prose_syntax::TextRange,
+}
+
+/// A parse's identity while it is alive: the address of its root's green
+/// node.
+pub fn root_key(parse: &Parse) -> usize {
+    std::ptr::from_ref(&**parse.green()).cast::<u8>() as usize
 }
 
 #[derive(Clone)]
@@ -66,9 +90,33 @@ impl ParseCache {
                 if let Outcome::Spliced { .. } | Outcome::Relexed { .. } = outcome {
                     self.spliced.fetch_add(1, Ordering::Relaxed);
                 }
+                let relex = match outcome {
+                    Outcome::Relexed { token } => {
+                        let old_len =
+                            u32::from(token.len()) as i64 + p.text.len() as i64 - text.len() as i64;
+                        u32::try_from(old_len).ok().map(|len| Relex {
+                            from: root_key(&p.parse),
+                            to: root_key(&parse),
+                            old: prose_syntax::TextRange::at(token.start(), len.into()),
+                            new: token,
+                        })
+                    }
+                    _ => None,
+                };
+                let mut relexed = self.relexed.lock().unwrap_or_else(PoisonError::into_inner);
+                match relex {
+                    Some(r) => relexed.insert(file, r),
+                    None => relexed.remove(&file),
+                };
                 parse
             }
-            None => prose_syntax::parse_interruptible(text, interrupt),
+            None => {
+                self.relexed
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .remove(&file);
+                prose_syntax::parse_interruptible(text, interrupt)
+            }
         };
         self.entries().insert(
             file,
@@ -78,6 +126,13 @@ impl ParseCache {
             },
         );
         parse
+    }
+
+    /// How the parse whose root is `to` ([`root_key`]) was made from the
+    /// one before, if it only replaced a string's text.
+    pub fn relexed(&self, file: SourceFile, to: usize) -> Option<Relex> {
+        let relexed = self.relexed.lock().unwrap_or_else(PoisonError::into_inner);
+        relexed.get(&file).copied().filter(|r| r.to == to)
     }
 
     /// How many parses so far were made in place in a previous tree.

@@ -9,6 +9,8 @@
 //! - time from a one-character `didChange` to the `publishDiagnostics` of
 //!   that version, p50 / p99 / max over 200 edits (each edit waits for the
 //!   previous one's diagnostics, as a typist who pauses would);
+//! - the same number of edits typing inside a prompt string of that
+//!   program (a character typed, then deleted);
 //! - the same edits in a program of about 300 lines (the 65 official
 //!   examples average 170 lines; the largest has 1,572);
 //! - VmRSS of the server process after initialize, with the big program
@@ -76,6 +78,38 @@ fn edit_latencies(client: &mut LspClient, uri: &str, line_count: usize) -> Vec<D
     latencies
 }
 
+/// The same edits typed inside a prompt string in the middle (`a` typed
+/// after the first character of the first `prompt: "` on or after the
+/// middle line, then deleted).
+fn prompt_latencies(
+    client: &mut LspClient,
+    uri: &str,
+    text: &str,
+    first_version: i64,
+) -> Vec<Duration> {
+    let lines: Vec<&str> = text.lines().collect();
+    let (line, col) = (lines.len() / 2..lines.len())
+        .find_map(|l| {
+            let c = lines[l].find("prompt: \"")?;
+            Some((l as u32, (c + "prompt: \"".len() + 1) as u32))
+        })
+        .expect("the generated program has prompts");
+    let mut latencies = Vec::with_capacity(EDITS);
+    for i in 0..EDITS {
+        let version = first_version + i as i64;
+        let start = Instant::now();
+        if i % 2 == 0 {
+            client.change(uri, version, &[(line, col, line, col, "a")]);
+        } else {
+            client.change(uri, version, &[(line, col, line, col + 1, "")]);
+        }
+        client.diagnostics(uri, Some(version));
+        latencies.push(start.elapsed());
+    }
+    latencies.sort();
+    latencies
+}
+
 fn main() {
     let dir = std::env::temp_dir().join(format!("prose-lsp-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -99,6 +133,7 @@ fn main() {
     let rss_big = vm_rss_kib(client.pid());
 
     let latencies = edit_latencies(&mut client, &uri, line_count);
+    let prompt = prompt_latencies(&mut client, &uri, &text, 2 + EDITS as i64);
 
     // The same with a program of a size people write by hand.
     let small = program_gen::program_of_lines(SMALL_LINES);
@@ -143,6 +178,12 @@ fn main() {
         ms(percentile(&latencies, 0.50)),
         ms(percentile(&latencies, 0.99)),
         ms(*latencies.last().unwrap()),
+    );
+    eprintln!(
+        "typing in a prompt of that program: p50 {}, p99 {}, max {}",
+        ms(percentile(&prompt, 0.50)),
+        ms(percentile(&prompt, 0.99)),
+        ms(*prompt.last().unwrap()),
     );
     eprintln!(
         "same with a {small_lines}-line program: p50 {}, p99 {}, max {}",

@@ -319,6 +319,39 @@ impl Acc {
         })
     }
 
+    /// The same reports with every range of file `path` mapped by `f`;
+    /// `None` if `f` cannot map one.
+    pub(crate) fn mapped(
+        &self,
+        path: &str,
+        f: impl Fn(TextRange) -> Option<TextRange>,
+    ) -> Option<Acc> {
+        let mut out = Vec::with_capacity(self.out.len());
+        for r in &self.out {
+            let mut related = Vec::with_capacity(r.related.len());
+            for rel in &r.related {
+                let range = if rel.path == path {
+                    f(rel.range)?
+                } else {
+                    rel.range
+                };
+                related.push(Related {
+                    range,
+                    ..rel.clone()
+                });
+            }
+            out.push(Reported {
+                range: f(r.range)?,
+                related,
+                ..r.clone()
+            });
+        }
+        Some(Acc {
+            rule: self.rule,
+            out,
+        })
+    }
+
     /// Each report that lies inside `range` (with its related locations
     /// in file `path`) as a line, with ranges relative to the start of
     /// `range`, sorted (for tests that compare reports).

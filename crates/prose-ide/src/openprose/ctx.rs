@@ -33,6 +33,9 @@ pub struct Ctx<'a> {
     statement: Option<SyntaxNode>,
     /// Whether a rule in a statement context read beyond the statement.
     escaped: std::cell::Cell<bool>,
+    /// Whether a rule read the file's text or syntax errors, the
+    /// configuration or the workspace ([`Ctx::watching_file`]).
+    read_file: std::cell::Cell<bool>,
     /// Whether reads beyond a statement are recorded (a statement context,
     /// or a context for the statement rules over the whole file).
     records: std::cell::Cell<bool>,
@@ -142,6 +145,7 @@ impl<'a> Ctx<'a> {
             records: std::cell::Cell::new(statement.is_some()),
             statement,
             escaped: std::cell::Cell::new(false),
+            read_file: std::cell::Cell::new(false),
             nodes,
             by_kind,
             line_starts: std::sync::OnceLock::new(),
@@ -157,6 +161,28 @@ impl<'a> Ctx<'a> {
         if self.records.get() {
             self.escaped.set(true);
         }
+    }
+
+    /// Records a read of the file's text or syntax errors, the
+    /// configuration or the workspace (beyond the statement, too).
+    fn beyond_names(&self) {
+        self.read_file.set(true);
+        self.outside();
+    }
+
+    /// Runs `f`; whether it read the file's text or syntax errors, the
+    /// configuration or the workspace (what typing in a prompt may change
+    /// besides the tree and the names, see `prompt_edit.rs`).
+    pub fn watching_file<T>(&self, f: impl FnOnce() -> T) -> (T, bool) {
+        let before = self.read_file.replace(false);
+        let out = f();
+        let read = self.read_file.replace(before);
+        (out, read)
+    }
+
+    /// Whether the "did you mean" budget was never exhausted.
+    pub fn suggestions_left(&self) -> bool {
+        self.suggestions.left()
     }
 
     /// Whether a rule in this statement context read beyond the statement
@@ -185,19 +211,19 @@ impl<'a> Ctx<'a> {
 
     /// The file's parse (its syntax errors).
     pub fn parse(&self) -> &'a Parse {
-        self.outside();
+        self.beyond_names();
         self.parse
     }
 
     /// The workspace the file is analysed in, if any.
     pub fn workspace(&self) -> Option<Workspace> {
-        self.outside();
+        self.beyond_names();
         self.workspace
     }
 
     /// The database.
     pub fn db(&self) -> &'a dyn Db {
-        self.outside();
+        self.beyond_names();
         self.db
     }
 
@@ -282,7 +308,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn text(&self) -> &'a str {
-        self.outside();
+        self.beyond_names();
         self.file.text(self.db)
     }
 
@@ -300,7 +326,7 @@ impl<'a> Ctx<'a> {
     /// innermost root, or (outside every root, or without a workspace) its
     /// own directory and the default configuration.
     fn with_file_root<T>(&self, f: impl FnOnce(&FileRoot) -> T) -> T {
-        self.outside();
+        self.beyond_names();
         match self.workspace {
             Some(ws) => f(file_root(self.db, self.file, ws)),
             None => f(&FileRoot::outside(self.path(), Config::default())),
@@ -319,13 +345,13 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn home_dir(&self) -> Option<String> {
-        self.outside();
+        self.beyond_names();
         self.workspace.and_then(|w| w.home(self.db).clone())
     }
 
     /// Whether a memory file exists at `path` (absolute, as the host keys them).
     pub fn memory_file_exists(&self, path: &str) -> bool {
-        self.outside();
+        self.beyond_names();
         self.workspace
             .is_some_and(|w| w.memory_files(self.db).contains(path))
     }
@@ -371,7 +397,7 @@ impl<'a> Ctx<'a> {
     /// The local file a `use` path resolves to, if the host loaded it (see
     /// [`crate::imports::import_candidates`] for the lookup order).
     pub fn resolve_import(&self, use_path: &str) -> Option<SourceFile> {
-        self.outside();
+        self.beyond_names();
         let ws = self.workspace?;
         let files = ws.files(self.db);
         self.import_candidates(use_path)
@@ -396,7 +422,7 @@ impl<'a> Ctx<'a> {
 
     /// The inputs and outputs of another program.
     pub fn contract(&self, file: SourceFile) -> &'a Contract {
-        self.outside();
+        self.beyond_names();
         program_contract(self.db, file)
     }
 }

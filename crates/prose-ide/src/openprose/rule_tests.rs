@@ -99,3 +99,30 @@ pub(crate) fn check_no(code: &str, fixture: &str) {
         );
     }
 }
+
+/// The programs of the examples shipped in the repository, the parser's
+/// test data and both corpora (with `PROSE_CORPUS`): (path, text).
+pub(crate) fn sample_programs() -> Vec<(String, String)> {
+    let root = prose_test_support::workspace_root();
+    let mut dirs = vec![
+        root.join("docs/examples"),
+        root.join("crates/prose-syntax/test_data"),
+    ];
+    if let Some(corpus) = prose_test_support::corpus_dir() {
+        if let Some(history) = corpus.parent().map(|p| p.join("openprose-history"))
+            && history.is_dir()
+        {
+            dirs.push(history);
+        }
+        dirs.push(corpus);
+    }
+    dirs.iter()
+        .flat_map(|d| prose_test_support::prose_files(d))
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
+        })
+        .collect()
+}

@@ -178,6 +178,37 @@ pub struct FileSemantics {
     by_name: std::collections::BTreeMap<String, Named>,
 }
 
+impl FileSemantics {
+    /// The same names with every range mapped by `f` (for text that moved);
+    /// `None` if `f` cannot map one.
+    pub fn moved(&self, f: impl Fn(TextRange) -> Option<TextRange>) -> Option<FileSemantics> {
+        let mut defs = Vec::with_capacity(self.defs.len());
+        for d in &self.defs {
+            defs.push(Def {
+                name_range: f(d.name_range)?,
+                range: f(d.range)?,
+                scope: match d.scope {
+                    Some(s) => Some(f(s)?),
+                    None => None,
+                },
+                ..d.clone()
+            });
+        }
+        let mut refs = Vec::with_capacity(self.refs.len());
+        for r in &self.refs {
+            refs.push(Reference {
+                range: f(r.range)?,
+                ..r.clone()
+            });
+        }
+        Some(FileSemantics {
+            defs,
+            refs,
+            by_name: self.by_name.clone(),
+        })
+    }
+}
+
 /// The definitions of one name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 struct Named {
@@ -255,11 +286,19 @@ impl FileSemantics {
 }
 
 /// Name resolution for a file (backdated when the result is unchanged).
+pub fn file_semantics(db: &dyn Db, file: SourceFile) -> &FileSemantics {
+    file_semantics_query(db, file)
+}
+
+/// The names of `file`; after typing in a prompt, the previous ones moved
+/// (`prompt_edit.rs`).
 #[salsa::tracked(returns(ref))]
-pub fn file_semantics(db: &dyn Db, file: SourceFile) -> FileSemantics {
-    let root = parse(db, file).tree();
-    // A file of megabytes takes a while: stop when an edit arrives.
-    resolve_interruptible(&root, &|| db.unwind_if_revision_cancelled())
+fn file_semantics_query(db: &dyn Db, file: SourceFile) -> std::sync::Arc<FileSemantics> {
+    crate::openprose::prompt_edit::semantics(db, file, || {
+        let root = parse(db, file).tree();
+        // A file of megabytes takes a while: stop when an edit arrives.
+        resolve_interruptible(&root, &|| db.unwind_if_revision_cancelled())
+    })
 }
 
 /// Resolves names in a parsed file (pure; also used directly in tests).

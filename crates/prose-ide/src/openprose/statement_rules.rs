@@ -235,27 +235,7 @@ mod tests {
     /// `PROSE_CORPUS`), and every OpenProse rule's documented example and
     /// fix.
     fn programs() -> Vec<(String, String)> {
-        let root = prose_test_support::workspace_root();
-        let mut dirs = vec![
-            root.join("docs/examples"),
-            root.join("crates/prose-syntax/test_data"),
-        ];
-        if let Some(corpus) = prose_test_support::corpus_dir() {
-            if let Some(history) = corpus.parent().map(|p| p.join("openprose-history"))
-                && history.is_dir()
-            {
-                dirs.push(history);
-            }
-            dirs.push(corpus);
-        }
-        let mut out: Vec<(String, String)> = dirs
-            .iter()
-            .flat_map(|d| prose_test_support::prose_files(d))
-            .map(|p| {
-                let text = std::fs::read_to_string(&p).unwrap();
-                (p.display().to_string(), text)
-            })
-            .collect();
+        let mut out = crate::openprose::rule_tests::sample_programs();
         for rule in rules() {
             for section in ["Example", "Fix"] {
                 if let Some((block, _)) =

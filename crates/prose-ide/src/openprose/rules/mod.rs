@@ -201,24 +201,44 @@ pub(crate) fn run(
     workspace: Option<Workspace>,
     config: &Config,
 ) -> Vec<Acc> {
+    use crate::openprose::{prompt_edit, statement_rules};
     let ctx = Ctx::new(db, file, workspace);
     // The rules that look at one statement at a time first, so that the
     // helpers they share with the others are computed while their reads
     // are recorded (`statement_rules.rs`).
-    let mut out = crate::openprose::statement_rules::run(db, file, workspace, config, &ctx);
+    let mut out = statement_rules::run(db, file, workspace, config, &ctx);
+    // After typing in a prompt, the findings of the rules that read
+    // neither the prompt nor the file's text nor the workspace are the
+    // previous ones, moved (`prompt_edit.rs`).
+    let kept = prompt_edit::kept_findings(db, file, config);
+    let mut keep = Vec::new();
     for &rule in rules() {
         // Rules are pure loops that call few queries: check between them
         // for a newer edit or a cancelled snapshot (`CancelToken`).
         db.unwind_if_revision_cancelled();
-        if is_off(config, rule) || crate::openprose::statement_rules::is_statement_rule(rule) {
+        if is_off(config, rule) || statement_rules::is_statement_rule(rule) {
             continue;
         }
         let Check::OpenProse(check) = rule.check else {
             continue;
         };
-        let mut acc = Acc::new(rule);
-        check(&ctx, &mut acc);
+        if let Some(acc) = kept.iter().flatten().find(|a| std::ptr::eq(a.rule(), rule)) {
+            keep.push(acc.clone());
+            out.push(acc.clone());
+            continue;
+        }
+        let (acc, read_file) = ctx.watching_file(|| {
+            let mut acc = Acc::new(rule);
+            check(&ctx, &mut acc);
+            acc
+        });
+        if !read_file && !prompt_edit::READ_STRINGS.contains(&rule.code) {
+            keep.push(acc.clone());
+        }
         out.push(acc);
+    }
+    if ctx.suggestions_left() {
+        prompt_edit::keep_findings(db, file, config, keep);
     }
     out
 }

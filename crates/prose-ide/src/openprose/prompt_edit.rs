@@ -1,0 +1,293 @@
+//! Typing in a prompt: the file's names and its file-wide rule findings of
+//! the parse before, moved by the edit, instead of computed again.
+//!
+//! When the last parse of a file only replaced the text of a prompt string
+//! (the re-lex shortcut of `prose_syntax::reparse`: no quote, brace,
+//! backslash or line break typed or deleted), the new tree is the old one
+//! but for that token. Nothing that name resolution reads changed (it reads
+//! names and interpolations, which are nodes of their own), and no line
+//! started or ended, so the names are the previous ones with every offset
+//! after the token moved by the change of its length. The same holds for a
+//! rule that reads neither the prompt's text nor anything outside the file:
+//! its findings of the parse before, moved, are its findings now.
+//!
+//! Which rules qualify is decided per run, for the run that made the
+//! findings: a rule that read the file's text, its syntax errors, the
+//! configuration or the workspace (recorded by the rule context, see
+//! `ctx.rs`) is run again, as are the rules of [`READ_STRINGS`], which read
+//! the text of string tokens through the tree. A test edits every prompt of
+//! the corpus this way and compares the diagnostics with a fresh analysis.
+//!
+//! The cache keeps, per file, the root of the parse the kept results were
+//! made from (its green node, so that the address cannot be reused), the
+//! names, the findings of the rules that qualify, and the configuration
+//! they were made under. A range that lies partly inside the edited token
+//! cannot be moved: everything is computed again then.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+use prose_syntax::{AstNode, GreenNode, NodeOrToken, SyntaxKind, TextRange, TextSize, ast};
+
+use crate::{
+    config::Config,
+    db::{Db, SourceFile, parse},
+    diagnostics::Acc,
+    openprose::semantics::FileSemantics,
+    reparse::{Relex, root_key},
+};
+
+/// The rules that read the text of string tokens (escapes, quotes, fences,
+/// interpolations and what follows a `"""`): always run again.
+pub(crate) const READ_STRINGS: &[&str] = &["E001", "E002", "P101", "P102", "P103", "P104"];
+
+/// What was kept for each file (see the module's documentation).
+#[derive(Default)]
+pub struct PromptEditCache {
+    /// Per file, what was kept for its last two parses (the names of the
+    /// new parse are made before its rules run, which read the old one's).
+    files: Mutex<HashMap<SourceFile, Vec<Kept>>>,
+    /// How many times the names and the findings were moved rather than
+    /// computed, for tests.
+    moved: [std::sync::atomic::AtomicU64; 2],
+}
+
+#[derive(Default, Clone)]
+struct Kept {
+    /// The root of the parse these results were made from.
+    root: Option<(usize, GreenNode)>,
+    sema: Option<Arc<FileSemantics>>,
+    rules: Option<(Config, Arc<Vec<Acc>>)>,
+}
+
+impl PromptEditCache {
+    fn with<T>(&self, f: impl FnOnce(&mut HashMap<SourceFile, Vec<Kept>>) -> T) -> T {
+        // Nothing runs under the lock that could panic halfway.
+        f(&mut self.files.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Keeps `value` as made from the parse whose root is `root`.
+    fn keep(&self, file: SourceFile, root: &GreenNode, set: impl FnOnce(&mut Kept)) {
+        let key = std::ptr::from_ref(&**root).cast::<u8>() as usize;
+        self.with(|files| {
+            let kept = files.entry(file).or_default();
+            let i = match kept
+                .iter()
+                .position(|k| k.root.as_ref().is_some_and(|(r, _)| *r == key))
+            {
+                Some(i) => i,
+                None => {
+                    if kept.len() == 2 {
+                        kept.remove(0);
+                    }
+                    kept.push(Kept {
+                        root: Some((key, root.clone())),
+                        ..Kept::default()
+                    });
+                    kept.len() - 1
+                }
+            };
+            set(&mut kept[i]);
+        });
+    }
+
+    fn kept(&self, file: SourceFile, root: usize) -> Option<Kept> {
+        self.with(|files| {
+            files
+                .get(&file)?
+                .iter()
+                .find(|k| k.root.as_ref().is_some_and(|(r, _)| *r == root))
+                .cloned()
+        })
+    }
+}
+
+/// The edit that made the current parse of `file`, when it only replaced
+/// the text of a prompt string.
+pub(crate) fn prompt_edit(db: &dyn Db, file: SourceFile) -> Option<Relex> {
+    let parse = parse(db, file);
+    let relex = db.parse_cache().relexed(file, root_key(parse))?;
+    let NodeOrToken::Token(token) = parse.syntax_node().covering_element(relex.new) else {
+        return None;
+    };
+    if token.kind() != SyntaxKind::STRING_TEXT || token.text_range() != relex.new {
+        return None;
+    }
+    let string = token.parent()?;
+    let holder = string.parent()?;
+    let prompt = match holder.kind() {
+        SyntaxKind::SESSION_EXPR => true,
+        SyntaxKind::PROPERTY => ast::Property::cast(holder).is_some_and(|p| p.key() == "prompt"),
+        _ => false,
+    };
+    prompt.then_some(relex)
+}
+
+/// `range` of the old text in the new one, when it does not lie partly
+/// inside the edited token.
+pub(crate) fn moved(range: TextRange, edit: &Relex) -> Option<TextRange> {
+    let (start, end) = (edit.old.start(), edit.old.end());
+    let at = |o: TextSize| o - end + edit.new.end();
+    if range.end() <= start {
+        Some(range)
+    } else if range.start() >= end {
+        Some(TextRange::new(at(range.start()), at(range.end())))
+    } else if range.start() <= start && range.end() >= end {
+        Some(TextRange::new(range.start(), at(range.end())))
+    } else {
+        None
+    }
+}
+
+/// The names of `file`: the previous ones moved when the last edit only
+/// typed in a prompt, else `compute()`; kept for the next edit either way.
+pub(crate) fn semantics(
+    db: &dyn Db,
+    file: SourceFile,
+    compute: impl FnOnce() -> FileSemantics,
+) -> Arc<FileSemantics> {
+    let cache = db.prompt_edits();
+    let root = parse(db, file).green().clone();
+    let reused = prompt_edit(db, file).and_then(|edit| {
+        let kept = cache.kept(file, edit.from)?.sema?;
+        let sema = kept.moved(|r| moved(r, &edit))?;
+        cache.moved[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Some(sema)
+    });
+    let sema = Arc::new(reused.unwrap_or_else(compute));
+    cache.keep(file, &root, |k| k.sema = Some(sema.clone()));
+    sema
+}
+
+/// The findings of the file-wide rules kept from the parse before, moved,
+/// when the last edit only typed in a prompt and the configuration is the
+/// same; `None` if they are to be computed.
+pub(crate) fn kept_findings(db: &dyn Db, file: SourceFile, config: &Config) -> Option<Vec<Acc>> {
+    let edit = prompt_edit(db, file)?;
+    let (made_under, accs) = db.prompt_edits().kept(file, edit.from)?.rules?;
+    if made_under != *config {
+        return None;
+    }
+    let path = file.path(db);
+    let accs: Option<Vec<Acc>> = accs
+        .iter()
+        .map(|a| a.mapped(path, |r| moved(r, &edit)))
+        .collect();
+    if accs.is_some() {
+        db.prompt_edits().moved[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+    accs
+}
+
+/// Keeps the findings of the rules that qualify, made from the current
+/// parse of `file` under `config`.
+pub(crate) fn keep_findings(db: &dyn Db, file: SourceFile, config: &Config, accs: Vec<Acc>) {
+    let root = parse(db, file).green().clone();
+    db.prompt_edits().keep(file, &root, |k| {
+        k.rules = Some((config.clone(), Arc::new(accs)));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use prose_syntax::{AstNode, SyntaxKind};
+
+    use crate::{AnalysisHost, db::Db};
+
+    /// The programs the tests edit.
+    fn programs() -> Vec<(String, String)> {
+        crate::openprose::rule_tests::sample_programs()
+    }
+
+    /// Where to type in each prompt's text of `text`: the middle of every
+    /// text token of a session's prompt or a `prompt:` property.
+    fn prompt_offsets(text: &str) -> Vec<usize> {
+        let root = prose_syntax::parse(text).syntax_node();
+        root.descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == SyntaxKind::STRING_TEXT)
+            .filter(|t| {
+                let holder = t.parent().and_then(|s| s.parent());
+                holder.is_some_and(|h| {
+                    h.kind() == SyntaxKind::SESSION_EXPR
+                        || prose_syntax::ast::Property::cast(h).is_some_and(|p| p.key() == "prompt")
+                })
+            })
+            .map(|t| {
+                let r = t.text_range();
+                let mut at = usize::from(r.start()) + usize::from(r.len()) / 2;
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                at
+            })
+            .collect()
+    }
+
+    /// Typing in every prompt of every program: the diagnostics and the
+    /// names are a fresh analysis's, and most edits moved the previous
+    /// names and findings instead of computing them.
+    #[test]
+    fn typing_in_a_prompt_gives_what_a_fresh_analysis_gives() {
+        let mut edits = 0;
+        let mut host = AnalysisHost::new();
+        for (name, original) in programs() {
+            let mut text = original.clone();
+            let file = host.set_file_text("/ws/edited.prose", text.clone());
+            host.analysis().diagnostics(file).unwrap();
+            // From the last prompt to the first, so that the offsets stay
+            // right.
+            let offsets = prompt_offsets(&original);
+            // At most eight prompts per program, spread over it.
+            let step = offsets.len().div_ceil(8).max(1);
+            for at in offsets.into_iter().step_by(step).rev() {
+                for typed in ["zq ", "w"] {
+                    text.insert_str(at, typed);
+                    host.set_file_text("/ws/edited.prose", text.clone());
+                    let analysis = host.analysis();
+                    let incremental = analysis.diagnostics(file).unwrap();
+                    let names = analysis
+                        .with_db(|db| {
+                            crate::openprose::semantics::file_semantics(
+                                db,
+                                analysis.source_file(file),
+                            )
+                            .clone()
+                        })
+                        .unwrap();
+                    let mut fresh = AnalysisHost::new();
+                    let id = fresh.set_file_text("/ws/edited.prose", text.clone());
+                    let fa = fresh.analysis();
+                    assert_eq!(
+                        incremental,
+                        fa.diagnostics(id).unwrap(),
+                        "{name} after typing at {at}"
+                    );
+                    let fresh_names = fa
+                        .with_db(|db| {
+                            crate::openprose::semantics::file_semantics(db, fa.source_file(id))
+                                .clone()
+                        })
+                        .unwrap();
+                    assert_eq!(names, fresh_names, "{name} after typing at {at}");
+                    edits += 1;
+                }
+            }
+        }
+        let moved =
+            |i: usize| host.db.prompt_edits().moved[i].load(std::sync::atomic::Ordering::Relaxed);
+        assert!(edits > 100, "only {edits} edits");
+        assert!(
+            moved(0) * 2 > edits,
+            "names moved {} times in {edits} edits",
+            moved(0)
+        );
+        assert!(
+            moved(1) * 2 > edits,
+            "findings moved {} times in {edits} edits",
+            moved(1)
+        );
+    }
+}
