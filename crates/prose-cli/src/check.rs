@@ -13,7 +13,7 @@ use prose_ide::{AnalysisHost, Cancellable, Config, Diagnostic, FileId, FileRange
 
 use crate::{
     args::{CheckArgs, Format},
-    diff, fix, formats, render,
+    diff, fix, formats, parallel, render,
     report::{CheckedFile, Fixed, Report, plural},
     source::{LoadError, collect_files, empty_dirs, read_source, report_load_error},
     statistics, workspace, write_or_exit,
@@ -35,8 +35,20 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         64 * 1024,
         std::io::stdout().lock(),
     ));
-    let status = run_with_output(args, Box::new(anstream::AutoStream::new(buffered, choice)));
-    ExitCode::from(status)
+    let out = Box::new(anstream::AutoStream::new(buffered, choice));
+    ExitCode::from(check(args, out, Teardown::Leave))
+}
+
+/// What becomes of the analysis (the database, every file's tree and
+/// diagnostics) once the report is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Teardown {
+    /// Freed, as a library call must (tests, benchmarks).
+    Drop,
+    /// Left to the end of the process, which is about to exit: freeing
+    /// every node of every tree a piece at a time is a few per cent of a
+    /// whole run, on the one thread, for nothing.
+    Leave,
 }
 
 /// One file to check: how it is shown, its analysis key, its id.
@@ -51,6 +63,10 @@ struct Loaded {
 
 /// Runs the check, writing the report to `out`; returns the exit status.
 pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
+    check(args, out, Teardown::Drop)
+}
+
+fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown) -> u8 {
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
     let (root, config) = match settings(args) {
         Ok(settings) => settings,
@@ -167,6 +183,9 @@ pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
         }
     };
     write_or_exit(written.and_then(|()| out.flush()), status);
+    if teardown == Teardown::Leave {
+        std::mem::forget((host, loaded, report));
+    }
     status
 }
 
@@ -332,10 +351,10 @@ fn print_diffs(
     status
 }
 
-/// Computes the diagnostics of `loaded` files on one thread per core, each
-/// with its own database snapshot; the result keeps the input order.
+/// Computes the diagnostics of `loaded` files on one thread per core
+/// ([`parallel::map`]); the result keeps the input order.
 fn analyse(host: &AnalysisHost, loaded: &[Loaded]) -> Vec<CheckedFile> {
-    per_file(host, loaded, |analysis, l| {
+    parallel::map(host, loaded, |analysis, l| {
         Ok(CheckedFile {
             path: l.path.clone(),
             key: l.key.clone(),
@@ -348,7 +367,7 @@ fn analyse(host: &AnalysisHost, loaded: &[Loaded]) -> Vec<CheckedFile> {
 
 /// The diagnostics (file key, code, range) that have a safe fix.
 fn fixable(host: &AnalysisHost, loaded: &[Loaded]) -> HashSet<(String, &'static str, TextRange)> {
-    per_file(host, loaded, |analysis, l| {
+    parallel::map(host, loaded, |analysis, l| {
         let len = analysis.file_text(l.id)?.len() as u32;
         let range = TextRange::up_to(len.into());
         let actions = analysis.code_actions(FileRange { file: l.id, range })?;
@@ -361,38 +380,6 @@ fn fixable(host: &AnalysisHost, loaded: &[Loaded]) -> HashSet<(String, &'static 
     .into_iter()
     .flatten()
     .collect()
-}
-
-/// Runs `f` for every loaded file, on one thread per core, each with its
-/// own database snapshot; the results keep the input order.
-fn per_file<T: Send>(
-    host: &AnalysisHost,
-    loaded: &[Loaded],
-    f: impl Fn(&prose_ide::Analysis, &Loaded) -> Cancellable<T> + Sync,
-) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(loaded.len().max(1));
-    let chunk = loaded.len().div_ceil(threads).max(1);
-    let mut results: Vec<T> = Vec::with_capacity(loaded.len());
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = loaded
-            .chunks(chunk)
-            .map(|part| {
-                let analysis = host.analysis();
-                let f = &f;
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|l| uncancelled(f(&analysis, l)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for w in workers {
-            results.extend(w.join().expect("an analysis thread panicked"));
-        }
-    });
-    results
 }
 
 /// The files that related notes point into and that are not reported on

@@ -19,6 +19,7 @@ pub mod jobs;
 pub mod jobs_run;
 pub mod line_index;
 pub mod live;
+pub mod parallel;
 pub mod progress;
 pub mod render;
 pub mod report;

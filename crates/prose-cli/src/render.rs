@@ -55,20 +55,6 @@ fn snippet<'a>(
 /// snippet it points to when that file's text is known (a checked file or
 /// an imported one), under the path the user typed for it.
 pub fn human(out: &mut dyn Write, report: &Report, quiet: bool) -> io::Result<()> {
-    let renderer = renderer();
-    let indexes: Vec<LineIndex> = report
-        .files
-        .iter()
-        .chain(&report.context)
-        .map(|f| LineIndex::new(&f.text))
-        .collect();
-    let index_of = |key: &str| {
-        report
-            .files
-            .iter()
-            .chain(&report.context)
-            .position(|f| f.read && f.key == key)
-    };
     if let (Some(fixed), false) = (&report.fixed, quiet) {
         for f in fixed {
             let origin = format!("{}:{}:{}", f.path, f.start.line, f.start.column);
@@ -78,44 +64,73 @@ pub fn human(out: &mut dyn Write, report: &Report, quiet: bool) -> io::Result<()
             writeln!(out)?;
         }
     }
-    for (i, file) in report.files.iter().enumerate() {
-        for d in &file.diagnostics {
-            let title = level(d.severity)
-                .primary_title(d.message.as_str())
-                .id(d.code.as_str());
-            let mut group = vec![if file.read {
-                title.element(snippet(
-                    &file.path,
-                    &indexes[i],
-                    d.range,
-                    AnnotationKind::Primary,
-                ))
-            } else {
-                title.element(Origin::path(file.path.as_str()))
-            }];
-            for related in &d.related {
-                let title = Level::NOTE.secondary_title(related.message.as_str());
-                group.push(match index_of(&related.path) {
-                    Some(j) => {
-                        let other = report.files.iter().chain(&report.context).nth(j);
-                        let path = other.map_or(related.path.as_str(), |f| f.path.as_str());
-                        title.element(snippet(
-                            path,
-                            &indexes[j],
-                            related.range,
-                            AnnotationKind::Context,
-                        ))
-                    }
-                    None => title.element(Origin::path(related.path.as_str())),
-                });
-            }
-            writeln!(out, "{}\n", renderer.render(&group))?;
-        }
+    // Each file's diagnostics are rendered on their own (on one thread per
+    // core: rendering is a tenth of a run over many small files), then
+    // written in order.
+    let files: Vec<usize> = (0..report.files.len())
+        .filter(|&i| !report.files[i].diagnostics.is_empty())
+        .collect();
+    let rendered = crate::parallel::each(&files, renderer, |renderer, &i| {
+        human_file(renderer, report, i)
+    });
+    for text in rendered {
+        out.write_all(text.as_bytes())?;
     }
     if quiet {
         return Ok(());
     }
     writeln!(out, "{}", summary(report))
+}
+
+/// The annotated snippets of the diagnostics of `report.files[i]`, each
+/// followed by an empty line. Line indexes are built for that file and for
+/// the files its related notes point into, only.
+fn human_file(renderer: &Renderer, report: &Report, i: usize) -> String {
+    use std::fmt::Write as _;
+    let all = || report.files.iter().chain(&report.context);
+    let file = &report.files[i];
+    let mut indexes: Vec<(usize, LineIndex)> = vec![(i, LineIndex::new(&file.text))];
+    let mut text = String::new();
+    for d in &file.diagnostics {
+        let title = level(d.severity)
+            .primary_title(d.message.as_str())
+            .id(d.code.as_str());
+        let mut group = vec![if file.read {
+            title.element(snippet(
+                &file.path,
+                &indexes[0].1,
+                d.range,
+                AnnotationKind::Primary,
+            ))
+        } else {
+            title.element(Origin::path(file.path.as_str()))
+        }];
+        // Where each note points: a file whose text is known, indexed once.
+        let targets: Vec<Option<usize>> = (d.related.iter())
+            .map(|r| all().position(|f| f.read && f.key == r.path))
+            .collect();
+        for &j in targets.iter().flatten() {
+            if !indexes.iter().any(|(k, _)| *k == j) {
+                let other = all().nth(j).expect("a file found by its position");
+                indexes.push((j, LineIndex::new(&other.text)));
+            }
+        }
+        for (related, target) in d.related.iter().zip(targets) {
+            let title = Level::NOTE.secondary_title(related.message.as_str());
+            group.push(match target {
+                Some(j) => {
+                    let path = all()
+                        .nth(j)
+                        .map_or(related.path.as_str(), |f| f.path.as_str());
+                    let index = &indexes.iter().find(|(k, _)| *k == j).expect("indexed").1;
+                    title.element(snippet(path, index, related.range, AnnotationKind::Context))
+                }
+                None => title.element(Origin::path(related.path.as_str())),
+            });
+        }
+        let _ = write!(text, "{}\n\n", renderer.render(&group));
+    }
+    text
 }
 
 /// The `--format json` report. Field order and names are a stable contract

@@ -91,6 +91,11 @@ pub fn configure(host: &mut AnalysisHost, root: &Path, config: Config) {
 /// Imported programs are added to the host (for their contracts) but are
 /// not reported on. (The runner's error check loads them the same way.)
 pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId]) {
+    // Finding them parses every file: on one thread per core first, so the
+    // passes below (one thread) find the answers computed.
+    crate::parallel::map(host, files, |analysis, &f| {
+        analysis.external_paths(f).map(drop)
+    });
     prose_runner::check::load_dependencies(host, files);
     let analysis = host.analysis();
     let mut aux: Vec<String> = files
