@@ -89,30 +89,19 @@ impl<T> StatementMemo<T> {
         &self,
         file: SourceFile,
         root: &SyntaxNode,
-        compute: impl FnMut(&SyntaxNode) -> T,
-    ) -> Vec<(TextSize, Arc<T>)> {
-        self.each_kept_if(file, root, compute, |_| true)
-    }
-
-    /// [`StatementMemo::each`], keeping for later computations only the
-    /// results `reusable` accepts (the others are computed again).
-    pub(crate) fn each_kept_if(
-        &self,
-        file: SourceFile,
-        root: &SyntaxNode,
         mut compute: impl FnMut(&SyntaxNode) -> T,
-        reusable: impl Fn(&T) -> bool,
     ) -> Vec<(TextSize, Arc<T>)> {
         self.each_batched(
             file,
             root,
             |missing| missing.iter().map(&mut compute).collect(),
-            reusable,
+            |_| true,
         )
     }
 
-    /// [`StatementMemo::each_kept_if`], with the statements not in the
-    /// memo computed together: `compute` gets them in text order and
+    /// [`StatementMemo::each`], with the statements not in the memo
+    /// computed together, and only the results `reusable` accepts kept
+    /// for later computations: `compute` gets them in text order and
     /// returns one result for each (a computation over the whole file may
     /// be cheaper than one per statement when most are missing).
     pub(crate) fn each_batched(

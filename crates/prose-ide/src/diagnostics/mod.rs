@@ -432,30 +432,8 @@ impl Acc {
     /// reports' and their related locations') that starts at `from` or
     /// after it is moved to start at `to` instead.
     pub(crate) fn moved(&self, path: &str, from: TextSize, to: TextSize) -> Acc {
-        let at = |r: TextRange| r - from + to;
-        Acc {
-            rule: self.rule,
-            out: self
-                .out
-                .iter()
-                .map(|r| Reported {
-                    range: at(r.range),
-                    related: r
-                        .related
-                        .iter()
-                        .map(|rel| Related {
-                            range: if rel.path == path {
-                                at(rel.range)
-                            } else {
-                                rel.range
-                            },
-                            ..rel.clone()
-                        })
-                        .collect(),
-                    ..r.clone()
-                })
-                .collect(),
-        }
+        self.mapped(path, |r| Some(r - from + to))
+            .expect("moving a range never fails")
     }
 }
 

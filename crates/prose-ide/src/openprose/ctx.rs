@@ -197,11 +197,6 @@ impl<'a> Ctx<'a> {
         &self.root
     }
 
-    /// The statement a statement context covers.
-    pub fn statement(&self) -> Option<&SyntaxNode> {
-        self.statement.as_ref()
-    }
-
     /// The file's names (resolution).
     pub fn sema(&self) -> &'a FileSemantics {
         self.outside();
