@@ -49,6 +49,9 @@ pub struct StatementMemos {
     /// What the statement rules report in each statement of an OpenProse
     /// file (`openprose/statement_rules.rs`).
     pub(crate) rules: StatementMemo<crate::openprose::statement_rules::Findings>,
+    /// What name resolution's walk finds in each statement of an OpenProse
+    /// file (`openprose/semantics/walk.rs`).
+    pub(crate) names: StatementMemo<crate::openprose::semantics::StatementNames>,
 }
 
 /// One computation's results per top-level statement, per file.

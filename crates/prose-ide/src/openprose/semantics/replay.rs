@@ -1,0 +1,195 @@
+//! The second half of name resolution: the [`StatementNames`] of every
+//! top-level statement, played in text order into a [`FileSemantics`].
+//!
+//! The hoisted definitions of all statements come first, then each
+//! statement's steps: a definition is added, a reference is looked up
+//! among the definitions made so far (scoped ones were resolved by the
+//! walk), and `name = value` becomes a reference or a definition depending
+//! on what is bound. Definition ids and the order of definitions and
+//! references are the ones a single walk over the file gives.
+
+use std::sync::Arc;
+
+use prose_syntax::TextSize;
+
+use super::{
+    Def, DefId, DefKind, FileSemantics, RefKind, RefSite, Reference,
+    walk::{StatementNames, Step},
+};
+
+/// Plays the statements (each with its start) into the file's names.
+pub(super) fn replay(statements: &[(TextSize, Arc<StatementNames>)]) -> FileSemantics {
+    let mut r = Replay {
+        out: FileSemantics::default(),
+        deferred: Vec::new(),
+    };
+    let defs: usize = statements
+        .iter()
+        .map(|(_, s)| s.hoisted.len() + s.steps.len())
+        .sum();
+    r.out.defs.reserve(defs);
+    for (at, s) in statements {
+        for d in &s.hoisted {
+            r.push_def(moved(d, *at));
+        }
+    }
+    let mut local: Vec<DefId> = Vec::new();
+    for (at, s) in statements {
+        local.clear();
+        for step in &s.steps {
+            r.step(step, *at, &mut local);
+        }
+    }
+    r.finish()
+}
+
+fn moved(d: &Def, at: TextSize) -> Def {
+    Def {
+        name: d.name.clone(),
+        kind: d.kind,
+        name_range: d.name_range + at,
+        range: d.range + at,
+        scope: d.scope.map(|s| s + at),
+        in_block_def: d.in_block_def,
+    }
+}
+
+struct Replay {
+    out: FileSemantics,
+    /// Unresolved variable references made in code that runs later (block
+    /// bodies, agent definitions), retried against every program-level
+    /// binding once the whole file is known.
+    deferred: Vec<usize>,
+}
+
+impl Replay {
+    fn step(&mut self, step: &Step, at: TextSize, local: &mut Vec<DefId>) {
+        match step {
+            Step::Def(d) => local.push(self.push_def(moved(d, at))),
+            Step::Ref {
+                name,
+                range,
+                kind,
+                scoped,
+                in_hoisted,
+                in_block_def,
+            } => {
+                let range = *range + at;
+                let target = match kind {
+                    RefKind::Agent => self.first_named(name, DefKind::Agent),
+                    RefKind::Block => self.first_named(name, DefKind::Block),
+                    RefKind::Program => self.first_named(name, DefKind::Program),
+                    RefKind::Variable(_) => match scoped {
+                        Some(o) => Some(local[*o as usize]),
+                        None => self.lookup_variable(name, range.start(), *in_block_def),
+                    },
+                };
+                if target.is_none() && *in_hoisted && matches!(kind, RefKind::Variable(_)) {
+                    self.deferred.push(self.out.refs.len());
+                }
+                self.out.refs.push(Reference {
+                    name: name.clone(),
+                    range,
+                    kind: *kind,
+                    target,
+                });
+            }
+            Step::Assign {
+                name,
+                at: name_at,
+                stmt,
+                scoped,
+                in_block_def,
+            } => {
+                let name_at = *name_at + at;
+                let bound = match scoped {
+                    Some(o) => Some(local[*o as usize]),
+                    None => self.lookup_variable(name, name_at.start(), *in_block_def),
+                };
+                if bound.is_some() {
+                    self.out.refs.push(Reference {
+                        name: name.clone(),
+                        range: name_at,
+                        kind: RefKind::Variable(RefSite::AssignTarget),
+                        target: bound,
+                    });
+                } else {
+                    self.push_def(Def {
+                        name: name.clone(),
+                        kind: DefKind::Assigned,
+                        name_range: name_at,
+                        range: *stmt + at,
+                        scope: None,
+                        in_block_def: *in_block_def,
+                    });
+                }
+            }
+        }
+    }
+
+    fn push_def(&mut self, def: Def) -> DefId {
+        let id = DefId(self.out.defs.len() as u32);
+        match self.out.by_name.get_mut(def.name.as_str()) {
+            Some(named) => named.push(id, def.kind),
+            None => self
+                .out
+                .by_name
+                .entry(def.name.clone())
+                .or_default()
+                .push(id, def.kind),
+        }
+        self.out.defs.push(def);
+        id
+    }
+
+    /// A variable bound outside every scope the reference is in: the last
+    /// program binding before `at`, else an input, else (in a block body,
+    /// which runs where it is called) any program binding.
+    fn lookup_variable(&self, name: &str, at: TextSize, in_block_def: bool) -> Option<DefId> {
+        let candidates = self
+            .out
+            .by_name
+            .get(name)
+            .map_or(&[][..], |n| n.ids.as_slice());
+        let def = |id: &DefId| self.out.def(*id);
+        let flat = |d: &Def| d.kind.is_flat_binding();
+        let before = candidates
+            .iter()
+            .filter(|id| flat(def(id)) && def(id).range.start() < at)
+            .max_by_key(|id| def(id).range.start());
+        if let Some(&id) = before {
+            return Some(id);
+        }
+        if let Some(&id) = candidates.iter().find(|id| def(id).kind == DefKind::Input) {
+            return Some(id);
+        }
+        if in_block_def {
+            // The body runs at the call site: any program binding may be in scope.
+            if let Some(&id) = candidates
+                .iter()
+                .find(|id| flat(def(id)) && !def(id).in_block_def)
+            {
+                return Some(id);
+            }
+        }
+        None
+    }
+
+    /// The first definition of `kind` called `name`.
+    fn first_named(&self, name: &str, kind: DefKind) -> Option<DefId> {
+        self.out.by_name.get(name)?.first(kind)
+    }
+
+    fn finish(mut self) -> FileSemantics {
+        for i in std::mem::take(&mut self.deferred) {
+            let name = &self.out.refs[i].name;
+            let defs = &self.out.defs;
+            let target = self.out.named(name).find(|id| {
+                let d = &defs[id.0 as usize];
+                d.kind.is_flat_binding() && !d.in_block_def
+            });
+            self.out.refs[i].target = target;
+        }
+        self.out
+    }
+}
