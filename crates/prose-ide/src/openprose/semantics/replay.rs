@@ -23,35 +23,26 @@ pub(super) fn replay(statements: &[(TextSize, Arc<StatementNames>)]) -> FileSema
         out: FileSemantics::default(),
         deferred: Vec::new(),
     };
-    let defs: usize = statements
-        .iter()
-        .map(|(_, s)| s.hoisted.len() + s.steps.len())
-        .sum();
-    r.out.defs.reserve(defs);
+    let steps: usize = statements.iter().map(|(_, s)| s.steps.len()).sum();
+    r.out.defs.reserve(steps);
     for (at, s) in statements {
-        for d in &s.hoisted {
-            r.push_def(moved(d, *at));
+        for step in s.steps.iter() {
+            match step {
+                Step::Hoisted(d) => {
+                    r.push_def(d.at(*at));
+                }
+                _ => break,
+            }
         }
     }
     let mut local: Vec<DefId> = Vec::new();
     for (at, s) in statements {
         local.clear();
-        for step in &s.steps {
+        for step in s.steps.iter() {
             r.step(step, *at, &mut local);
         }
     }
     r.finish()
-}
-
-fn moved(d: &Def, at: TextSize) -> Def {
-    Def {
-        name: d.name.clone(),
-        kind: d.kind,
-        name_range: d.name_range + at,
-        range: d.range + at,
-        scope: d.scope.map(|s| s + at),
-        in_block_def: d.in_block_def,
-    }
 }
 
 struct Replay {
@@ -65,7 +56,8 @@ struct Replay {
 impl Replay {
     fn step(&mut self, step: &Step, at: TextSize, local: &mut Vec<DefId>) {
         match step {
-            Step::Def(d) => local.push(self.push_def(moved(d, at))),
+            Step::Hoisted(_) => {}
+            Step::Def(d) => local.push(self.push_def(d.at(at))),
             Step::Ref {
                 name,
                 range,
@@ -88,7 +80,7 @@ impl Replay {
                     self.deferred.push(self.out.refs.len());
                 }
                 self.out.refs.push(Reference {
-                    name: name.clone(),
+                    name: name.to_string(),
                     range,
                     kind: *kind,
                     target,
@@ -108,14 +100,14 @@ impl Replay {
                 };
                 if bound.is_some() {
                     self.out.refs.push(Reference {
-                        name: name.clone(),
+                        name: name.to_string(),
                         range: name_at,
                         kind: RefKind::Variable(RefSite::AssignTarget),
                         target: bound,
                     });
                 } else {
                     self.push_def(Def {
-                        name: name.clone(),
+                        name: name.to_string(),
                         kind: DefKind::Assigned,
                         name_range: name_at,
                         range: *stmt + at,

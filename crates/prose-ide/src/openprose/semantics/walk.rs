@@ -25,26 +25,52 @@ use prose_syntax::{
 
 use super::{Def, DefKind, RefKind, RefSite};
 
-/// The names of one top-level statement, relative to its start.
+/// The names of one top-level statement, relative to its start: its
+/// [`Step::Hoisted`] definitions first, then the steps of the second pass.
+/// (Kept for every statement of every open file: compact, one allocation
+/// for the steps and one per name.)
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct StatementNames {
-    /// The hoisted definitions inside the statement (agents, blocks,
-    /// imports, inputs), in tree order.
-    pub(super) hoisted: Vec<Def>,
-    /// The second pass through the statement, in order.
-    pub(super) steps: Vec<Step>,
+    pub(super) steps: Box<[Step]>,
 }
 
-/// One step of the second pass.
+/// A definition as the walk records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct NameDef {
+    pub(super) name: Box<str>,
+    pub(super) kind: DefKind,
+    pub(super) name_range: TextRange,
+    pub(super) range: TextRange,
+    pub(super) scope: Option<TextRange>,
+    pub(super) in_block_def: bool,
+}
+
+impl NameDef {
+    /// The definition, moved to a statement starting at `at`.
+    pub(super) fn at(&self, at: TextSize) -> Def {
+        Def {
+            name: self.name.to_string(),
+            kind: self.kind,
+            name_range: self.name_range + at,
+            range: self.range + at,
+            scope: self.scope.map(|s| s + at),
+            in_block_def: self.in_block_def,
+        }
+    }
+}
+
+/// One step of the walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Step {
-    /// A definition.
-    Def(Def),
+    /// A hoisted definition (agent, block, import, input), in tree order.
+    Hoisted(NameDef),
+    /// A definition of the second pass.
+    Def(NameDef),
     /// A reference. For a variable, `scoped` is the ordinal (among this
     /// statement's [`Step::Def`]s) of the scoped definition it names, if
     /// one is visible.
     Ref {
-        name: String,
+        name: Box<str>,
         range: TextRange,
         kind: RefKind,
         scoped: Option<u32>,
@@ -56,7 +82,7 @@ pub(super) enum Step {
     /// `name = value`: a reference to `name` if it is bound by then, else
     /// a definition of it (ranges: the name, the statement).
     Assign {
-        name: String,
+        name: Box<str>,
         at: TextRange,
         stmt: TextRange,
         scoped: Option<u32>,
@@ -75,7 +101,7 @@ pub(crate) fn statement_names(
 ) -> StatementNames {
     let mut w = Walker {
         base: node.text_range().start(),
-        out: StatementNames::default(),
+        steps: Vec::new(),
         defs: Vec::new(),
         scopes: Vec::new(),
         in_block_def: false,
@@ -88,9 +114,9 @@ pub(crate) fn statement_names(
         w.tick();
         w.stmt(&s);
     }
-    w.out.hoisted.shrink_to_fit();
-    w.out.steps.shrink_to_fit();
-    w.out
+    StatementNames {
+        steps: w.steps.into_boxed_slice(),
+    }
 }
 
 /// Statements between two calls of the walk's `interrupt`.
@@ -103,8 +129,8 @@ fn range(node: &SyntaxNode) -> TextRange {
 struct Walker<'a> {
     /// The statement's start: every range is kept relative to it.
     base: TextSize,
-    out: StatementNames,
-    /// The index in `out.steps` of each [`Step::Def`], by ordinal.
+    steps: Vec<Step>,
+    /// The index in `steps` of each [`Step::Def`], by ordinal.
     defs: Vec<usize>,
     /// Ordinals of the scoped definitions currently visible, innermost last.
     scopes: Vec<u32>,
@@ -131,8 +157,8 @@ impl Walker<'_> {
     /// The hoisted definitions: agents, blocks, imports, inputs, anywhere.
     fn hoisted(&mut self, node: &SyntaxNode) {
         for node in node.descendants() {
-            let def = |name: String, kind, name_range: TextRange| Def {
-                name,
+            let def = |name: String, kind, name_range: TextRange| NameDef {
+                name: name.into_boxed_str(),
                 kind,
                 name_range: name_range - self.base,
                 range: range(&node) - self.base,
@@ -171,7 +197,7 @@ impl Walker<'_> {
                 _ => None,
             };
             if let Some(d) = found {
-                self.out.hoisted.push(d);
+                self.steps.push(Step::Hoisted(d));
             }
         }
     }
@@ -186,16 +212,16 @@ impl Walker<'_> {
         scope: Option<TextRange>,
     ) -> u32 {
         let ordinal = self.defs.len() as u32;
-        self.defs.push(self.out.steps.len());
-        let def = Def {
-            name,
+        self.defs.push(self.steps.len());
+        let def = NameDef {
+            name: name.into_boxed_str(),
             kind,
             name_range: self.rel(name_range),
             range: self.rel(range),
             scope: scope.map(|s| self.rel(s)),
             in_block_def: self.in_block_def,
         };
-        self.out.steps.push(Step::Def(def));
+        self.steps.push(Step::Def(def));
         ordinal
     }
 
@@ -218,7 +244,7 @@ impl Walker<'_> {
     /// The visible scoped definition called `name`, innermost first.
     fn scoped_named(&self, name: &str) -> Option<u32> {
         self.scopes.iter().rev().copied().find(
-            |&o| matches!(&self.out.steps[self.defs[o as usize]], Step::Def(d) if d.name == name),
+            |&o| matches!(&self.steps[self.defs[o as usize]], Step::Def(d) if &*d.name == name),
         )
     }
 
@@ -227,8 +253,8 @@ impl Walker<'_> {
             RefKind::Variable(_) => self.scoped_named(&name),
             _ => None,
         };
-        self.out.steps.push(Step::Ref {
-            name,
+        self.steps.push(Step::Ref {
+            name: name.into_boxed_str(),
             range: self.rel(at),
             kind,
             scoped,
@@ -319,8 +345,8 @@ impl Walker<'_> {
                     let name = t.text();
                     let at = t.syntax().text_range();
                     let scoped = self.scoped_named(&name);
-                    self.out.steps.push(Step::Assign {
-                        name,
+                    self.steps.push(Step::Assign {
+                        name: name.into_boxed_str(),
                         at: self.rel(at),
                         stmt: self.rel(a.syntax().text_range()),
                         scoped,
