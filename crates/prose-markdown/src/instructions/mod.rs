@@ -17,6 +17,7 @@
 
 mod blocks;
 mod features;
+mod plain;
 pub(crate) mod rules;
 mod scan;
 pub(crate) mod structure;
@@ -294,8 +295,13 @@ impl Instructions {
     }
 }
 
-/// Analyses `text` as instruction text of kind `kind`.
+/// Analyses `text` as instruction text of kind `kind` (a text with none
+/// of the characters the analysis looks for gets the empty text's
+/// analysis without a markdown parse: `plain.rs`).
 pub fn analyze_instructions(text: &str, kind: FragmentKind) -> Instructions {
+    if plain::is_plain(text) {
+        return structure::analyze("", kind);
+    }
     structure::analyze(text, kind)
 }
 
