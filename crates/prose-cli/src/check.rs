@@ -36,7 +36,9 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         std::io::stdout().lock(),
     ));
     let out = Box::new(anstream::AutoStream::new(buffered, choice));
-    ExitCode::from(check(args, out, Teardown::Leave))
+    // Styles the stream would strip are not made at all.
+    let styled = choice != anstream::ColorChoice::Never;
+    ExitCode::from(check(args, out, Teardown::Leave, styled))
 }
 
 /// What becomes of the analysis (the database, every file's tree and
@@ -63,10 +65,11 @@ struct Loaded {
 
 /// Runs the check, writing the report to `out`; returns the exit status.
 pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
-    check(args, out, Teardown::Drop)
+    check(args, out, Teardown::Drop, true)
 }
 
-fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown) -> u8 {
+/// The check, writing to `out` (styled unless `styled` is false).
+fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool) -> u8 {
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
     let (root, config) = match settings(args) {
         Ok(settings) => settings,
@@ -175,7 +178,7 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown) -> u8 {
         }
     } else {
         match args.format {
-            Format::Human => render::human(&mut out, &report, args.quiet),
+            Format::Human => render::human(&mut out, &report, args.quiet, styled),
             Format::Json => render::json(&mut out, &report),
             Format::Github => formats::github::write(&mut out, &report),
             Format::Sarif => formats::sarif::write(&mut out, &report, config.docs_url.as_deref()),

@@ -14,7 +14,7 @@ use crate::check::uncancelled;
 
 /// The number of cores the process may use, asked once (the standard
 /// library reads the affinity mask and the cgroup's quota each time).
-fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     static CORES: OnceLock<usize> = OnceLock::new();
     *CORES.get_or_init(|| thread::available_parallelism().map_or(1, |n| n.get()))
 }

@@ -19,6 +19,21 @@ pub fn renderer() -> Renderer {
     Renderer::styled()
 }
 
+/// The renderer of a report that is `styled` or not: unstyled, it writes
+/// what the styled one writes once [`anstream`] has stripped the styles
+/// (the tests compare the two), without making the styles first.
+fn renderer_of(styled: bool) -> Renderer {
+    if styled {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    }
+}
+
+/// A file with more diagnostics than this has its report rendered in parts,
+/// one per core (each part indexes the file's lines again).
+const RENDER_CHUNK: usize = 64;
+
 fn level(severity: Severity) -> Level<'static> {
     match severity {
         Severity::Error => Level::ERROR,
@@ -53,8 +68,9 @@ fn snippet<'a>(
 /// Prints every diagnostic as an annotated snippet, then (unless `quiet`)
 /// the fixes applied and a summary line. A related note shows the file and
 /// snippet it points to when that file's text is known (a checked file or
-/// an imported one), under the path the user typed for it.
-pub fn human(out: &mut dyn Write, report: &Report, quiet: bool) -> io::Result<()> {
+/// an imported one), under the path the user typed for it. Unless `styled`,
+/// without the styles an [`anstream`] stream would strip.
+pub fn human(out: &mut dyn Write, report: &Report, quiet: bool, styled: bool) -> io::Result<()> {
     if let (Some(fixed), false) = (&report.fixed, quiet) {
         for f in fixed {
             let origin = format!("{}:{}:{}", f.path, f.start.line, f.start.column);
@@ -64,15 +80,24 @@ pub fn human(out: &mut dyn Write, report: &Report, quiet: bool) -> io::Result<()
             writeln!(out)?;
         }
     }
-    // Each file's diagnostics are rendered on their own (on one thread per
-    // core: rendering is a tenth of a run over many small files), then
-    // written in order.
-    let files: Vec<usize> = (0..report.files.len())
-        .filter(|&i| !report.files[i].diagnostics.is_empty())
-        .collect();
-    let rendered = crate::parallel::each(&files, renderer, |renderer, &i| {
-        human_file(renderer, report, i)
-    });
+    // Each file's diagnostics are rendered on their own, a file with many
+    // in one part per core (on one thread per core: rendering is a tenth
+    // of a run over many small files, a quarter for one file with many),
+    // then written in order.
+    let cores = crate::parallel::cores();
+    let mut runs: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    for (i, file) in report.files.iter().enumerate() {
+        let n = file.diagnostics.len();
+        let part = n
+            .div_ceil(cores.min(n.div_ceil(RENDER_CHUNK)).max(1))
+            .max(1);
+        runs.extend((0..n).step_by(part).map(|s| (i, s..n.min(s + part))));
+    }
+    let rendered = crate::parallel::each(
+        &runs,
+        || renderer_of(styled),
+        |renderer, (i, run)| human_file(renderer, report, *i, run.clone()),
+    );
     for text in rendered {
         out.write_all(text.as_bytes())?;
     }
@@ -82,16 +107,21 @@ pub fn human(out: &mut dyn Write, report: &Report, quiet: bool) -> io::Result<()
     writeln!(out, "{}", summary(report))
 }
 
-/// The annotated snippets of the diagnostics of `report.files[i]`, each
-/// followed by an empty line. Line indexes are built for that file and for
-/// the files its related notes point into, only.
-fn human_file(renderer: &Renderer, report: &Report, i: usize) -> String {
+/// The annotated snippets of the diagnostics `run` of `report.files[i]`,
+/// each followed by an empty line. Line indexes are built for that file and
+/// for the files its related notes point into, only.
+fn human_file(
+    renderer: &Renderer,
+    report: &Report,
+    i: usize,
+    run: std::ops::Range<usize>,
+) -> String {
     use std::fmt::Write as _;
     let all = || report.files.iter().chain(&report.context);
     let file = &report.files[i];
     let mut indexes: Vec<(usize, LineIndex)> = vec![(i, LineIndex::new(&file.text))];
     let mut text = String::new();
-    for d in &file.diagnostics {
+    for d in &file.diagnostics[run] {
         let title = level(d.severity)
             .primary_title(d.message.as_str())
             .id(d.code.as_str());
@@ -279,11 +309,17 @@ mod tests {
         }
     }
 
+    /// The report as a terminal without colours shows it; rendered
+    /// unstyled, it is the same.
     fn render_human(report: &Report, quiet: bool) -> String {
-        let mut out = Vec::new();
-        human(&mut out, report, quiet).unwrap();
-        let out = String::from_utf8(out).unwrap();
-        anstream::adapter::strip_str(&out).to_string()
+        let mut styled = Vec::new();
+        human(&mut styled, report, quiet, true).unwrap();
+        let styled = String::from_utf8(styled).unwrap();
+        let stripped = anstream::adapter::strip_str(&styled).to_string();
+        let mut plain = Vec::new();
+        human(&mut plain, report, quiet, false).unwrap();
+        assert_eq!(String::from_utf8(plain).unwrap(), stripped);
+        stripped
     }
 
     fn check_human(files: &[CheckedFile], expect: Expect) {

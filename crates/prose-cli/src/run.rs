@@ -243,7 +243,7 @@ pub(crate) fn print_diagnostics(path: &Path, text: &str, diagnostics: Vec<prose_
         fixed: None,
     };
     let mut err = anstream::stderr().lock();
-    let _ = render::human(&mut err, &report, false);
+    let _ = render::human(&mut err, &report, false, true);
     let _ = writeln!(err, "error: {} has errors; it was not run", path.display());
 }
 
