@@ -256,10 +256,26 @@ impl TreeBuilder {
         self.parents.push((kind, self.children.len()));
     }
 
+    /// Ends the node opened last with [`Self::start_node`].
+    #[inline]
     pub(crate) fn finish_node(&mut self) {
-        let Some((kind, first)) = self.parents.pop() else {
-            return;
-        };
+        if let Some((kind, first)) = self.parents.pop() {
+            self.finish_node_at(kind, first);
+        }
+    }
+
+    /// The number of children added so far, where a node made by
+    /// [`Self::finish_node_at`] may start.
+    #[inline]
+    pub(crate) fn checkpoint(&self) -> usize {
+        self.children.len()
+    }
+
+    /// Makes a node of `kind` of the children added since
+    /// [`Self::checkpoint`] was `first` (nodes already made of some of them
+    /// count as one child).
+    #[inline(never)]
+    pub(crate) fn finish_node_at(&mut self, kind: SyntaxKind, first: usize) {
         let ids = &self.children[first..];
         let mut hash = kind as u64;
         // The union of the children's flags.
