@@ -335,7 +335,7 @@ fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
     // Real programs have about one token per 3 to 10 bytes, and every line
     // break is a token (a file of empty lines has one per byte); growing
     // these vectors would copy them, and hold both copies for a moment.
-    let breaks = text.bytes().filter(|&b| b == b'\n').count();
+    let breaks = count_breaks(text.as_bytes());
     let tokens = (text.len() / 3).max(breaks) + 16;
     let mut out = Lexed {
         kinds: Vec::with_capacity(tokens),
@@ -348,27 +348,33 @@ fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
     );
     let bytes = text.as_bytes();
     let mut lexer = Outer::lexer(text);
+    // The end of the last token. The automaton is only moved there when it
+    // is asked for a token.
+    let mut at = 0;
     loop {
         interrupt.tick();
-        // The frequent tokens, recognised here without the automaton, which
-        // then only sees strings, discretions, odd characters and errors.
-        let at = lexer.span().end;
-        if fast && let Some((kind, len)) = simple_token(text, bytes, at) {
-            out.kinds.push(kind);
-            out.starts.push(at as u32);
-            lexer.bump(len);
-            continue;
-        }
-        if fast && bytes.get(at) == Some(&b'"') {
-            let (len, shape) = string_rest(&bytes[at + 1..]);
-            split_string(&text[at..at + 1 + len], at as u32, shape, &mut out);
-            lexer.bump(1 + len);
-            continue;
+        if fast {
+            // The frequent tokens, recognised here without the automaton,
+            // which then only sees discretions, odd characters and errors.
+            if let Some((kind, len)) = simple_token(text, bytes, at) {
+                out.kinds.push(kind);
+                out.starts.push(at as u32);
+                at += len;
+                continue;
+            }
+            if bytes.get(at) == Some(&b'"') {
+                let (len, shape) = string_rest(&bytes[at + 1..]);
+                split_string(&text[at..at + 1 + len], at as u32, shape, &mut out);
+                at += 1 + len;
+                continue;
+            }
+            lexer.bump(at - lexer.span().end);
         }
         let Some(result) = lexer.next() else {
             break;
         };
         let span = lexer.span();
+        at = span.end;
         let start = span.start as u32;
         let kind = match result {
             Ok(Outer::Whitespace) => WHITESPACE,
@@ -435,6 +441,19 @@ fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
     }
     out.starts.push(text.len() as u32);
     out
+}
+
+/// The number of `\n` in `bytes`, counted 255 bytes at a time in 8-bit
+/// counters (which the compiler turns into vector code).
+fn count_breaks(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .fold(0u8, |n, &b| n.wrapping_add((b == b'\n') as u8)) as usize
+        })
+        .sum()
 }
 
 /// The token at `at`, if it is one of the simple, frequent ones (blanks,
