@@ -386,9 +386,9 @@ impl TreeBuilder {
             children,
             ..
         } = self;
-        GreenNode::new(
+        let node = GreenNode::new(
             kind.into(),
-            children.drain(first..).map(|id| {
+            children[first..].iter().map(|&id| {
                 let i = (id >> ID_BITS) as usize;
                 match id & 3 {
                     TOKEN => NodeOrToken::Token(tokens[i].clone()),
@@ -401,7 +401,9 @@ impl TreeBuilder {
                     }
                 }
             }),
-        )
+        );
+        children.truncate(first);
+        node
     }
 
     /// The root: the one element left once every node is finished.
@@ -459,6 +461,8 @@ struct Index {
 }
 
 const INDEX_BITS: u32 = 24;
+/// The parts of the index a batch of inserts is ordered by (a power of 2).
+const BUCKETS: usize = 256;
 const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
 
 impl Index {
@@ -510,19 +514,42 @@ impl Index {
     }
 
     /// Adds items known to be absent, given by their hash and index, once
-    /// there is room for them. They are placed in slot order (the table is
-    /// too large for the CPU caches); `buffer` is scratch space for that.
+    /// there is room for them. They are placed in the order of their
+    /// positions' top bits (the table is too large for the CPU caches: each
+    /// of those [`BUCKETS`] parts of it is touched once, not at random);
+    /// `buffer` is scratch space for that.
     fn insert_all(&mut self, items: &[(u64, u32)], buffer: &mut Vec<u64>) {
-        // Each item as its position above its slot: sorting the integers
-        // sorts the items by position.
+        let shift = self
+            .slots
+            .len()
+            .trailing_zeros()
+            .saturating_sub(BUCKETS.trailing_zeros());
+        // Each item as its position above its slot, in buckets by the top
+        // bits of its position (a counting sort).
+        let item = |&(hash, index): &(u64, u32)| {
+            let slot = Self::tag(hash) << INDEX_BITS | (index + 1);
+            (self.position(hash) as u64) << 32 | slot as u64
+        };
+        let bucket = |item: u64| (item >> (32 + shift)) as usize;
+        let indexed = |&&(_, index): &&(u64, u32)| index < INDEX_MASK;
+        let mut ends = [0u32; BUCKETS];
+        for it in items.iter().filter(indexed) {
+            ends[bucket(item(it))] += 1;
+        }
+        let mut sum = 0;
+        for end in &mut ends {
+            sum += *end;
+            *end = sum;
+        }
         buffer.clear();
-        buffer.extend(items.iter().filter(|&&(_, index)| index < INDEX_MASK).map(
-            |&(hash, index)| {
-                let slot = Self::tag(hash) << INDEX_BITS | (index + 1);
-                (self.position(hash) as u64) << 32 | slot as u64
-            },
-        ));
-        buffer.sort_unstable();
+        buffer.resize(sum as usize, 0);
+        // Filled from the end of each bucket down.
+        for it in items.iter().filter(indexed) {
+            let item = item(it);
+            let end = &mut ends[bucket(item)];
+            *end -= 1;
+            buffer[*end as usize] = item;
+        }
         self.len += buffer.len();
         for &item in buffer.iter() {
             self.place_at((item >> 32) as usize, item as u32);
