@@ -281,31 +281,49 @@ impl<'a, 'i> Trivia<'a, 'i> {
     }
 
     fn eat_run<B: TreeSink>(&self, builder: &mut B, raw: &mut usize) {
-        let raw_kinds = self.raw_kinds;
-        while *raw < raw_kinds.len() && raw_kinds[*raw].is_trivia() {
-            self.interrupt.tick();
+        let (kinds, starts, bytes) = (self.raw_kinds, self.starts, self.text.as_bytes());
+        // A line break the layout pass made trivia (a blank line, a line
+        // inside brackets).
+        let trivial_break = |r: usize| {
+            kinds.get(r) == Some(&WHITESPACE)
+                && crate::lines::is_line_break(bytes[starts[r] as usize])
+        };
+        let mut r = *raw;
+        // Tokens since the interrupt was last told.
+        let mut steps = 0;
+        while let Some(&kind) = kinds.get(r)
+            && kind.is_trivia()
+        {
             // A run of trivial line breaks (blank lines) is one token: a
             // file of ten million empty lines is one token, not ten million.
-            let start = *raw;
-            if self.trivial_break(start) {
-                while *raw + 1 < raw_kinds.len() && self.trivial_break(*raw + 1) {
-                    self.interrupt.tick();
-                    *raw += 1;
+            let start = r;
+            if trivial_break(r) {
+                while trivial_break(r + 1) {
+                    r += 1;
+                    steps += 1;
+                    if steps == TICKS {
+                        self.interrupt.tick_by(TICKS);
+                        steps = 0;
+                    }
                 }
             }
             builder.token(
-                raw_kinds[start],
+                kind,
                 self.text,
-                self.starts[start] as usize..self.starts[*raw + 1] as usize,
+                starts[start] as usize..starts[r + 1] as usize,
             );
-            *raw += 1;
+            r += 1;
+            steps += 1;
+            if steps == TICKS {
+                self.interrupt.tick_by(TICKS);
+                steps = 0;
+            }
         }
-    }
-
-    /// A line break the layout pass made trivia (a blank line, a line
-    /// inside brackets).
-    fn trivial_break(&self, raw: usize) -> bool {
-        self.raw_kinds[raw] == WHITESPACE
-            && crate::lines::is_line_break(self.text.as_bytes()[self.starts[raw] as usize])
+        *raw = r;
+        self.interrupt.tick_by(steps);
     }
 }
+
+/// How many tokens [`Trivia::eat_run`] counts before it tells the
+/// interrupt.
+const TICKS: u32 = 1024;
