@@ -280,38 +280,26 @@ impl TreeBuilder {
         let mut hash = kind as u64;
         // The union of the children's flags.
         let mut flags = 0;
-        for &id in ids {
-            flags |= id;
-            hash = mix(hash, (id & !NEW) as u64);
-        }
-        if ids.len() > MAX_SHARED_CHILDREN || flags & UNIQUE != 0 {
-            let node = self.new_node(kind, first);
-            let i = match self.free.pop() {
-                Some(i) => {
-                    self.unique[i as usize] = Some(node);
-                    i
-                }
-                None => {
-                    self.unique.push(Some(node));
-                    self.unique.len() as u32 - 1
-                }
-            };
-            self.children.push(i << ID_BITS | UNIQUE | NEW);
-            return;
-        }
-        // A node with a new child is new itself (no earlier node has that
-        // child): no need to look for it.
-        let new = flags & NEW != 0;
-        let inline = ids.len() <= INLINE;
+        // The ids without their `NEW` flags, for the cache.
         let mut key = [0u32; INLINE];
-        if inline {
-            for (k, &id) in key.iter_mut().zip(ids) {
-                *k = id & !NEW;
+        for (i, &id) in ids.iter().enumerate() {
+            flags |= id;
+            let id = id & !NEW;
+            hash = mix(hash, id as u64);
+            if let Some(k) = key.get_mut(i) {
+                *k = id;
             }
         }
+        if ids.len() > MAX_SHARED_CHILDREN || flags & UNIQUE != 0 {
+            self.finish_unique(kind, first);
+            return;
+        }
+        let inline = ids.len() <= INLINE;
         let head = kind as u32 | (ids.len() as u32) << 16 | 1 << 31;
         let cache_slot = cache_slot(hash, self.node_cache_bits);
-        if !new {
+        // A node with a new child is new itself (no earlier node has that
+        // child): no need to look for it.
+        if flags & NEW == 0 {
             if inline {
                 let entry = &self.node_cache[cache_slot];
                 if entry.head == head && entry.ids == key {
@@ -321,12 +309,7 @@ impl TreeBuilder {
                     return;
                 }
             }
-            let (keys, ends) = (&self.keys, &self.key_ends);
-            let found = self.node_index.find(hash, |i| {
-                let key = &keys[ends[i as usize] as usize..ends[i as usize + 1] as usize];
-                key[0] == kind as u32 && same_ids(&key[1..], ids)
-            });
-            if let Some(index) = found {
+            if let Some(index) = self.find_node(kind, first, hash) {
                 if inline {
                     self.node_cache[cache_slot] = CacheEntry {
                         head,
@@ -339,7 +322,52 @@ impl TreeBuilder {
                 return;
             }
         }
+        let index = self.add_node(kind, first, hash);
+        if inline {
+            self.node_cache[cache_slot] = CacheEntry {
+                head,
+                ids: key,
+                index,
+            };
+        }
+        self.children.push(index << ID_BITS | SHARED | NEW);
+    }
+
+    /// [`Self::finish_node_at`] for a node that is not interned.
+    #[cold]
+    #[inline(never)]
+    fn finish_unique(&mut self, kind: SyntaxKind, first: usize) {
+        let node = self.new_node(kind, first);
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.unique[i as usize] = Some(node);
+                i
+            }
+            None => {
+                self.unique.push(Some(node));
+                self.unique.len() as u32 - 1
+            }
+        };
+        self.children.push(i << ID_BITS | UNIQUE | NEW);
+    }
+
+    /// The index of the interned node of `kind` and the children from
+    /// `first` on (whose hash is `hash`), if there is one in the index.
+    #[inline(never)]
+    fn find_node(&self, kind: SyntaxKind, first: usize, hash: u64) -> Option<u32> {
+        let (keys, ends, ids) = (&self.keys, &self.key_ends, &self.children[first..]);
+        self.node_index.find(hash, |i| {
+            let key = &keys[ends[i as usize] as usize..ends[i as usize + 1] as usize];
+            key[0] == kind as u32 && same_ids(&key[1..], ids)
+        })
+    }
+
+    /// Interns a new node of `kind` and the children from `first` on
+    /// (whose hash is `hash`), which are consumed; returns its index.
+    #[inline(never)]
+    fn add_node(&mut self, kind: SyntaxKind, first: usize, hash: u64) -> u32 {
         self.keys.push(kind as u32);
+        let ids = &self.children[first..];
         self.keys.extend(ids.iter().map(|&id| id & !NEW));
         self.key_ends.push(self.keys.len() as u32);
         let node = self.new_node(kind, first);
@@ -351,17 +379,11 @@ impl TreeBuilder {
         if self.pending.len() == PENDING {
             self.flush_pending();
         }
-        if inline {
-            self.node_cache[cache_slot] = CacheEntry {
-                head,
-                ids: key,
-                index,
-            };
-        }
-        self.children.push(index << ID_BITS | SHARED | NEW);
+        index
     }
 
     /// Adds the pending nodes to the index.
+    #[inline(never)]
     fn flush_pending(&mut self) {
         let index = &mut self.node_index;
         // Make room first: growing places every slot again.
