@@ -225,19 +225,38 @@ fn scan_single(bytes: &[u8]) -> (usize, bool) {
                 }
             }
             _ => {
-                i += 1 + skip(&bytes[i + 1..], |b| {
-                    matches!(b, b'"' | b'\n' | b'\r' | b'\\')
-                })
+                i += 1 + skip_to(&bytes[i + 1..], [b'"', b'\n', b'\r', b'\\']);
             }
         }
     }
     (i, false)
 }
 
-/// Length of the prefix of `bytes` without any byte that `stop` accepts.
+/// Length of the prefix of `bytes` without any of the bytes `stops`,
+/// looked for eight bytes at a time.
 #[inline]
-fn skip(bytes: &[u8], stop: impl Fn(u8) -> bool) -> usize {
-    bytes.iter().position(|&b| stop(b)).unwrap_or(bytes.len())
+fn skip_to<const N: usize>(bytes: &[u8], stops: [u8; N]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(&chunk) = bytes.get(i..).and_then(|b| b.first_chunk::<8>()) {
+        let word = u64::from_le_bytes(chunk);
+        // The high bit of each byte of `word` equal to a stop. A borrow can
+        // only mark a byte above a real match, so the lowest mark is exact.
+        let found = stops.iter().fold(0, |found, &stop| {
+            let x = word ^ (ONES * stop as u64);
+            found | (x.wrapping_sub(ONES) & !x & HIGH)
+        });
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let rest = &bytes[i..];
+    i + rest
+        .iter()
+        .position(|b| stops.contains(b))
+        .unwrap_or(rest.len())
 }
 
 /// Length of a triple-quoted string body including its closing delimiter,
@@ -324,7 +343,7 @@ pub fn lex(text: &str) -> Lexed {
     lex_with(text, true, &Interrupt::new(&crate::interrupt::never))
 }
 
-/// [`lex`], ticking `interrupt` once per token.
+/// [`lex`], ticking `interrupt` about once per token.
 pub(crate) fn lex_interruptible(text: &str, interrupt: &Interrupt<'_>) -> Lexed {
     lex_with(text, true, interrupt)
 }
@@ -351,8 +370,14 @@ fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
     // The end of the last token. The automaton is only moved there when it
     // is asked for a token.
     let mut at = 0;
+    // Tokens since the interrupt was last told.
+    let mut steps = 0;
     loop {
-        interrupt.tick();
+        steps += 1;
+        if steps == 64 {
+            interrupt.tick_by(64);
+            steps = 0;
+        }
         if fast {
             // The frequent tokens, recognised here without the automaton,
             // which then only sees discretions, odd characters and errors.
@@ -522,10 +547,7 @@ fn blanks_len(bytes: &[u8]) -> usize {
 
 /// Length of the text before the end of the line.
 pub(crate) fn line_len(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .unwrap_or(bytes.len())
+    skip_to(bytes, [b'\n', b'\r'])
 }
 
 /// Length of the number (`[0-9]+(\.[0-9]+)?[A-Za-z_]*`) at the start of `bytes`.
@@ -633,7 +655,7 @@ fn split_string(text: &str, base: u32, shape: StringShape, out: &mut Lexed) {
             }
             _ => {
                 text_start.get_or_insert(i);
-                i += 1 + skip(&bytes[i + 1..content_end], |b| matches!(b, b'\\' | b'{'));
+                i += 1 + skip_to(&bytes[i + 1..content_end], [b'\\', b'{']);
             }
         }
     }
