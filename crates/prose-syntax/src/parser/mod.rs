@@ -39,6 +39,8 @@ pub(crate) struct Parser<'i, O: Output> {
     /// The source text, for messages that quote a token.
     text: &'i str,
     input: &'i LayoutTokens,
+    /// `input.kinds`, one indirection closer.
+    kinds: &'i [SyntaxKind],
     interrupt: &'i Interrupt<'i>,
     /// The raw tokens' starts, for ranges.
     starts: &'i [u32],
@@ -84,6 +86,7 @@ impl<'i, O: Output> Parser<'i, O> {
         Parser {
             text,
             input,
+            kinds: &input.kinds,
             interrupt,
             starts,
             pos: 0,
@@ -108,7 +111,7 @@ impl<'i, O: Output> Parser<'i, O> {
             return self.out_of_fuel();
         }
         self.fuel -= 1;
-        self.input.kinds.get(self.pos + n).copied().unwrap_or(EOF)
+        self.kinds.get(self.pos + n).copied().unwrap_or(EOF)
     }
 
     #[cold]
@@ -118,7 +121,7 @@ impl<'i, O: Output> Parser<'i, O> {
             self.stuck = true;
             // At the end there is no rest of the file: deep nesting unwinding
             // at EOF uses up fuel without the grammar being stuck.
-            let rest = self.input.kinds.get(self.pos..).unwrap_or_default();
+            let rest = self.kinds.get(self.pos..).unwrap_or_default();
             if rest.iter().any(|&k| !matches!(k, DEDENT | EOF)) {
                 let range = self.current_range();
                 self.errors
@@ -157,7 +160,7 @@ impl<'i, O: Output> Parser<'i, O> {
     }
 
     pub(crate) fn current_range(&self) -> TextRange {
-        let i = self.pos.min(self.input.kinds.len().saturating_sub(1));
+        let i = self.pos.min(self.kinds.len().saturating_sub(1));
         self.input.range(i, self.starts)
     }
 
@@ -167,7 +170,7 @@ impl<'i, O: Output> Parser<'i, O> {
         let mut i = self.pos;
         while i > 0 {
             i -= 1;
-            if !matches!(self.input.kinds[i], INDENT | DEDENT | EOF) {
+            if !matches!(self.kinds[i], INDENT | DEDENT | EOF) {
                 return self.input.range(i, self.starts);
             }
         }
@@ -193,7 +196,7 @@ impl<'i, O: Output> Parser<'i, O> {
     }
 
     pub(crate) fn bump(&mut self, kind: SyntaxKind) {
-        debug_assert_eq!(self.input.kinds.get(self.pos).copied(), Some(kind));
+        debug_assert_eq!(self.kinds.get(self.pos).copied(), Some(kind));
         self.bump_any();
     }
 
@@ -206,9 +209,11 @@ impl<'i, O: Output> Parser<'i, O> {
     }
 
     fn do_bump(&mut self, kind: SyntaxKind) {
-        let raw = self.input.kinds[self.pos];
-        self.interrupt.tick();
+        let raw = self.kinds[self.pos];
         self.pos += 1;
+        if self.pos % 64 == 0 {
+            self.interrupt.tick_by(64);
+        }
         self.fuel = FUEL;
         self.last = raw;
         if !matches!(raw, INDENT | DEDENT | EOF) {
@@ -282,14 +287,14 @@ impl<'i, O: Output> Parser<'i, O> {
 
     /// The text of the current token.
     pub(crate) fn current_text(&self) -> &'i str {
-        let i = self.pos.min(self.input.kinds.len().saturating_sub(1));
+        let i = self.pos.min(self.kinds.len().saturating_sub(1));
         &self.text[self.input.range(i, self.starts)]
     }
 
     /// How many tokens ahead the first `kind` of the current logical line
     /// is, if any (a plain scan: it costs no fuel).
     pub(crate) fn ahead_on_line(&self, kind: SyntaxKind) -> Option<usize> {
-        self.input.kinds[self.pos.min(self.input.kinds.len())..]
+        self.kinds[self.pos.min(self.kinds.len())..]
             .iter()
             .take_while(|&&k| !matches!(k, NEWLINE | INDENT | DEDENT | EOF))
             .position(|&k| k == kind)
