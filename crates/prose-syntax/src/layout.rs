@@ -204,7 +204,7 @@ fn run(
     let (mut prev, mut prev2) = (None, None);
 
     for i in 0..n {
-        if i % 64 == 0 {
+        if i.is_multiple_of(64) {
             interrupt.tick_by(64);
         }
         let kind = kinds[i];

@@ -452,14 +452,7 @@ fn empty_error() -> GreenNode {
 fn first_word(bytes: &[u8], start: usize, len: usize) -> u64 {
     let n = len.min(8);
     match bytes.get(start..start + 8) {
-        Some(b) => {
-            let word = u64::from_le_bytes(b.try_into().unwrap_or_default());
-            if n == 8 {
-                word
-            } else {
-                word & ((1u64 << (8 * n)) - 1)
-            }
-        }
+        Some(b) => u64::from_le_bytes(b.try_into().unwrap_or_default()) & LOW_BYTES[n],
         // Near the end of the text.
         None => bytes[start..start + n]
             .iter()
@@ -467,6 +460,17 @@ fn first_word(bytes: &[u8], start: usize, len: usize) -> u64 {
             .fold(0, |word, &b| word << 8 | b as u64),
     }
 }
+
+/// `LOW_BYTES[n]` keeps the low `n` bytes of a word.
+const LOW_BYTES: [u64; 9] = {
+    let mut masks = [u64::MAX; 9];
+    let mut n = 0;
+    while n < 8 {
+        masks[n] = (1 << (8 * n)) - 1;
+        n += 1;
+    }
+    masks
+};
 
 #[inline]
 fn same_ids(key: &[u32], ids: &[u32]) -> bool {

@@ -211,7 +211,7 @@ impl<'i, O: Output> Parser<'i, O> {
     fn do_bump(&mut self, kind: SyntaxKind) {
         let raw = self.kinds[self.pos];
         self.pos += 1;
-        if self.pos % 64 == 0 {
+        if self.pos.is_multiple_of(64) {
             self.interrupt.tick_by(64);
         }
         self.fuel = FUEL;
@@ -322,18 +322,26 @@ impl<'i, O: Output> Parser<'i, O> {
 
     /// Enters one nesting level; returns false (after reporting) when the
     /// limit is reached, in which case the caller must not recurse.
+    #[inline]
     pub(crate) fn enter(&mut self) -> bool {
         if self.depth >= MAX_DEPTH {
-            let range = self.current_range();
-            self.error(
-                SyntaxErrorCode::E005,
-                format!("Nesting is too deep: more than {MAX_DEPTH} levels are not analysed"),
-                range,
-            );
+            self.too_deep();
             return false;
         }
         self.depth += 1;
         true
+    }
+
+    /// Reports nesting beyond [`MAX_DEPTH`] at the current token.
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&mut self) {
+        let range = self.current_range();
+        self.error(
+            SyntaxErrorCode::E005,
+            format!("Nesting is too deep: more than {MAX_DEPTH} levels are not analysed"),
+            range,
+        );
     }
 
     pub(crate) fn leave(&mut self) {

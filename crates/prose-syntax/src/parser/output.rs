@@ -176,6 +176,16 @@ impl<'a, 'i> Direct<'a, 'i> {
         (!self.overflow).then(|| self.builder.finish())
     }
 
+    /// The highest entry of `levels` from `level` on: markers dropped
+    /// without being completed (the grammar has none) leave theirs above
+    /// the marker being completed, and their children are its children.
+    #[cold]
+    #[inline(never)]
+    fn highest_from(&self, level: usize) -> u32 {
+        let above = self.levels.get(level..).unwrap_or_default();
+        above.iter().copied().max().unwrap_or(0)
+    }
+
     /// The root is being completed: what is left of the text goes into
     /// it, as in the replay: the trivia, then (only possible after the
     /// parser gave up) the remaining tokens in an `ERROR` node.
@@ -215,12 +225,10 @@ impl Output for Direct<'_, '_> {
     #[inline]
     fn complete(&mut self, m: Marker, kind: SyntaxKind) -> CompletedMarker {
         let level = m.level as usize;
-        let mut below = self.levels.get(level).copied().unwrap_or(0);
-        if self.levels.len() > level + 1 {
-            // Markers dropped without being completed (the grammar has
-            // none): their children are this node's.
-            below = self.levels[level..].iter().copied().fold(below, u32::max);
-        }
+        let below = match self.levels.get(level..) {
+            Some(&[below]) => below,
+            _ => self.highest_from(level),
+        };
         self.levels.truncate(level);
         let height = below + 1;
         if let Some(top) = self.levels.last_mut() {

@@ -268,7 +268,11 @@ impl<'a, 'i> Trivia<'a, 'i> {
     /// The range of raw token `raw` in the text.
     #[inline]
     pub(super) fn range(&self, raw: usize) -> Range<usize> {
-        self.starts[raw] as usize..self.starts[raw + 1] as usize
+        // `starts` has one more entry than there are raw tokens.
+        match self.starts.get(raw..raw + 2) {
+            Some(&[start, end]) => start as usize..end as usize,
+            _ => 0..0,
+        }
     }
 
     /// Adds the trivia tokens from `*raw` on, if any.
