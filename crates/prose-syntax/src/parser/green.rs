@@ -245,6 +245,19 @@ impl TreeBuilder {
         text.get(8..).is_some_and(|t| t == tail)
     }
 
+    /// A new token of `kind` and `text` that the caller adds itself, as
+    /// often as it likes, with [`Self::push_token`].
+    pub(crate) fn make_token(&mut self, kind: SyntaxKind, text: &str) -> u32 {
+        // Without `NEW`: nodes with it as a child may have been made before.
+        self.new_token(kind, text) & !NEW
+    }
+
+    /// Adds the token `id` from [`Self::make_token`].
+    #[inline]
+    pub(crate) fn push_token(&mut self, id: u32) {
+        self.children.push(id);
+    }
+
     fn new_token(&mut self, kind: SyntaxKind, text: &str) -> u32 {
         let i = self.tokens.len() as u32;
         self.tokens.push(GreenToken::new(kind.into(), text));

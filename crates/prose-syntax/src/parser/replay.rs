@@ -275,6 +275,17 @@ impl<'a, 'i> Trivia<'a, 'i> {
         }
     }
 
+    /// Whether raw token `raw` is one space.
+    #[inline]
+    pub(super) fn is_space(&self, raw: usize) -> bool {
+        match self.starts.get(raw..raw + 2) {
+            Some(&[start, end]) => {
+                end == start + 1 && self.text.as_bytes().get(start as usize) == Some(&b' ')
+            }
+            _ => false,
+        }
+    }
+
     /// Adds the trivia tokens from `*raw` on, if any.
     #[inline]
     pub(super) fn eat<B: TreeSink>(&self, builder: &mut B, raw: &mut usize) {
@@ -284,7 +295,7 @@ impl<'a, 'i> Trivia<'a, 'i> {
         }
     }
 
-    fn eat_run<B: TreeSink>(&self, builder: &mut B, raw: &mut usize) {
+    pub(super) fn eat_run<B: TreeSink>(&self, builder: &mut B, raw: &mut usize) {
         let (kinds, starts, bytes) = (self.raw_kinds, self.starts, self.text.as_bytes());
         // A line break the layout pass made trivia (a blank line, a line
         // inside brackets).
