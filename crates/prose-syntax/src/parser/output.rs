@@ -230,7 +230,7 @@ impl<'a, 'i> Direct<'a, 'i> {
 }
 
 impl Output for Direct<'_, '_> {
-    #[inline]
+    #[inline(always)]
     fn start(&mut self) -> Marker {
         let level = self.levels.len() as u32;
         // The replay adds the trivia before a node inside the enclosing
