@@ -161,9 +161,9 @@ impl<'a, 'i> Direct<'a, 'i> {
         // The tree holds at most one token per raw token, and the root's
         // `ERROR` node for what the parser left.
         let nodes_left = MAX_ELEMENTS.checked_sub(lexed.kinds.len() + 3)?;
-        // The replay sized its tables by the number of events, about three
-        // for two parser tokens.
-        let mut builder = TreeBuilder::new(tokens * 3 / 2);
+        // The replay sized its tables by the number of events, about two
+        // per parser token.
+        let mut builder = TreeBuilder::new(tokens * 2);
         let space = builder.make_token(SyntaxKind::WHITESPACE, " ");
         Some(Direct {
             builder,
