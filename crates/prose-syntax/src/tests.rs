@@ -173,17 +173,32 @@ fn tree_builder_matches_rowan() {
         "prompt",
         "parallel:",
     ];
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    for _ in 0..500 {
-        let mut text = String::new();
-        for _ in 0..(state % 200) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
-        }
+    for text in soups(0x2545_f491_4f6c_dd1d, 500, 200, PIECES) {
         check_tree_builders(&text);
     }
+}
+
+/// The next number of a xorshift sequence (the tests' random inputs).
+pub(crate) fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// `count` random soups of `pieces` from `seed`, each of fewer than
+/// `max_pieces` pieces.
+pub(crate) fn soups(seed: u64, count: usize, max_pieces: u64, pieces: &[&str]) -> Vec<String> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            let mut text = String::new();
+            for _ in 0..(state % max_pieces) {
+                text.push_str(pieces[(next_random(&mut state) % pieces.len() as u64) as usize]);
+            }
+            text
+        })
+        .collect()
 }
 
 /// The programs of both corpora (when `PROSE_CORPUS` is set), built

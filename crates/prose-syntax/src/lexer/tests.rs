@@ -40,17 +40,7 @@ fn fast_path_agrees_with_the_automaton() {
         "+", "/", "%", "?", "\"", "\"\"\"", "\\", "{x}", "é", "@", "$", "\0", "~", "^", "'", "`",
         ";",
     ];
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    for _ in 0..3000 {
-        let mut text = String::new();
-        for _ in 0..(state % 40) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
-        }
-        texts.push(text);
-    }
+    texts.extend(crate::tests::soups(0x9e37_79b9_7f4a_7c15, 3000, 40, PIECES));
     for text in &texts {
         let never = &crate::interrupt::never;
         assert_eq!(
@@ -228,12 +218,9 @@ fn unterminated_triple_string_and_trailing_backslash() {
 fn word_at_a_time_scans_agree_with_byte_scans() {
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut byte = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
         // Mostly the stops and their neighbours, high bytes and zeros.
         const PICKS: &[u8] = b"\"!#\n\x0b\t\r\x0e\x0c\\[]{|z {\x00\x80\xff\xdc\xa2\x01";
-        PICKS[(state % PICKS.len() as u64) as usize]
+        PICKS[(crate::tests::next_random(&mut state) % PICKS.len() as u64) as usize]
     };
     for len in 0..70 {
         for _ in 0..200 {
