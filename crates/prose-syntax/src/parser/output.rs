@@ -259,7 +259,8 @@ impl Output for Direct<'_, '_> {
         }
         let done = CompletedMarker { pos: m.pos, height };
         if height > MAX_TREE_DEPTH as u32 || self.nodes_left == 0 {
-            // Every node around this one is higher: none of them is built.
+            // Too deep: every node around this one is higher, so none of
+            // them is built either. Too many: no later node is.
             self.overflow = true;
             return done;
         }
