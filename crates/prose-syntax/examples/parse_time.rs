@@ -1,7 +1,9 @@
 //! Dev helper for profiling: parses the bench's generated 4 MiB program
 //! (or the files given) `PARSES` times (default 1) and prints the fastest
-//! and the mean parse. Under callgrind, `--toggle-collect='prose_syntax::parse*'`
-//! counts the parse alone.
+//! and the mean parse. Under callgrind, `--toggle-collect=prose_syntax::parse`
+//! (that exact name: a pattern such as `prose_syntax::parse*` also matches
+//! `parse_window`, inside it, and toggles the count off again there) counts
+//! the parse alone.
 //!
 //!     cargo run --release -p prose-syntax --example parse_time [files]
 

@@ -3,7 +3,8 @@
 //! a parse of megabytes (the analysis, when an edit arrives) panics from
 //! it, and the parse unwinds. Without a panic nothing changes.
 
-/// Calls its hook every [`Interrupt::EVERY`] ticks.
+/// Calls its hook every [`Interrupt::EVERY`] steps. The loops count their
+/// steps and report them a few dozen at a time ([`Interrupt::tick_by`]).
 pub(crate) struct Interrupt<'a> {
     hook: &'a dyn Fn(),
     count: std::cell::Cell<u32>,
@@ -17,16 +18,6 @@ impl<'a> Interrupt<'a> {
         Interrupt {
             hook,
             count: std::cell::Cell::new(0),
-        }
-    }
-
-    /// Counts one step; calls the hook every [`Self::EVERY`] steps.
-    #[inline]
-    pub(crate) fn tick(&self) {
-        let count = self.count.get().wrapping_add(1);
-        self.count.set(count);
-        if count.is_multiple_of(Self::EVERY) {
-            (self.hook)();
         }
     }
 

@@ -204,7 +204,9 @@ fn run(
     let (mut prev, mut prev2) = (None, None);
 
     for i in 0..n {
-        interrupt.tick();
+        if i.is_multiple_of(64) {
+            interrupt.tick_by(64);
+        }
         let kind = kinds[i];
         let (before, before2) = (prev, prev2);
         (prev, prev2) = (Some(kind), prev);

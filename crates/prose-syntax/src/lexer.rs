@@ -225,19 +225,38 @@ fn scan_single(bytes: &[u8]) -> (usize, bool) {
                 }
             }
             _ => {
-                i += 1 + skip(&bytes[i + 1..], |b| {
-                    matches!(b, b'"' | b'\n' | b'\r' | b'\\')
-                })
+                i += 1 + skip_to(&bytes[i + 1..], [b'"', b'\n', b'\r', b'\\']);
             }
         }
     }
     (i, false)
 }
 
-/// Length of the prefix of `bytes` without any byte that `stop` accepts.
+/// Length of the prefix of `bytes` without any of the bytes `stops`,
+/// looked for eight bytes at a time.
 #[inline]
-fn skip(bytes: &[u8], stop: impl Fn(u8) -> bool) -> usize {
-    bytes.iter().position(|&b| stop(b)).unwrap_or(bytes.len())
+fn skip_to<const N: usize>(bytes: &[u8], stops: [u8; N]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(&chunk) = bytes.get(i..).and_then(|b| b.first_chunk::<8>()) {
+        let word = u64::from_le_bytes(chunk);
+        // The high bit of each byte of `word` equal to a stop. A borrow can
+        // only mark a byte above a real match, so the lowest mark is exact.
+        let found = stops.iter().fold(0, |found, &stop| {
+            let x = word ^ (ONES * stop as u64);
+            found | (x.wrapping_sub(ONES) & !x & HIGH)
+        });
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let rest = &bytes[i..];
+    i + rest
+        .iter()
+        .position(|b| stops.contains(b))
+        .unwrap_or(rest.len())
 }
 
 /// Length of a triple-quoted string body including its closing delimiter,
@@ -324,7 +343,7 @@ pub fn lex(text: &str) -> Lexed {
     lex_with(text, true, &Interrupt::new(&crate::interrupt::never))
 }
 
-/// [`lex`], ticking `interrupt` once per token.
+/// [`lex`], ticking `interrupt` about once per token.
 pub(crate) fn lex_interruptible(text: &str, interrupt: &Interrupt<'_>) -> Lexed {
     lex_with(text, true, interrupt)
 }
@@ -335,7 +354,7 @@ fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
     // Real programs have about one token per 3 to 10 bytes, and every line
     // break is a token (a file of empty lines has one per byte); growing
     // these vectors would copy them, and hold both copies for a moment.
-    let breaks = text.bytes().filter(|&b| b == b'\n').count();
+    let breaks = count_breaks(text.as_bytes());
     let tokens = (text.len() / 3).max(breaks) + 16;
     let mut out = Lexed {
         kinds: Vec::with_capacity(tokens),
@@ -348,27 +367,39 @@ fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
     );
     let bytes = text.as_bytes();
     let mut lexer = Outer::lexer(text);
+    // The end of the last token. The automaton is only moved there when it
+    // is asked for a token.
+    let mut at = 0;
+    // Tokens since the interrupt was last told.
+    let mut steps = 0;
     loop {
-        interrupt.tick();
-        // The frequent tokens, recognised here without the automaton, which
-        // then only sees strings, discretions, odd characters and errors.
-        let at = lexer.span().end;
-        if fast && let Some((kind, len)) = simple_token(text, bytes, at) {
-            out.kinds.push(kind);
-            out.starts.push(at as u32);
-            lexer.bump(len);
-            continue;
+        steps += 1;
+        if steps == 64 {
+            interrupt.tick_by(64);
+            steps = 0;
         }
-        if fast && bytes.get(at) == Some(&b'"') {
-            let (len, shape) = string_rest(&bytes[at + 1..]);
-            split_string(&text[at..at + 1 + len], at as u32, shape, &mut out);
-            lexer.bump(1 + len);
-            continue;
+        if fast {
+            // The frequent tokens, recognised here without the automaton,
+            // which then only sees discretions, odd characters and errors.
+            if let Some((kind, len)) = simple_token(text, bytes, at) {
+                out.kinds.push(kind);
+                out.starts.push(at as u32);
+                at += len;
+                continue;
+            }
+            if bytes.get(at) == Some(&b'"') {
+                let (len, shape) = string_rest(&bytes[at + 1..]);
+                split_string(&text[at..at + 1 + len], at as u32, shape, &mut out);
+                at += 1 + len;
+                continue;
+            }
+            lexer.bump(at - lexer.span().end);
         }
         let Some(result) = lexer.next() else {
             break;
         };
         let span = lexer.span();
+        at = span.end;
         let start = span.start as u32;
         let kind = match result {
             Ok(Outer::Whitespace) => WHITESPACE,
@@ -437,6 +468,19 @@ fn lex_with(text: &str, fast: bool, interrupt: &Interrupt<'_>) -> Lexed {
     out
 }
 
+/// The number of `\n` in `bytes`, counted 255 bytes at a time in 8-bit
+/// counters (which the compiler turns into vector code).
+fn count_breaks(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .fold(0u8, |n, &b| n.wrapping_add((b == b'\n') as u8)) as usize
+        })
+        .sum()
+}
+
 /// The token at `at`, if it is one of the simple, frequent ones (blanks,
 /// newlines, comments, names and keywords, numbers, punctuation): its kind
 /// and length, exactly as the automaton would lex it.
@@ -503,10 +547,7 @@ fn blanks_len(bytes: &[u8]) -> usize {
 
 /// Length of the text before the end of the line.
 pub(crate) fn line_len(bytes: &[u8]) -> usize {
-    bytes
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .unwrap_or(bytes.len())
+    skip_to(bytes, [b'\n', b'\r'])
 }
 
 /// Length of the number (`[0-9]+(\.[0-9]+)?[A-Za-z_]*`) at the start of `bytes`.
@@ -614,7 +655,7 @@ fn split_string(text: &str, base: u32, shape: StringShape, out: &mut Lexed) {
             }
             _ => {
                 text_start.get_or_insert(i);
-                i += 1 + skip(&bytes[i + 1..content_end], |b| matches!(b, b'\\' | b'{'));
+                i += 1 + skip_to(&bytes[i + 1..content_end], [b'\\', b'{']);
             }
         }
     }
@@ -692,224 +733,4 @@ pub fn is_ident(text: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use expect_test::{Expect, expect};
-
-    fn check(text: &str, expect: Expect) {
-        let lexed = lex(text);
-        let mut out = String::new();
-        for (kind, tok) in lexed.iter(text) {
-            out.push_str(&format!("{kind:?} {tok:?}\n"));
-        }
-        for e in lexed.errors() {
-            out.push_str(&format!("{e}\n"));
-        }
-        expect.assert_eq(&out);
-        let rebuilt: String = lexed.iter(text).map(|(_, t)| t).collect();
-        assert_eq!(rebuilt, text);
-    }
-
-    /// The hand-written fast path lexes exactly as the automaton alone.
-    #[test]
-    fn fast_path_agrees_with_the_automaton() {
-        let mut texts = Vec::new();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data");
-        for sub in ["ok", "err"] {
-            for entry in std::fs::read_dir(dir.join(sub)).unwrap() {
-                let path = entry.unwrap().path();
-                if path.extension().is_some_and(|e| e == "prose") {
-                    texts.push(std::fs::read_to_string(path).unwrap());
-                }
-            }
-        }
-        // Random soups of the pieces where the two could differ.
-        const PIECES: &[&str] = &[
-            " ", "  ", "\t", "\x0C", "\u{FEFF}", "\n", "\r", "\r\n", "#", "# c", "a", "Z_9", "let",
-            "session", "map", "-", "->", "--", "a-b", "x-", "-y", "0", "12", "1.5", "1.", ".5",
-            "3s", "1.5e", ".", "..", "...", "....", "=", "==", "===", "!", "!=", "<", "<=", ">",
-            ">=", "|", "||", "|||", "&", "&&", "*", "**", "***", "****", ":", ",", "(", ")", "[",
-            "]", "{", "}", "+", "/", "%", "?", "\"", "\"\"\"", "\\", "{x}", "é", "@", "$", "\0",
-            "~", "^", "'", "`", ";",
-        ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..3000 {
-            let mut text = String::new();
-            for _ in 0..(state % 40) {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
-            }
-            texts.push(text);
-        }
-        for text in &texts {
-            let never = &crate::interrupt::never;
-            assert_eq!(
-                lex_with(text, true, &Interrupt::new(never)),
-                lex_with(text, false, &Interrupt::new(never)),
-                "{text:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn identifiers_with_hyphens_and_arrows() {
-        check(
-            "review-pipeline a->b depth - 1 on-fail",
-            expect![[r#"
-                IDENT "review-pipeline"
-                WHITESPACE " "
-                IDENT "a"
-                ARROW "->"
-                IDENT "b"
-                WHITESPACE " "
-                IDENT "depth"
-                WHITESPACE " "
-                MINUS "-"
-                WHITESPACE " "
-                NUMBER "1"
-                WHITESPACE " "
-                IDENT "on-fail"
-            "#]],
-        );
-    }
-
-    #[test]
-    fn string_pieces_and_escapes() {
-        check(
-            r#"session "Hi {name}, {a.b} {} {x y} \{ \" \q""#,
-            expect![[r#"
-                SESSION_KW "session"
-                WHITESPACE " "
-                STRING_OPEN "\""
-                STRING_TEXT "Hi "
-                INTERP_OPEN "{"
-                IDENT "name"
-                INTERP_CLOSE "}"
-                STRING_TEXT ", "
-                INTERP_OPEN "{"
-                IDENT "a"
-                DOT "."
-                IDENT "b"
-                INTERP_CLOSE "}"
-                STRING_TEXT " {} {x y} "
-                STRING_ESCAPE "\\{"
-                STRING_TEXT " "
-                STRING_ESCAPE "\\\""
-                STRING_TEXT " "
-                STRING_ESCAPE "\\q"
-                STRING_CLOSE "\""
-                E002 41..43: Unknown escape sequence `\q`: write `\\q` to keep the backslash; valid escapes are \\, \", \n, \t, \{ and \}
-            "#]],
-        );
-    }
-
-    #[test]
-    fn unterminated_single_string_stops_at_newline() {
-        check(
-            "session \"Hello\nsession \"x\"",
-            expect![[r#"
-                SESSION_KW "session"
-                WHITESPACE " "
-                STRING_OPEN "\""
-                STRING_TEXT "Hello"
-                NEWLINE "\n"
-                SESSION_KW "session"
-                WHITESPACE " "
-                STRING_OPEN "\""
-                STRING_TEXT "x"
-                STRING_CLOSE "\""
-                E001 8..9: Unterminated string literal
-            "#]],
-        );
-    }
-
-    #[test]
-    fn triple_strings_with_quote_runs() {
-        check(
-            "\"\"\"Is it \"ok\"?\"\"\"\"\" x \"\"\"\n  a\n\"\"\"",
-            expect![[r#"
-                STRING_OPEN "\"\"\""
-                STRING_TEXT "Is it \"ok\"?\"\""
-                STRING_CLOSE "\"\"\""
-                WHITESPACE " "
-                IDENT "x"
-                WHITESPACE " "
-                STRING_OPEN "\"\"\""
-                STRING_TEXT "\n  a\n"
-                STRING_CLOSE "\"\"\""
-            "#]],
-        );
-    }
-
-    #[test]
-    fn discretions() {
-        check(
-            "if **a * b** or ***\nmulti\n***: **open\n",
-            expect![[r#"
-                IF_KW "if"
-                WHITESPACE " "
-                DISCRETION "**a * b**"
-                WHITESPACE " "
-                OR_KW "or"
-                WHITESPACE " "
-                DISCRETION "***\nmulti\n***"
-                COLON ":"
-                WHITESPACE " "
-                DISCRETION "**open"
-                NEWLINE "\n"
-                E005 31..33: Unterminated discretion condition: `**` needs a closing `**` on the same line
-            "#]],
-        );
-    }
-
-    #[test]
-    fn four_stars_are_an_empty_discretion() {
-        check(
-            "if ****: ******\n",
-            expect![[r#"
-                IF_KW "if"
-                WHITESPACE " "
-                DISCRETION "****"
-                COLON ":"
-                WHITESPACE " "
-                DISCRETION "******"
-                NEWLINE "\n"
-            "#]],
-        );
-    }
-
-    #[test]
-    fn garbage_and_comments() {
-        check(
-            "a @@ é # c \"x\"\r\n\t$",
-            expect![[r##"
-                IDENT "a"
-                WHITESPACE " "
-                ERROR_TOKEN "@@"
-                WHITESPACE " "
-                ERROR_TOKEN "é"
-                WHITESPACE " "
-                COMMENT "# c \"x\""
-                NEWLINE "\r\n"
-                WHITESPACE "\t"
-                ERROR_TOKEN "$"
-            "##]],
-        );
-    }
-
-    #[test]
-    fn unterminated_triple_string_and_trailing_backslash() {
-        check(
-            "\"\"\"abc\\",
-            expect![[r#"
-                STRING_OPEN "\"\"\""
-                STRING_TEXT "abc"
-                STRING_ESCAPE "\\"
-                E001 0..3: Unterminated string literal: `"""` needs a closing `"""`
-                E002 6..7: Unknown escape sequence: a backslash at the end of a line; write `\\` to keep it; valid escapes are \\, \", \n, \t, \{ and \}
-            "#]],
-        );
-    }
-}
+mod tests;

@@ -6,7 +6,8 @@
 //! - this crate knows nothing of salsa, LSP or IO.
 //!
 //! Pipeline: [`lexer::lex`] (logos) -> [`layout`] (NEWLINE / INDENT / DEDENT)
-//! -> event-based [`parser`] -> rowan green tree, viewed through [`ast`].
+//! -> [`parser`], which builds the rowan green tree as it goes, viewed
+//! through [`ast`].
 
 pub mod ast;
 mod fence;
@@ -188,10 +189,8 @@ pub(crate) fn parse_window(text: &str, interrupt: &dyn Fn(), after_line_end: boo
     // Layout rewrites the insignificant newlines among the lexer's kinds.
     let (tokens, layout_errors) =
         layout::layout_in_place(&mut lexed.kinds, &lexed.starts, text, &interrupt);
-    let (events, mut errors) =
-        parser::parse_from(text, &tokens, &lexed.starts, &interrupt, after_line_end);
+    let (green, mut errors) = parser::parse_tree(text, &lexed, &tokens, &interrupt, after_line_end);
     drop(tokens);
-    let green = parser::build_tree(text, &lexed, events, &mut errors, &interrupt);
     errors.extend(lexed.errors);
     errors.extend(layout_errors);
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));

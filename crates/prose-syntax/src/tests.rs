@@ -93,8 +93,10 @@ fn parser_corpus_err() {
     run_dir("err", true);
 }
 
-/// Builds the tree of `text` with the crate's tree builder and with rowan's
-/// `GreenNodeBuilder`: the trees and errors must be equal.
+/// Builds the tree of `text` three ways: straight from the parser (what a
+/// parse does), and by replaying the parser's events with the crate's tree
+/// builder and with rowan's `GreenNodeBuilder`: the trees and errors must
+/// be equal.
 fn check_tree_builders(text: &str) {
     let never = &crate::interrupt::never;
     let interrupt = crate::interrupt::Interrupt::new(never);
@@ -115,6 +117,10 @@ fn check_tree_builders(text: &str) {
     assert_eq!(green.to_string(), text, "not lossless: {text:?}");
     assert!(green == reference, "the trees differ: {text:?}");
     assert_eq!(errors, reference_errors, "{text:?}");
+    let (direct, direct_errors) =
+        crate::parser::parse_tree(text, &lexed, &tokens, &interrupt, false);
+    assert!(direct == green, "the direct tree differs: {text:?}");
+    assert_eq!(direct_errors, errors, "{text:?}");
 }
 
 #[test]
@@ -167,16 +173,49 @@ fn tree_builder_matches_rowan() {
         "prompt",
         "parallel:",
     ];
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    for _ in 0..500 {
-        let mut text = String::new();
-        for _ in 0..(state % 200) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
-        }
+    for text in soups(0x2545_f491_4f6c_dd1d, 500, 200, PIECES) {
         check_tree_builders(&text);
+    }
+}
+
+/// The next number of a xorshift sequence (the tests' random inputs).
+pub(crate) fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// `count` random soups of `pieces` from `seed`, each of fewer than
+/// `max_pieces` pieces.
+pub(crate) fn soups(seed: u64, count: usize, max_pieces: u64, pieces: &[&str]) -> Vec<String> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            let mut text = String::new();
+            for _ in 0..(state % max_pieces) {
+                text.push_str(pieces[(next_random(&mut state) % pieces.len() as u64) as usize]);
+            }
+            text
+        })
+        .collect()
+}
+
+/// The programs of both corpora (when `PROSE_CORPUS` is set), built
+/// straight from the parser and by replaying events.
+#[test]
+fn tree_builders_agree_on_the_corpora() {
+    let Some(official) = prose_test_support::corpus_dir() else {
+        return;
+    };
+    let mut files = prose_test_support::prose_files(&official);
+    if let Some(history) = official.parent().map(|p| p.join("openprose-history"))
+        && history.is_dir()
+    {
+        files.extend(prose_test_support::prose_files(&history));
+    }
+    for path in files {
+        check_tree_builders(&fs::read_to_string(path).unwrap());
     }
 }
 

@@ -9,10 +9,10 @@
 //! and left to the validator; only what cannot be understood is a syntax
 //! error.
 
-use super::{CompletedMarker, Parser};
+use super::{CompletedMarker, Output, Parser};
 use crate::{SyntaxErrorCode::*, SyntaxKind, SyntaxKind::*};
 
-pub(super) fn source_file(p: &mut Parser<'_>) {
+pub(super) fn source_file(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     while !p.at(EOF) {
         if p.at(DEDENT) {
@@ -26,18 +26,18 @@ pub(super) fn source_file(p: &mut Parser<'_>) {
 }
 
 /// `:` followed by an indented block (or an inline statement).
-fn colon_body(p: &mut Parser<'_>, what: &str) {
+fn colon_body(p: &mut Parser<'_, impl Output>, what: &str) {
     colon_body_with(p, what, false);
 }
 
 /// Like [`colon_body`], for the clauses whose empty body the validator
 /// reports (`if`/`elif`/`else`: P907, `option`: P903, `choice`: P901): a
 /// missing or comment-only body is an empty `BLOCK`, not a syntax error.
-fn colon_body_may_be_empty(p: &mut Parser<'_>, what: &str) {
+fn colon_body_may_be_empty(p: &mut Parser<'_, impl Output>, what: &str) {
     colon_body_with(p, what, true);
 }
 
-fn colon_body_with(p: &mut Parser<'_>, what: &str, empty_ok: bool) {
+fn colon_body_with(p: &mut Parser<'_, impl Output>, what: &str, empty_ok: bool) {
     if p.at(COLON) {
         p.bump(COLON);
         body_with(p, what, empty_ok);
@@ -65,11 +65,11 @@ fn colon_body_with(p: &mut Parser<'_>, what: &str, empty_ok: bool) {
 
 /// An indented body `NEWLINE INDENT statement* DEDENT`, or an inline
 /// statement on the same line.
-fn body(p: &mut Parser<'_>, what: &str) {
+fn body(p: &mut Parser<'_, impl Output>, what: &str) {
     body_with(p, what, false);
 }
 
-fn body_with(p: &mut Parser<'_>, what: &str, empty_ok: bool) {
+fn body_with(p: &mut Parser<'_, impl Output>, what: &str, empty_ok: bool) {
     let m = p.start();
     if p.at(NEWLINE) && p.nth_at(1, INDENT) {
         p.bump(NEWLINE);
@@ -104,7 +104,7 @@ fn body_with(p: &mut Parser<'_>, what: &str, empty_ok: bool) {
 
 /// Ends a simple statement: a NEWLINE, or nothing after a block / at the
 /// end of a block or the file. Junk before the end is one error node.
-fn finish_line(p: &mut Parser<'_>) {
+fn finish_line(p: &mut Parser<'_, impl Output>) {
     if p.line_ended() {
         return;
     }
@@ -129,7 +129,7 @@ fn finish_line(p: &mut Parser<'_>) {
 /// when they start with `name:`, else a block of statements. After a line
 /// already reported as wrong they are read this way inside its error node,
 /// without an "Unexpected indentation" of their own.
-fn indented_lines(p: &mut Parser<'_>) {
+fn indented_lines(p: &mut Parser<'_, impl Output>) {
     if !(p.at(NEWLINE) && p.nth_at(1, INDENT)) {
         return;
     }
@@ -148,7 +148,7 @@ fn indented_lines(p: &mut Parser<'_>) {
     b.complete(p, BLOCK);
 }
 
-pub(super) fn statement(p: &mut Parser<'_>) {
+pub(super) fn statement(p: &mut Parser<'_, impl Output>) {
     if !p.enter() {
         p.skip_nested();
         p.eat(NEWLINE);
@@ -158,7 +158,7 @@ pub(super) fn statement(p: &mut Parser<'_>) {
     p.leave();
 }
 
-fn statement_inner(p: &mut Parser<'_>) {
+fn statement_inner(p: &mut Parser<'_, impl Output>) {
     match p.current() {
         NEWLINE => {
             // An empty logical line cannot happen; be robust.
@@ -239,7 +239,7 @@ fn misspelt_keyword(word: &str) -> Option<&'static str> {
 /// read without errors of their own. Statements in such a block are parsed
 /// at the enclosing level, so what they bind stays visible (no cascade of
 /// undefined names after a misspelt `parallel:`).
-fn unknown_statement(p: &mut Parser<'_>) {
+fn unknown_statement(p: &mut Parser<'_, impl Output>) {
     let word = p.current_text();
     let range = p.current_range();
     let m = p.start();
@@ -294,7 +294,7 @@ fn unknown_statement(p: &mut Parser<'_>) {
     m.complete(p, ERROR);
 }
 
-fn expr_stmt(p: &mut Parser<'_>) {
+fn expr_stmt(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     if expr(p).is_none() {
         // expr() reported; consume the rest of the line.
@@ -307,19 +307,19 @@ fn expr_stmt(p: &mut Parser<'_>) {
     m.complete(p, EXPR_STMT);
 }
 
-fn name(p: &mut Parser<'_>) {
+fn name(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump_remap(IDENT);
     m.complete(p, NAME);
 }
 
-fn name_ref(p: &mut Parser<'_>) -> CompletedMarker {
+fn name_ref(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump_remap(IDENT);
     m.complete(p, NAME_REF)
 }
 
-fn opt_name(p: &mut Parser<'_>, what: &str) -> bool {
+fn opt_name(p: &mut Parser<'_, impl Output>, what: &str) -> bool {
     if p.at_name() {
         name(p);
         true
@@ -331,7 +331,7 @@ fn opt_name(p: &mut Parser<'_>, what: &str) -> bool {
 
 // ---- program composition ------------------------------------------------
 
-fn use_stmt(p: &mut Parser<'_>) {
+fn use_stmt(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(USE_KW);
     if p.at(STRING_OPEN) {
@@ -346,7 +346,7 @@ fn use_stmt(p: &mut Parser<'_>) {
     m.complete(p, USE_STMT);
 }
 
-fn import_stmt(p: &mut Parser<'_>) {
+fn import_stmt(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(IMPORT_KW);
     string(p);
@@ -364,7 +364,7 @@ fn import_stmt(p: &mut Parser<'_>) {
 }
 
 /// `input name: "description"`; a missing name is left to the validator (E020).
-fn input_decl(p: &mut Parser<'_>) {
+fn input_decl(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(INPUT_KW);
     if p.at_name() {
@@ -379,7 +379,7 @@ fn input_decl(p: &mut Parser<'_>) {
 
 /// `output name = expr`, `output = expr` (E023 in the validator) or the bare
 /// `output expr` real programs use as a block's return value.
-fn output_decl(p: &mut Parser<'_>) {
+fn output_decl(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(OUTPUT_KW);
     if p.at_name() && p.nth_at(1, EQ) {
@@ -395,7 +395,7 @@ fn output_decl(p: &mut Parser<'_>) {
     m.complete(p, OUTPUT_DECL);
 }
 
-fn recover_line(p: &mut Parser<'_>) {
+fn recover_line(p: &mut Parser<'_, impl Output>) {
     if p.at_line_end() {
         return;
     }
@@ -408,7 +408,7 @@ fn recover_line(p: &mut Parser<'_>) {
 
 // ---- definitions --------------------------------------------------------
 
-fn agent_def(p: &mut Parser<'_>) {
+fn agent_def(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(AGENT_KW);
     opt_name(p, "an agent name");
@@ -435,7 +435,7 @@ fn agent_def(p: &mut Parser<'_>) {
 }
 
 /// `block name(params):` body. A missing name is left to the validator.
-fn block_def(p: &mut Parser<'_>) {
+fn block_def(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(BLOCK_KW);
     if p.at_name() {
@@ -452,7 +452,7 @@ fn block_def(p: &mut Parser<'_>) {
     m.complete(p, BLOCK_DEF);
 }
 
-fn param_list(p: &mut Parser<'_>) {
+fn param_list(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     let open = p.current_range();
     p.bump(L_PAREN);
@@ -485,7 +485,7 @@ fn param_list(p: &mut Parser<'_>) {
 }
 
 /// `NEWLINE INDENT (property | comment)* DEDENT`
-fn property_block(p: &mut Parser<'_>) {
+fn property_block(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(NEWLINE);
     p.bump(INDENT);
@@ -504,12 +504,12 @@ fn property_block(p: &mut Parser<'_>) {
     m.complete(p, PROPERTY_BLOCK);
 }
 
-fn at_property_start(p: &mut Parser<'_>) -> bool {
+fn at_property_start(p: &mut Parser<'_, impl Output>) -> bool {
     let k = p.current();
     (k == IDENT || k.is_keyword()) && p.nth_at(1, COLON)
 }
 
-fn property_line(p: &mut Parser<'_>) {
+fn property_line(p: &mut Parser<'_, impl Output>) {
     if at_property_start(p) {
         property(p);
         return;
@@ -545,7 +545,7 @@ fn property_line(p: &mut Parser<'_>) {
 
 /// `name: value`, where the value may be a nested property block
 /// (`permissions:`) or an indented value on the next lines.
-fn property(p: &mut Parser<'_>) {
+fn property(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump_remap(IDENT);
     p.bump(COLON);
@@ -567,7 +567,7 @@ fn property(p: &mut Parser<'_>) {
 
 // ---- bindings -------------------------------------------------------------
 
-fn let_stmt(p: &mut Parser<'_>) {
+fn let_stmt(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     let kind = if p.at(LET_KW) { LET_STMT } else { CONST_STMT };
     p.bump_any();
@@ -583,7 +583,7 @@ fn let_stmt(p: &mut Parser<'_>) {
     m.complete(p, kind);
 }
 
-fn destructure(p: &mut Parser<'_>) {
+fn destructure(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     let open = p.current_range();
     p.bump(L_BRACE);
@@ -613,7 +613,7 @@ fn destructure(p: &mut Parser<'_>) {
     m.complete(p, DESTRUCTURE_PAT);
 }
 
-fn assign_stmt(p: &mut Parser<'_>) {
+fn assign_stmt(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     name_ref(p);
     p.bump(EQ);
@@ -626,7 +626,7 @@ fn assign_stmt(p: &mut Parser<'_>) {
 
 // ---- control flow statements ---------------------------------------------
 
-fn try_stmt(p: &mut Parser<'_>) -> CompletedMarker {
+fn try_stmt(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(TRY_KW);
     colon_body(p, "`try`");
@@ -642,7 +642,7 @@ fn try_stmt(p: &mut Parser<'_>) -> CompletedMarker {
     m.complete(p, TRY_STMT)
 }
 
-fn catch_clause(p: &mut Parser<'_>) {
+fn catch_clause(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(CATCH_KW);
     if p.eat(AS_KW) {
@@ -654,7 +654,7 @@ fn catch_clause(p: &mut Parser<'_>) {
 
 /// A clause keyword with no statement to attach to (`else` without `if`).
 /// Parsed whole; the validator reports it.
-fn orphan_clause(p: &mut Parser<'_>, kind: SyntaxKind, what: &str) {
+fn orphan_clause(p: &mut Parser<'_, impl Output>, kind: SyntaxKind, what: &str) {
     let m = p.start();
     let kw = p.current();
     p.bump_any();
@@ -671,7 +671,7 @@ fn orphan_clause(p: &mut Parser<'_>, kind: SyntaxKind, what: &str) {
     m.complete(p, kind);
 }
 
-fn throw_stmt(p: &mut Parser<'_>) {
+fn throw_stmt(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(THROW_KW);
     if !p.at_line_end() && expr(p).is_none() {
@@ -681,7 +681,7 @@ fn throw_stmt(p: &mut Parser<'_>) {
     m.complete(p, THROW_STMT);
 }
 
-fn keyword_stmt(p: &mut Parser<'_>, kind: SyntaxKind) {
+fn keyword_stmt(p: &mut Parser<'_, impl Output>, kind: SyntaxKind) {
     let m = p.start();
     p.bump_any();
     if !p.at_line_end() && expr(p).is_none() {
@@ -692,7 +692,7 @@ fn keyword_stmt(p: &mut Parser<'_>, kind: SyntaxKind) {
 }
 
 /// `assert condition` with an optional `:` body holding the message.
-fn assert_stmt(p: &mut Parser<'_>) {
+fn assert_stmt(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(ASSERT_KW);
     condition(p);
@@ -706,7 +706,7 @@ fn assert_stmt(p: &mut Parser<'_>) {
 
 /// A condition: a discretion or a plain expression. An empty one is left
 /// to the validator when the `:` follows directly.
-fn condition(p: &mut Parser<'_>) {
+fn condition(p: &mut Parser<'_, impl Output>) {
     if p.at(COLON) {
         return;
     }
@@ -718,7 +718,7 @@ fn condition(p: &mut Parser<'_>) {
     p.no_call = saved;
 }
 
-fn choice_stmt(p: &mut Parser<'_>) -> CompletedMarker {
+fn choice_stmt(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(CHOICE_KW);
     condition(p);
@@ -726,7 +726,7 @@ fn choice_stmt(p: &mut Parser<'_>) -> CompletedMarker {
     m.complete(p, CHOICE_STMT)
 }
 
-fn option_clause(p: &mut Parser<'_>) {
+fn option_clause(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(OPTION_KW);
     string(p);
@@ -734,7 +734,7 @@ fn option_clause(p: &mut Parser<'_>) {
     m.complete(p, OPTION_CLAUSE);
 }
 
-fn if_stmt(p: &mut Parser<'_>) -> CompletedMarker {
+fn if_stmt(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(IF_KW);
     condition(p);
@@ -763,7 +763,7 @@ fn if_stmt(p: &mut Parser<'_>) -> CompletedMarker {
 // ---- expressions ------------------------------------------------------------
 
 /// Parses an expression. Returns `None` (after reporting) when none starts here.
-pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+pub(super) fn expr(p: &mut Parser<'_, impl Output>) -> Option<CompletedMarker> {
     if !p.enter() {
         p.skip_nested();
         return None;
@@ -775,19 +775,19 @@ pub(super) fn expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 
 /// Whether the upcoming tokens continue the current expression on the next
 /// line(s): `NEWLINE [INDENT] |` or `NEWLINE [INDENT] ->`.
-fn continuation(p: &mut Parser<'_>, op: SyntaxKind) -> bool {
+fn continuation(p: &mut Parser<'_, impl Output>, op: SyntaxKind) -> bool {
     (p.at(NEWLINE) && (p.nth_at(1, op) || p.nth_at(1, INDENT) && p.nth_at(2, op)))
         || (matches!(p.last(), NEWLINE | DEDENT) && (p.at(op) || p.at(INDENT) && p.nth_at(1, op)))
 }
 
 /// Consumes the layout tokens before a continuation line; returns whether
 /// an INDENT was opened (to be closed by [`close_continuation`]).
-fn open_continuation(p: &mut Parser<'_>) -> bool {
+fn open_continuation(p: &mut Parser<'_, impl Output>) -> bool {
     p.eat(NEWLINE);
     p.eat(INDENT)
 }
 
-fn close_continuation(p: &mut Parser<'_>, indents: u32) {
+fn close_continuation(p: &mut Parser<'_, impl Output>, indents: u32) {
     for _ in 0..indents {
         // The end of the last continuation line (unless a block ended it).
         p.eat(NEWLINE);
@@ -804,7 +804,7 @@ fn close_continuation(p: &mut Parser<'_>, indents: u32) {
     }
 }
 
-fn pipe_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+fn pipe_expr(p: &mut Parser<'_, impl Output>) -> Option<CompletedMarker> {
     let mut lhs = arrow_expr(p)?;
     let mut indents = 0;
     loop {
@@ -827,7 +827,7 @@ fn pipe_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 
 /// `| map: body`, `| reduce(acc, item): body`, or an unknown operator
 /// (kept; the validator reports it).
-fn pipe_op(p: &mut Parser<'_>) {
+fn pipe_op(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     p.bump(PIPE);
     if p.at_name() {
@@ -856,7 +856,7 @@ fn pipe_op(p: &mut Parser<'_>) {
 /// expression without pipes, so that `| filter: session "a" | map: ...`
 /// and a following `| map:` line chain onto the pipeline instead of
 /// piping the body's result.
-fn inline_pipe_body(p: &mut Parser<'_>) {
+fn inline_pipe_body(p: &mut Parser<'_, impl Output>) {
     p.bump(COLON);
     let b = p.start();
     let s = p.start();
@@ -870,7 +870,7 @@ fn inline_pipe_body(p: &mut Parser<'_>) {
     b.complete(p, BLOCK);
 }
 
-fn arrow_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+fn arrow_expr(p: &mut Parser<'_, impl Output>) -> Option<CompletedMarker> {
     let first = expr_bp(p, 1)?;
     let mut indents = 0;
     if !(p.at(ARROW) || continuation(p, ARROW)) {
@@ -912,7 +912,7 @@ fn infix_bp(kind: SyntaxKind) -> Option<u8> {
 }
 
 /// Binary operators by precedence climbing over prefix/postfix expressions.
-fn expr_bp(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
+fn expr_bp(p: &mut Parser<'_, impl Output>, min_bp: u8) -> Option<CompletedMarker> {
     let mut lhs = prefix_expr(p)?;
     loop {
         if p.line_ended() {
@@ -964,7 +964,7 @@ fn expr_bp(p: &mut Parser<'_>, min_bp: u8) -> Option<CompletedMarker> {
     Some(lhs)
 }
 
-fn prefix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+fn prefix_expr(p: &mut Parser<'_, impl Output>) -> Option<CompletedMarker> {
     if matches!(p.current(), NOT_KW | BANG | MINUS) && !(p.at(NOT_KW) && p.nth_at(1, EQ)) {
         let m = p.start();
         p.bump_any();
@@ -985,12 +985,12 @@ fn prefix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 
 /// An operator followed by `:`: the `:` ends a header (`if depth <=:`), so
 /// the operand is missing; the `:` is left for the header.
-fn missing_operand(p: &mut Parser<'_>) {
+fn missing_operand(p: &mut Parser<'_, impl Output>) {
     let range = text_size::TextRange::empty(p.prev_range().end());
     p.error(E005, "Expected an expression", range);
 }
 
-fn postfix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+fn postfix_expr(p: &mut Parser<'_, impl Output>) -> Option<CompletedMarker> {
     let mut lhs = primary(p)?;
     loop {
         if p.line_ended() {
@@ -1020,7 +1020,7 @@ fn postfix_expr(p: &mut Parser<'_>) -> Option<CompletedMarker> {
     Some(lhs)
 }
 
-fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
+fn primary(p: &mut Parser<'_, impl Output>) -> Option<CompletedMarker> {
     let cm = match p.current() {
         STRING_OPEN => string(p),
         DISCRETION => {
@@ -1084,7 +1084,7 @@ fn primary(p: &mut Parser<'_>) -> Option<CompletedMarker> {
 }
 
 /// A string literal: open quote, pieces, close quote (missing when unterminated).
-fn string(p: &mut Parser<'_>) -> CompletedMarker {
+fn string(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(STRING_OPEN);
     loop {
@@ -1115,7 +1115,7 @@ fn string(p: &mut Parser<'_>) -> CompletedMarker {
 
 /// Like [`Parser::err_and_bump`], but a misplaced string is reported and
 /// wrapped whole (a string is several tokens).
-fn err_and_bump_item(p: &mut Parser<'_>, expected: &str) {
+fn err_and_bump_item(p: &mut Parser<'_, impl Output>, expected: &str) {
     if !p.at(STRING_OPEN) {
         p.err_and_bump(expected);
         return;
@@ -1133,7 +1133,12 @@ fn err_and_bump_item(p: &mut Parser<'_>, expected: &str) {
 }
 
 /// A bracketed list reached the end of its line without its closer.
-fn unclosed(p: &mut Parser<'_>, open: text_size::TextRange, bracket: &str, closer: &str) {
+fn unclosed(
+    p: &mut Parser<'_, impl Output>,
+    open: text_size::TextRange,
+    bracket: &str,
+    closer: &str,
+) {
     p.error(
         E005,
         format!("Unclosed `{bracket}`: expected `{closer}`"),
@@ -1145,7 +1150,12 @@ fn unclosed(p: &mut Parser<'_>, open: text_size::TextRange, bracket: &str, close
 /// token (the `:` of a header, the `=` after a pattern) means the closer
 /// is missing: reported, left for the enclosing construct, returns false.
 /// Other junk is reported and skipped.
-fn list_sep(p: &mut Parser<'_>, closer: SyntaxKind, stop: SyntaxKind, expected: &str) -> bool {
+fn list_sep(
+    p: &mut Parser<'_, impl Output>,
+    closer: SyntaxKind,
+    stop: SyntaxKind,
+    expected: &str,
+) -> bool {
     if p.at(closer) || p.eat(COMMA) || p.at_line_end() {
         return true;
     }
@@ -1157,7 +1167,7 @@ fn list_sep(p: &mut Parser<'_>, closer: SyntaxKind, stop: SyntaxKind, expected: 
     true
 }
 
-fn array(p: &mut Parser<'_>) -> CompletedMarker {
+fn array(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     let open = p.current_range();
     p.bump(L_BRACK);
@@ -1193,7 +1203,7 @@ fn array(p: &mut Parser<'_>) -> CompletedMarker {
 }
 
 /// `{ a, b }` (object context shorthand) or `{ key: value, ... }`.
-fn object(p: &mut Parser<'_>) -> CompletedMarker {
+fn object(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     let open = p.current_range();
     p.bump(L_BRACE);
@@ -1241,7 +1251,7 @@ fn object(p: &mut Parser<'_>) -> CompletedMarker {
     m.complete(p, OBJECT_EXPR)
 }
 
-fn arg_list(p: &mut Parser<'_>) {
+fn arg_list(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     let open = p.current_range();
     p.bump(L_PAREN);
@@ -1284,7 +1294,7 @@ fn arg_list(p: &mut Parser<'_>) {
 }
 
 /// `( item, key: value, ... )` after `parallel`, `loop`, a session, ...
-fn modifier_list(p: &mut Parser<'_>) {
+fn modifier_list(p: &mut Parser<'_, impl Output>) {
     let m = p.start();
     let open = p.current_range();
     p.bump(L_PAREN);
@@ -1328,7 +1338,7 @@ fn modifier_list(p: &mut Parser<'_>) {
 }
 
 /// Properties after a session / resume header, if an indented block follows.
-fn opt_properties(p: &mut Parser<'_>) {
+fn opt_properties(p: &mut Parser<'_, impl Output>) {
     // Only a `name:` line opens a property block. Anything else indented
     // below is not the session's: a continuation line (`  -> session "b"`,
     // `  | map:`) or unexpected indentation, reported as such.
@@ -1342,7 +1352,7 @@ fn opt_properties(p: &mut Parser<'_>) {
 
 /// `session "prompt"`, `session: agent`, `session name: agent`, `session name:`,
 /// each optionally followed by `(modifiers)` and a property block.
-fn session_expr(p: &mut Parser<'_>) -> CompletedMarker {
+fn session_expr(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(SESSION_KW);
     match p.current() {
@@ -1385,7 +1395,7 @@ fn session_expr(p: &mut Parser<'_>) -> CompletedMarker {
     m.complete(p, SESSION_EXPR)
 }
 
-fn resume_expr(p: &mut Parser<'_>) -> CompletedMarker {
+fn resume_expr(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(RESUME_KW);
     p.bump(COLON);
@@ -1399,7 +1409,7 @@ fn resume_expr(p: &mut Parser<'_>) -> CompletedMarker {
 }
 
 /// `do:` block or `do name(args)`.
-fn do_expr(p: &mut Parser<'_>) -> CompletedMarker {
+fn do_expr(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(DO_KW);
     if p.at(COLON) {
@@ -1419,7 +1429,7 @@ fn do_expr(p: &mut Parser<'_>) -> CompletedMarker {
 }
 
 /// `parallel (mods): body` or `parallel for ...`.
-fn parallel_expr(p: &mut Parser<'_>) -> CompletedMarker {
+fn parallel_expr(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(PARALLEL_KW);
     if p.at(L_PAREN) {
@@ -1433,7 +1443,7 @@ fn parallel_expr(p: &mut Parser<'_>) -> CompletedMarker {
 }
 
 /// `for item[, i] in collection: body` (optionally after `parallel`).
-fn for_expr(p: &mut Parser<'_>, started: Option<super::Marker>) -> CompletedMarker {
+fn for_expr(p: &mut Parser<'_, impl Output>, started: Option<super::Marker>) -> CompletedMarker {
     let m = started.unwrap_or_else(|| p.start());
     p.bump(FOR_KW);
     if p.at(IN_KW) {
@@ -1463,7 +1473,7 @@ fn for_expr(p: &mut Parser<'_>, started: Option<super::Marker>) -> CompletedMark
     m.complete(p, FOR_EXPR)
 }
 
-fn recover_to_colon(p: &mut Parser<'_>) {
+fn recover_to_colon(p: &mut Parser<'_, impl Output>) {
     if p.at(COLON) || p.at_line_end() {
         return;
     }
@@ -1475,7 +1485,7 @@ fn recover_to_colon(p: &mut Parser<'_>) {
 }
 
 /// `repeat N [as i]: body`
-fn repeat_expr(p: &mut Parser<'_>) -> CompletedMarker {
+fn repeat_expr(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(REPEAT_KW);
     if p.at(COLON) || p.at(AS_KW) {
@@ -1496,7 +1506,7 @@ fn repeat_expr(p: &mut Parser<'_>) -> CompletedMarker {
 }
 
 /// `loop [until|while condition] [(max: N)] [as i]: body`
-fn loop_expr(p: &mut Parser<'_>) -> CompletedMarker {
+fn loop_expr(p: &mut Parser<'_, impl Output>) -> CompletedMarker {
     let m = p.start();
     p.bump(LOOP_KW);
     if p.at(UNTIL_KW) || p.at(WHILE_KW) {

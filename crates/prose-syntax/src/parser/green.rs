@@ -245,6 +245,19 @@ impl TreeBuilder {
         text.get(8..).is_some_and(|t| t == tail)
     }
 
+    /// A new token of `kind` and `text` that the caller adds itself, as
+    /// often as it likes, with [`Self::push_token`].
+    pub(crate) fn make_token(&mut self, kind: SyntaxKind, text: &str) -> u32 {
+        // Without `NEW`: nodes with it as a child may have been made before.
+        self.new_token(kind, text) & !NEW
+    }
+
+    /// Adds the token `id` from [`Self::make_token`].
+    #[inline]
+    pub(crate) fn push_token(&mut self, id: u32) {
+        self.children.push(id);
+    }
+
     fn new_token(&mut self, kind: SyntaxKind, text: &str) -> u32 {
         let i = self.tokens.len() as u32;
         self.tokens.push(GreenToken::new(kind.into(), text));
@@ -256,46 +269,50 @@ impl TreeBuilder {
         self.parents.push((kind, self.children.len()));
     }
 
+    /// Ends the node opened last with [`Self::start_node`].
+    #[inline]
     pub(crate) fn finish_node(&mut self) {
-        let Some((kind, first)) = self.parents.pop() else {
-            return;
-        };
+        if let Some((kind, first)) = self.parents.pop() {
+            self.finish_node_at(kind, first);
+        }
+    }
+
+    /// The number of children added so far, where a node made by
+    /// [`Self::finish_node_at`] may start.
+    #[inline]
+    pub(crate) fn checkpoint(&self) -> usize {
+        self.children.len()
+    }
+
+    /// Makes a node of `kind` of the children added since
+    /// [`Self::checkpoint`] was `first` (nodes already made of some of them
+    /// count as one child).
+    #[inline(never)]
+    pub(crate) fn finish_node_at(&mut self, kind: SyntaxKind, first: usize) {
         let ids = &self.children[first..];
         let mut hash = kind as u64;
         // The union of the children's flags.
         let mut flags = 0;
-        for &id in ids {
-            flags |= id;
-            hash = mix(hash, (id & !NEW) as u64);
-        }
-        if ids.len() > MAX_SHARED_CHILDREN || flags & UNIQUE != 0 {
-            let node = self.new_node(kind, first);
-            let i = match self.free.pop() {
-                Some(i) => {
-                    self.unique[i as usize] = Some(node);
-                    i
-                }
-                None => {
-                    self.unique.push(Some(node));
-                    self.unique.len() as u32 - 1
-                }
-            };
-            self.children.push(i << ID_BITS | UNIQUE | NEW);
-            return;
-        }
-        // A node with a new child is new itself (no earlier node has that
-        // child): no need to look for it.
-        let new = flags & NEW != 0;
-        let inline = ids.len() <= INLINE;
+        // The ids without their `NEW` flags, for the cache.
         let mut key = [0u32; INLINE];
-        if inline {
-            for (k, &id) in key.iter_mut().zip(ids) {
-                *k = id & !NEW;
+        for (i, &id) in ids.iter().enumerate() {
+            flags |= id;
+            let id = id & !NEW;
+            hash = mix(hash, id as u64);
+            if let Some(k) = key.get_mut(i) {
+                *k = id;
             }
         }
+        if ids.len() > MAX_SHARED_CHILDREN || flags & UNIQUE != 0 {
+            self.finish_unique(kind, first);
+            return;
+        }
+        let inline = ids.len() <= INLINE;
         let head = kind as u32 | (ids.len() as u32) << 16 | 1 << 31;
         let cache_slot = cache_slot(hash, self.node_cache_bits);
-        if !new {
+        // A node with a new child is new itself (no earlier node has that
+        // child): no need to look for it.
+        if flags & NEW == 0 {
             if inline {
                 let entry = &self.node_cache[cache_slot];
                 if entry.head == head && entry.ids == key {
@@ -305,12 +322,7 @@ impl TreeBuilder {
                     return;
                 }
             }
-            let (keys, ends) = (&self.keys, &self.key_ends);
-            let found = self.node_index.find(hash, |i| {
-                let key = &keys[ends[i as usize] as usize..ends[i as usize + 1] as usize];
-                key[0] == kind as u32 && same_ids(&key[1..], ids)
-            });
-            if let Some(index) = found {
+            if let Some(index) = self.find_node(kind, first, hash) {
                 if inline {
                     self.node_cache[cache_slot] = CacheEntry {
                         head,
@@ -323,7 +335,52 @@ impl TreeBuilder {
                 return;
             }
         }
+        let index = self.add_node(kind, first, hash);
+        if inline {
+            self.node_cache[cache_slot] = CacheEntry {
+                head,
+                ids: key,
+                index,
+            };
+        }
+        self.children.push(index << ID_BITS | SHARED | NEW);
+    }
+
+    /// [`Self::finish_node_at`] for a node that is not interned.
+    #[cold]
+    #[inline(never)]
+    fn finish_unique(&mut self, kind: SyntaxKind, first: usize) {
+        let node = self.new_node(kind, first);
+        let i = match self.free.pop() {
+            Some(i) => {
+                self.unique[i as usize] = Some(node);
+                i
+            }
+            None => {
+                self.unique.push(Some(node));
+                self.unique.len() as u32 - 1
+            }
+        };
+        self.children.push(i << ID_BITS | UNIQUE | NEW);
+    }
+
+    /// The index of the interned node of `kind` and the children from
+    /// `first` on (whose hash is `hash`), if there is one in the index.
+    #[inline(never)]
+    fn find_node(&self, kind: SyntaxKind, first: usize, hash: u64) -> Option<u32> {
+        let (keys, ends, ids) = (&self.keys, &self.key_ends, &self.children[first..]);
+        self.node_index.find(hash, |i| {
+            let key = &keys[ends[i as usize] as usize..ends[i as usize + 1] as usize];
+            key[0] == kind as u32 && same_ids(&key[1..], ids)
+        })
+    }
+
+    /// Interns a new node of `kind` and the children from `first` on
+    /// (whose hash is `hash`), which are consumed; returns its index.
+    #[inline(never)]
+    fn add_node(&mut self, kind: SyntaxKind, first: usize, hash: u64) -> u32 {
         self.keys.push(kind as u32);
+        let ids = &self.children[first..];
         self.keys.extend(ids.iter().map(|&id| id & !NEW));
         self.key_ends.push(self.keys.len() as u32);
         let node = self.new_node(kind, first);
@@ -335,17 +392,11 @@ impl TreeBuilder {
         if self.pending.len() == PENDING {
             self.flush_pending();
         }
-        if inline {
-            self.node_cache[cache_slot] = CacheEntry {
-                head,
-                ids: key,
-                index,
-            };
-        }
-        self.children.push(index << ID_BITS | SHARED | NEW);
+        index
     }
 
     /// Adds the pending nodes to the index.
+    #[inline(never)]
     fn flush_pending(&mut self) {
         let index = &mut self.node_index;
         // Make room first: growing places every slot again.
@@ -370,9 +421,9 @@ impl TreeBuilder {
             children,
             ..
         } = self;
-        GreenNode::new(
+        let node = GreenNode::new(
             kind.into(),
-            children.drain(first..).map(|id| {
+            children[first..].iter().map(|&id| {
                 let i = (id >> ID_BITS) as usize;
                 match id & 3 {
                     TOKEN => NodeOrToken::Token(tokens[i].clone()),
@@ -385,7 +436,9 @@ impl TreeBuilder {
                     }
                 }
             }),
-        )
+        );
+        children.truncate(first);
+        node
     }
 
     /// The root: the one element left once every node is finished.
@@ -412,14 +465,7 @@ fn empty_error() -> GreenNode {
 fn first_word(bytes: &[u8], start: usize, len: usize) -> u64 {
     let n = len.min(8);
     match bytes.get(start..start + 8) {
-        Some(b) => {
-            let word = u64::from_le_bytes(b.try_into().unwrap_or_default());
-            if n == 8 {
-                word
-            } else {
-                word & ((1u64 << (8 * n)) - 1)
-            }
-        }
+        Some(b) => u64::from_le_bytes(b.try_into().unwrap_or_default()) & LOW_BYTES[n],
         // Near the end of the text.
         None => bytes[start..start + n]
             .iter()
@@ -427,6 +473,17 @@ fn first_word(bytes: &[u8], start: usize, len: usize) -> u64 {
             .fold(0, |word, &b| word << 8 | b as u64),
     }
 }
+
+/// `LOW_BYTES[n]` keeps the low `n` bytes of a word.
+const LOW_BYTES: [u64; 9] = {
+    let mut masks = [u64::MAX; 9];
+    let mut n = 0;
+    while n < 8 {
+        masks[n] = (1 << (8 * n)) - 1;
+        n += 1;
+    }
+    masks
+};
 
 #[inline]
 fn same_ids(key: &[u32], ids: &[u32]) -> bool {
@@ -443,6 +500,8 @@ struct Index {
 }
 
 const INDEX_BITS: u32 = 24;
+/// The parts of the index a batch of inserts is ordered by (a power of 2).
+const BUCKETS: usize = 256;
 const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
 
 impl Index {
@@ -494,19 +553,42 @@ impl Index {
     }
 
     /// Adds items known to be absent, given by their hash and index, once
-    /// there is room for them. They are placed in slot order (the table is
-    /// too large for the CPU caches); `buffer` is scratch space for that.
+    /// there is room for them. They are placed in the order of their
+    /// positions' top bits (the table is too large for the CPU caches: each
+    /// of those [`BUCKETS`] parts of it is touched once, not at random);
+    /// `buffer` is scratch space for that.
     fn insert_all(&mut self, items: &[(u64, u32)], buffer: &mut Vec<u64>) {
-        // Each item as its position above its slot: sorting the integers
-        // sorts the items by position.
+        let shift = self
+            .slots
+            .len()
+            .trailing_zeros()
+            .saturating_sub(BUCKETS.trailing_zeros());
+        // Each item as its position above its slot, in buckets by the top
+        // bits of its position (a counting sort).
+        let item = |&(hash, index): &(u64, u32)| {
+            let slot = Self::tag(hash) << INDEX_BITS | (index + 1);
+            (self.position(hash) as u64) << 32 | slot as u64
+        };
+        let bucket = |item: u64| (item >> (32 + shift)) as usize;
+        let indexed = |&&(_, index): &&(u64, u32)| index < INDEX_MASK;
+        let mut ends = [0u32; BUCKETS];
+        for it in items.iter().filter(indexed) {
+            ends[bucket(item(it))] += 1;
+        }
+        let mut sum = 0;
+        for end in &mut ends {
+            sum += *end;
+            *end = sum;
+        }
         buffer.clear();
-        buffer.extend(items.iter().filter(|&&(_, index)| index < INDEX_MASK).map(
-            |&(hash, index)| {
-                let slot = Self::tag(hash) << INDEX_BITS | (index + 1);
-                (self.position(hash) as u64) << 32 | slot as u64
-            },
-        ));
-        buffer.sort_unstable();
+        buffer.resize(sum as usize, 0);
+        // Filled from the end of each bucket down.
+        for it in items.iter().filter(indexed) {
+            let item = item(it);
+            let end = &mut ends[bucket(item)];
+            *end -= 1;
+            buffer[*end as usize] = item;
+        }
         self.len += buffer.len();
         for &item in buffer.iter() {
             self.place_at((item >> 32) as usize, item as u32);
