@@ -451,6 +451,24 @@ impl Analysis {
         self.with_db(move |db| diagnostics::file_diagnostics(db, f, Some(ws)).clone())
     }
 
+    /// [`Analysis::diagnostics`] lent to `f` rather than copied (a server
+    /// converts them to its own values and needs no copy of its own). Only
+    /// a cancellation is caught: a panic in `f` goes on unwinding, so `f`
+    /// need not be unwind safe.
+    pub fn with_diagnostics<T>(
+        &self,
+        file: FileId,
+        f: impl FnOnce(&[Diagnostic]) -> T,
+    ) -> Cancellable<T> {
+        let file = self.files[file.0 as usize];
+        let ws = self.workspace;
+        let f = std::panic::AssertUnwindSafe(f);
+        self.with_db(move |db| {
+            let f = f;
+            (f.0)(diagnostics::file_diagnostics(db, file, Some(ws)))
+        })
+    }
+
     /// Memory files, imported programs and auxiliary files the file may
     /// depend on (those of the programs in its fences too); the host loads
     /// those that exist.

@@ -132,3 +132,22 @@ pub fn run_stdio() -> ExitCode {
         ExitCode::FAILURE
     }
 }
+
+/// The programs the tests of the server's caches run over: the examples,
+/// the parser's test data and, when they are there, the corpora beside
+/// the workspace (`../shared/corpus`).
+#[cfg(test)]
+pub(crate) fn test_programs() -> Vec<std::path::PathBuf> {
+    let root = prose_test_support::workspace_root();
+    let mut out = Vec::new();
+    for dir in [
+        root.join("docs/examples"),
+        root.join("crates/prose-syntax/test_data"),
+        root.join("../shared/corpus"),
+    ] {
+        if dir.is_dir() {
+            out.extend(prose_test_support::prose_files(&dir));
+        }
+    }
+    out
+}

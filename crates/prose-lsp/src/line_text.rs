@@ -262,10 +262,77 @@ impl LineText {
             Some(range) => {
                 let a = usize::from(self.offset_clamped(enc, range.start));
                 let b = usize::from(self.offset_clamped(enc, range.end));
-                Arc::make_mut(&mut self.text).replace_range(a.min(b)..a.max(b), new_text);
+                let (a, b) = (a.min(b), a.max(b));
+                Arc::make_mut(&mut self.text).replace_range(a..b, new_text);
+                self.reindex_edit(a, b, new_text);
+                return;
             }
         }
         self.reindex();
+    }
+
+    /// Updates the index after `text[a..b]` (old offsets, character
+    /// boundaries) became `inserted`, instead of indexing the whole text
+    /// again. Whether an offset starts a line depends on the byte before
+    /// it and the byte at it only, so the starts before `a` and those past
+    /// `b` are the old ones (the latter moved); only the inserted text and
+    /// its two edges are read. The non-ASCII characters before `a` and from
+    /// `b` on are the old ones too, those after moved, with what the
+    /// characters before them save adjusted.
+    fn reindex_edit(&mut self, a: usize, b: usize, inserted: &str) {
+        let bytes = self.text.as_bytes();
+        let end = a + inserted.len();
+        let moved = |offset: u32| (i64::from(offset) + end as i64 - b as i64) as u32;
+        // Line starts: `starts[0] == 0` stays; those in `a..=b` are read
+        // again from the new text.
+        let lo = if a == 0 {
+            1
+        } else {
+            self.starts.partition_point(|&s| (s as usize) < a)
+        };
+        let hi = self.starts.partition_point(|&s| s as usize <= b);
+        let fresh: Vec<u32> = (a.saturating_sub(1)..end)
+            .filter(|&i| match bytes[i] {
+                b'\n' => true,
+                b'\r' => bytes.get(i + 1) != Some(&b'\n'),
+                _ => false,
+            })
+            .map(|i| (i + 1) as u32)
+            .collect();
+        let tail = lo + fresh.len();
+        self.starts.splice(lo..hi, fresh);
+        for s in &mut self.starts[tail..] {
+            *s = moved(*s);
+        }
+        // Non-ASCII characters.
+        if self.wide.is_empty() && inserted.is_ascii() {
+            return;
+        }
+        let lo = self.wide_from(a as u32);
+        let hi = self.wide_from(b as u32);
+        let before = self.saved_before(lo);
+        let old_after = self.saved_before(hi);
+        let mut saved = before;
+        let fresh: Vec<Wide> = inserted
+            .char_indices()
+            .filter(|(_, c)| !c.is_ascii())
+            .map(|(offset, c)| {
+                let wide = Wide {
+                    offset: (a + offset) as u32,
+                    saved_before: saved,
+                    len8: c.len_utf8() as u8,
+                    len16: c.len_utf16() as u8,
+                };
+                saved += wide.saved();
+                wide
+            })
+            .collect();
+        let tail = lo + fresh.len();
+        self.wide.splice(lo..hi, fresh);
+        for w in &mut self.wide[tail..] {
+            w.offset = moved(w.offset);
+            w.saved_before = w.saved_before - old_after + saved;
+        }
     }
 }
 
@@ -403,6 +470,99 @@ pub(crate) mod tests {
         let t = LineText::new("😀".into());
         assert_eq!(t.offset(Encoding::Utf16, pos(0, u32::MAX)), None);
         assert_eq!(t.offset_clamped(Encoding::Utf16, pos(0, u32::MAX)), off(4));
+    }
+
+    /// The index of `t` is the one a fresh indexing of its text makes.
+    fn assert_fresh_index(t: &LineText, context: &str) {
+        let fresh = LineText::new(t.text().to_string());
+        assert_eq!(t.starts, fresh.starts, "line starts after {context}");
+        assert_eq!(
+            format!("{:?}", t.wide),
+            format!("{:?}", fresh.wide),
+            "non-ASCII characters after {context}"
+        );
+    }
+
+    /// Random edits (line breaks of every kind, non-ASCII text, deletions
+    /// across lines) of `text`, each applied incrementally and checked
+    /// against a fresh index.
+    fn check_random_edits(text: &str, seed: u64, edits: usize) {
+        const INSERTS: [&str; 10] = [
+            "",
+            "#",
+            "\n",
+            "\r",
+            "\r\n",
+            "é",
+            "😀x\r",
+            "ab\ncd",
+            "\n\r",
+            "日本\r\n",
+        ];
+        let mut state = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let mut next = move |n: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) as usize) % n.max(1)
+        };
+        let mut t = LineText::new(text.to_string());
+        for i in 0..edits {
+            let enc = if i % 2 == 0 {
+                Encoding::Utf16
+            } else {
+                Encoding::Utf8
+            };
+            let len = t.len();
+            let a = next(len + 1);
+            // Mostly small spans; sometimes up to a few lines.
+            let b = (a + if next(4) == 0 { next(200) } else { next(3) }).min(len);
+            let (a, b) = (
+                t.floor_boundary(off(a as u32)),
+                t.floor_boundary(off(b as u32)),
+            );
+            let range = t.range(enc, TextRange::new(a, b));
+            let insert = INSERTS[next(INSERTS.len())];
+            // Where the range lands (an offset inside a `\r\n` moves).
+            let a = usize::from(t.offset_clamped(enc, range.start));
+            let b = usize::from(t.offset_clamped(enc, range.end));
+            let mut expected = t.text().to_string();
+            expected.replace_range(a..b, insert);
+            t.apply_change(enc, Some(range), insert);
+            assert_eq!(t.text(), expected);
+            assert_fresh_index(
+                &t,
+                &format!("edit {i} of seed {seed}: {range:?} <- {insert:?}"),
+            );
+        }
+    }
+
+    #[test]
+    fn incremental_index_is_a_fresh_index() {
+        for (seed, text) in [
+            "",
+            "a",
+            "ab\r\ncd\ref\n",
+            "aé😀\r\nß日本\rx😀😀y\n\n€",
+            "\r\n\r\n\r",
+            "session \"x\"\n  prompt: \"é\"\n",
+        ]
+        .iter()
+        .enumerate()
+        {
+            check_random_edits(text, seed as u64, 400);
+        }
+    }
+
+    /// Over the examples and the corpora, when they are there.
+    #[test]
+    fn incremental_index_is_a_fresh_index_on_programs() {
+        for (i, path) in crate::test_programs().iter().enumerate() {
+            let text = std::fs::read_to_string(path).unwrap();
+            check_random_edits(&text, i as u64, 60);
+        }
     }
 
     #[test]

@@ -41,9 +41,24 @@ pub(crate) enum Need {
     Program(String),
 }
 
+/// What the statements of `file` need, in text order. An edit that
+/// changes no statement's needs (nearly every edit) gives an equal list, so
+/// salsa keeps the previous one and [`external_paths`], which turns it into
+/// paths, is not run again.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn file_needs(db: &dyn Db, file: SourceFile) -> Vec<Need> {
+    let root = parse(db, file).syntax_node();
+    // What each statement needs depends on that statement alone: kept per
+    // statement while its tree is unchanged (`statement_memo.rs`).
+    let per_statement = db.statement_memos().needs.each(file, &root, needs);
+    per_statement
+        .iter()
+        .flat_map(|(_, needs)| needs.iter().cloned())
+        .collect()
+}
+
 #[salsa::tracked(returns(ref))]
 pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> ExternalPaths {
-    let root = parse(db, file).syntax_node();
     let FileRoot {
         dir: root_dir,
         config,
@@ -51,11 +66,8 @@ pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> Ex
     } = file_root(db, file, workspace);
     let home = workspace.home(db).clone();
     let file_dir = dir_of(file.path(db));
-    // What each statement needs depends on that statement alone: kept per
-    // statement while its tree is unchanged (`statement_memo.rs`).
-    let per_statement = db.statement_memos().needs.each(file, &root, needs);
     let mut out = ExternalPaths::default();
-    for need in per_statement.iter().flat_map(|(_, needs)| needs.iter()) {
+    for need in file_needs(db, file) {
         match need {
             Need::Memory { agent, persist } => {
                 if let Some(p) = memory_file_path(root_dir, home.as_deref(), agent, persist) {

@@ -29,7 +29,10 @@
 //! cancels them.
 
 use std::{
-    collections::{BTreeSet, HashMap, hash_map::DefaultHasher},
+    collections::{
+        BTreeSet, HashMap,
+        hash_map::{DefaultHasher, Entry},
+    },
     hash::Hasher,
     panic::AssertUnwindSafe,
     path::Path,
@@ -47,6 +50,10 @@ use ls_types::{
 use prose_ide::{Cancellable, TextRange};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 
+use super::{
+    push_cache::JsonCache,
+    push_json::{self, PushBody},
+};
 use crate::{
     convert::{self, LineText},
     server::{Inner, blocking, blocking_cancellable, panic_message},
@@ -60,14 +67,12 @@ pub struct DocResult {
     pub uri: Uri,
     pub version: Option<i32>,
     pub diagnostics: Vec<ls_types::Diagnostic>,
-    /// [`list_hash`] of `diagnostics`.
-    pub hash: u64,
 }
 
 /// How a run ended.
 #[derive(Debug)]
-pub enum Outcome {
-    Done(Vec<DocResult>),
+pub enum Outcome<T = DocResult> {
+    Done(Vec<T>),
     /// These external paths were never looked up on disk: load them and
     /// run again, so the first diagnostics are already right.
     NeedExternal(Vec<External>),
@@ -124,18 +129,25 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
             results.push(DocResult {
                 uri: doc.uri.clone(),
                 version: doc.version,
-                hash: list_hash(&diagnostics),
                 diagnostics,
             });
             continue;
         };
-        let raw = analysis.diagnostics(file)?;
         let docs_url = analysis.file_config(file)?.docs_url;
-        for related in raw.iter().flat_map(|d| &d.related) {
-            let path = &related.path;
-            if *path != doc.path && !job.open.contains_key(path) && !others.contains_key(path) {
-                let other = analysis.file_text_at(path)?.map(LineText::new);
-                others.insert(path.clone(), other);
+        // The files related notes point into; the diagnostics are lent
+        // (twice: the second time salsa has them already), not copied.
+        let elsewhere: BTreeSet<String> = analysis.with_diagnostics(file, |raw| {
+            raw.iter()
+                .flat_map(|d| &d.related)
+                .map(|r| &r.path)
+                .filter(|p| **p != doc.path && !job.open.contains_key(*p))
+                .cloned()
+                .collect()
+        })?;
+        for path in elsewhere {
+            if let Entry::Vacant(slot) = others.entry(path) {
+                let other = analysis.file_text_at(slot.key())?.map(LineText::new);
+                slot.insert(other);
             }
         }
         let resolve = |path: &str, range: TextRange| {
@@ -148,14 +160,14 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
             let t = others.get(path)?.as_ref()?;
             Some((workspace::key_uri(path)?, t.range(enc, range)))
         };
-        let diagnostics: Vec<_> = raw
-            .iter()
-            .map(|d| convert::diagnostic(enc, &text, d, docs_url.as_deref(), resolve))
-            .collect();
+        let diagnostics: Vec<_> = analysis.with_diagnostics(file, |raw| {
+            raw.iter()
+                .map(|d| convert::diagnostic(enc, &text, d, docs_url.as_deref(), resolve))
+                .collect()
+        })?;
         results.push(DocResult {
             uri: doc.uri.clone(),
             version: doc.version,
-            hash: list_hash(&diagnostics),
             diagnostics,
         });
     }
@@ -266,6 +278,8 @@ pub fn schedule(inner: &Arc<Inner>, first: Option<Uri>) {
 /// over the newest state, so a burst of edits costs one run (the running
 /// one is cancelled by the first edit of the burst).
 pub async fn worker(inner: Arc<Inner>) {
+    // The JSON of the edited document's last push (`push_cache.rs`).
+    let mut cache = JsonCache::default();
     loop {
         inner.wake.notified().await;
         loop {
@@ -273,7 +287,7 @@ pub async fn worker(inner: Arc<Inner>) {
             if !pending.due {
                 break;
             }
-            let run = AssertUnwindSafe(push(&inner, pending.first)).catch_unwind();
+            let run = AssertUnwindSafe(push(&inner, pending.first, &mut cache)).catch_unwind();
             match run.await {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => eprintln!("prose-lsp: diagnostics run failed: {}", e.message),
@@ -286,14 +300,14 @@ pub async fn worker(inner: Arc<Inner>) {
     }
 }
 
-async fn push(inner: &Arc<Inner>, first: Vec<Uri>) -> Result<()> {
+async fn push(inner: &Arc<Inner>, first: Vec<Uri>, cache: &mut JsonCache) -> Result<()> {
     // The edited documents, then the other open ones, one at a time:
     // results arrive as they are ready (each job checks the generation
     // again), and only one document's diagnostics are converted and
     // serialised at a time (those of a large program take megabytes).
     for uri in &first {
         let job = inner.state().job(Some(std::slice::from_ref(uri)));
-        if !run_and_publish(inner, job).await? {
+        if !run_and_publish(inner, job, cache).await? {
             // Superseded: a newer run (already scheduled) covers everything.
             return Ok(());
         }
@@ -311,21 +325,43 @@ async fn push(inner: &Arc<Inner>, first: Vec<Uri>) -> Result<()> {
     };
     for uri in &others {
         let job = inner.state().job(Some(std::slice::from_ref(uri)));
-        if !run_and_publish(inner, job).await? {
+        // Not through the edited document's cache: it would drop that.
+        if !run_and_publish(inner, job, &mut JsonCache::default()).await? {
             break;
         }
     }
     Ok(())
 }
 
-/// Runs a job and publishes its results; false if the run was superseded
-/// (the rest of this push is then left to the newer run).
-async fn run_and_publish(inner: &Arc<Inner>, job: PendingJob) -> Result<bool> {
+/// Runs a job and publishes its results, serialised (on the blocking
+/// thread) through `cache`; false if the run was superseded (the rest of
+/// this push is then left to the newer run).
+async fn run_and_publish(
+    inner: &Arc<Inner>,
+    job: PendingJob,
+    cache: &mut JsonCache,
+) -> Result<bool> {
     let Some(job) = job.ready().await else {
         return Ok(false);
     };
     let generation = job.generation;
-    match blocking(move || compute(job)).await? {
+    let mut taken = std::mem::take(cache);
+    let (outcome, taken) = blocking(move || {
+        let outcome = match compute(job) {
+            Outcome::Done(results) => Outcome::Done(
+                results
+                    .into_iter()
+                    .map(|r| PushBody::new(r, &mut taken))
+                    .collect(),
+            ),
+            Outcome::NeedExternal(paths) => Outcome::NeedExternal(paths),
+            Outcome::Cancelled => Outcome::Cancelled,
+        };
+        (outcome, taken)
+    })
+    .await?;
+    *cache = taken;
+    match outcome {
         Outcome::Cancelled => Ok(false),
         Outcome::NeedExternal(paths) => {
             load_external(inner, paths).await?;
@@ -336,7 +372,7 @@ async fn run_and_publish(inner: &Arc<Inner>, job: PendingJob) -> Result<bool> {
 }
 
 /// Publishes results of `generation` if it is still current; false if not.
-async fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<DocResult>) -> bool {
+async fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<PushBody>) -> bool {
     let _in_order = inner.publish_lock.lock().await;
     let to_send = {
         let mut st = inner.state();
@@ -361,29 +397,18 @@ async fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<DocResult>) -
         to_send
     };
     for r in to_send {
-        send(inner, r.uri, r.diagnostics, r.version).await;
+        send(inner, &r.uri, r.list, r.version).await;
     }
     true
 }
 
-/// Sends `textDocument/publishDiagnostics`, serialised straight into its
-/// frame (see `transport/output.rs`: the list of a large program would
-/// otherwise be built as a JSON tree of tens of megabytes first).
-async fn send(
-    inner: &Arc<Inner>,
-    uri: Uri,
-    diagnostics: Vec<ls_types::Diagnostic>,
-    version: Option<i32>,
-) {
-    let params = ls_types::PublishDiagnosticsParams {
-        uri,
-        diagnostics,
-        version,
-    };
-    inner
-        .outbox
-        .notify("textDocument/publishDiagnostics", &params)
-        .await;
+/// Sends `textDocument/publishDiagnostics` with a list serialised already
+/// (`push_json.rs`), straight into its frame (see `transport/output.rs`:
+/// the list of a large program would otherwise be built as a JSON tree of
+/// tens of megabytes first).
+async fn send(inner: &Arc<Inner>, uri: &Uri, list: Vec<u8>, version: Option<i32>) {
+    let parts = push_json::message_parts(uri, version, list);
+    inner.outbox.send_body(parts).await;
 }
 
 /// Clears the pushed diagnostics of a closed document.
@@ -395,7 +420,7 @@ pub async fn clear(inner: &Arc<Inner>, uri: Uri) {
     if inner.state().docs.contains_key(&uri) {
         return; // opened again meanwhile: its own run publishes
     }
-    send(inner, uri, Vec::new(), None).await;
+    send(inner, &uri, b"[]".to_vec(), None).await;
 }
 
 /// How often a pull retries after its snapshot was cancelled by an edit.
@@ -493,7 +518,7 @@ fn result_id(items: &[ls_types::Diagnostic]) -> String {
 
 /// A hash of a list of diagnostics (of its JSON, streamed into the hasher
 /// rather than built as a string).
-pub fn list_hash(items: &[ls_types::Diagnostic]) -> u64 {
+fn list_hash(items: &[ls_types::Diagnostic]) -> u64 {
     struct HashWriter(DefaultHasher);
     impl std::io::Write for HashWriter {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

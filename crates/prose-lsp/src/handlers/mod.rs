@@ -17,6 +17,8 @@ pub mod inlay_hints;
 pub mod lifecycle;
 pub mod model_view;
 pub mod navigation;
+pub mod push_cache;
+pub mod push_json;
 pub mod references;
 pub mod registry_watch;
 pub mod rename;

@@ -142,6 +142,12 @@ impl Outbox {
         let _ = self.queue.send(Out::Body(vec![body])).await;
     }
 
+    /// Sends a message serialised by the caller, in parts written one
+    /// after the other (see `handlers/push_json.rs`).
+    pub async fn send_body(&self, parts: Vec<Vec<u8>>) {
+        let _ = self.queue.send(Out::Body(parts)).await;
+    }
+
     /// Waits until every frame sent so far is written (or `timeout`).
     pub async fn flush(&self, timeout: std::time::Duration) {
         let (tx, rx) = oneshot::channel();
