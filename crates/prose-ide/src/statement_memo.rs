@@ -37,6 +37,12 @@ use crate::{db::SourceFile, injection::Injection};
 /// Statement keys are addresses: a fast hash is enough.
 type ByKey<V> = HashMap<usize, V, BuildHasherDefault<rustc_hash::FxHasher>>;
 
+/// A map sized for `n` statements up front: growing the maps was most of
+/// the cost of an edit that computes one statement again.
+fn sized<V>(n: usize) -> ByKey<V> {
+    ByKey::with_capacity_and_hasher(n, Default::default())
+}
+
 /// Every per-statement memo of the database (shared with its snapshots).
 #[derive(Default)]
 pub struct StatementMemos {
@@ -114,14 +120,14 @@ impl<T> StatementMemo<T> {
         compute: impl FnOnce(&[SyntaxNode]) -> Vec<T>,
         reusable: impl Fn(&T) -> bool,
     ) -> Vec<(TextSize, Arc<T>)> {
+        let statements: Vec<SyntaxNode> = root.children().collect();
         let mut run = Run {
             memo: self,
             file,
             previous: self.entries().remove(&file).unwrap_or_default(),
-            next: ByKey::default(),
+            next: sized(statements.len()),
             done: false,
         };
-        let statements: Vec<SyntaxNode> = root.children().collect();
         // The statements to compute: those not kept, each allocation once
         // (a statement whose text recurs may share one).
         let mut asked: ByKey<()> = ByKey::default();
@@ -137,7 +143,7 @@ impl<T> StatementMemo<T> {
             .fetch_add(missing.len() as u64, Ordering::Relaxed);
         let mut fresh = compute(&missing).into_iter();
         // Every value of this computation by key, kept or not.
-        let mut values: ByKey<Arc<T>> = ByKey::default();
+        let mut values: ByKey<Arc<T>> = sized(statements.len());
         let mut out = Vec::with_capacity(statements.len());
         for stmt in &statements {
             let k = key(stmt);
