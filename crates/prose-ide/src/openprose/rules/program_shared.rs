@@ -286,3 +286,29 @@ pub(super) fn redeclarations<'a>(
     }
     out
 }
+
+// ---- triple-quoted strings (P102, P103) ------------------------------------------
+
+/// Every `"""` string of the file, in pre-order (computed once per file:
+/// P102 and P103 both go through them, and most strings are not).
+pub(super) fn triple_strings(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<ast::StringLit>> {
+    ctx.shared(compute_triple_strings)
+}
+
+fn compute_triple_strings(ctx: &Ctx<'_>) -> Vec<ast::StringLit> {
+    nodes::<ast::StringLit>(ctx)
+        .filter(|s| opens_with_triple_quote(s.syntax()))
+        .collect()
+}
+
+/// [`ast::StringLit::is_triple`] read from the green tree: the string's
+/// first opening-quote token is `"""`. The same answer without making a
+/// token handle (an allocation) per child.
+fn opens_with_triple_quote(string: &SyntaxNode) -> bool {
+    string
+        .green()
+        .children()
+        .filter_map(|c| c.into_token())
+        .find(|t| t.kind().0 == SyntaxKind::STRING_OPEN as u16)
+        .is_some_and(|t| t.text().len() == 3)
+}
