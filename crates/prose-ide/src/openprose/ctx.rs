@@ -51,8 +51,10 @@ pub struct Ctx<'a> {
     indexed: std::sync::Arc<Vec<bool>>,
     /// Which kinds the rules asked for, learnt into [`RuleKinds`] at the end.
     requested: std::cell::RefCell<Vec<bool>>,
-    /// Offsets of line starts, computed the first time a rule asks.
+    /// Offsets of line starts, computed the second time a rule asks.
     line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// Whether a rule asked for a line ([`Ctx::line_of`]).
+    asked_line: std::cell::Cell<bool>,
     /// Results of helpers several rules share ([`Ctx::shared`]), computed
     /// once per file.
     memo: std::cell::RefCell<Vec<(usize, std::rc::Rc<dyn std::any::Any>)>>,
@@ -149,6 +151,7 @@ impl<'a> Ctx<'a> {
             nodes,
             by_kind,
             line_starts: std::sync::OnceLock::new(),
+            asked_line: std::cell::Cell::new(false),
             memo: Default::default(),
             suggestions: SuggestionBudget::default(),
             requested: std::cell::RefCell::new(vec![false; indexed.len()]),
@@ -247,11 +250,30 @@ impl<'a> Ctx<'a> {
     }
 
     /// The 1-based line of `offset`.
+    ///
+    /// The first time a rule asks, the line breaks before `offset` are
+    /// counted (most files ask once per analysis, near the top, if at all);
+    /// from the second on, the offsets of every line start are computed
+    /// once and searched.
     pub fn line_of(&self, offset: prose_syntax::TextSize) -> usize {
         self.outside();
+        if self.line_starts.get().is_none() && !self.asked_line.replace(true) {
+            let text = self.text();
+            let at = usize::from(offset);
+            // Up to and including the character at `offset`: a `\r` just
+            // before it is a line break only if no `\n` follows.
+            let end = (at + 1..=text.len())
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(text.len());
+            return 1 + prose_syntax::lines::line_starts(&text[..end])
+                .take_while(|&s| s <= at)
+                .count();
+        }
+        // The first call recorded the read of the text (`Ctx::text`).
         let starts = self.line_starts.get_or_init(|| {
+            let text = self.file.text(self.db);
             std::iter::once(0)
-                .chain(prose_syntax::lines::line_starts(self.text()).map(|i| i as u32))
+                .chain(prose_syntax::lines::line_starts(text).map(|i| i as u32))
                 .collect()
         });
         starts.partition_point(|&s| s <= u32::from(offset))
@@ -604,6 +626,31 @@ mod tests {
                 })
                 .unwrap();
         }
+    }
+
+    /// The first `line_of` of a context (counting the line breaks before
+    /// the offset) and the later ones (the table of line starts) agree at
+    /// every offset, with `\n`, `\r\n`, a lone `\r` and multi-byte
+    /// characters.
+    #[test]
+    fn the_first_line_of_agrees_with_the_table() {
+        let text = "let a = \"é\"\r\nlet b = 1\rlet c = 2\n\nsession \"ü\"\r\n\r";
+        let (host, file) = Fixture::parse(text).host(None);
+        let analysis = host.analysis();
+        analysis
+            .with_db(|db| {
+                let f = analysis.source_file(file);
+                let table = super::Ctx::new(db, f, None);
+                table.line_of(0.into());
+                let mut lines = Vec::new();
+                for at in 0..=text.len() as u32 {
+                    let first = super::Ctx::new(db, f, None).line_of(at.into());
+                    assert_eq!(first, table.line_of(at.into()), "at {at}");
+                    lines.push(first);
+                }
+                assert_eq!(lines.last(), Some(&7));
+            })
+            .unwrap();
     }
 
     /// The rules ask only for the node types [`super::RULE_NODES`] lists,
