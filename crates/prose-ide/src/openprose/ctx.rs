@@ -51,8 +51,9 @@ pub struct Ctx<'a> {
     indexed: std::sync::Arc<Vec<bool>>,
     /// Which kinds the rules asked for, learnt into [`RuleKinds`] at the end.
     requested: std::cell::RefCell<Vec<bool>>,
-    /// Offsets of line starts, computed the first time a rule asks.
-    line_starts: std::sync::OnceLock<Vec<u32>>,
+    /// Offsets of line starts, in order from 0, found as far as the rules
+    /// asked ([`Ctx::line_of`]), and whether they are all found.
+    line_starts: std::cell::RefCell<(Vec<u32>, bool)>,
     /// Results of helpers several rules share ([`Ctx::shared`]), computed
     /// once per file.
     memo: std::cell::RefCell<Vec<(usize, std::rc::Rc<dyn std::any::Any>)>>,
@@ -148,7 +149,7 @@ impl<'a> Ctx<'a> {
             read_file: std::cell::Cell::new(false),
             nodes,
             by_kind,
-            line_starts: std::sync::OnceLock::new(),
+            line_starts: Default::default(),
             memo: Default::default(),
             suggestions: SuggestionBudget::default(),
             requested: std::cell::RefCell::new(vec![false; indexed.len()]),
@@ -247,14 +248,40 @@ impl<'a> Ctx<'a> {
     }
 
     /// The 1-based line of `offset`.
+    ///
+    /// The line starts are found as far as the rules ask: most ask near the
+    /// top of the file, or not at all, and the rest of the file is not
+    /// scanned for them. Each line break is read once, but for the line
+    /// holding the furthest offset asked so far.
     pub fn line_of(&self, offset: prose_syntax::TextSize) -> usize {
         self.outside();
-        let starts = self.line_starts.get_or_init(|| {
-            std::iter::once(0)
-                .chain(prose_syntax::lines::line_starts(self.text()).map(|i| i as u32))
-                .collect()
-        });
-        starts.partition_point(|&s| s <= u32::from(offset))
+        let at = u32::from(offset);
+        let mut lines = self.line_starts.borrow_mut();
+        let (starts, complete) = &mut *lines;
+        // The first rule to ask records the read of the text (as when the
+        // table was built whole on the first call).
+        let text = if starts.is_empty() {
+            starts.push(0);
+            self.text()
+        } else {
+            self.file.text(self.db)
+        };
+        let last = *starts.last().expect("line 1 starts at 0");
+        if !*complete && last <= at {
+            // From a line start: a `\r` is read with what follows it.
+            let from = last as usize;
+            let mut beyond = false;
+            for s in prose_syntax::lines::line_starts(&text[from..]) {
+                let s = (from + s) as u32;
+                starts.push(s);
+                if s > at {
+                    beyond = true;
+                    break;
+                }
+            }
+            *complete = !beyond;
+        }
+        starts.partition_point(|&s| s <= at)
     }
 
     /// Every node of type `N`, in pre-order, from the kind index.
@@ -604,6 +631,35 @@ mod tests {
                 })
                 .unwrap();
         }
+    }
+
+    /// `line_of` finds the line starts as far as it is asked: asked first
+    /// at each offset, in order, and after every line start was found, it
+    /// gives the same lines, with `\n`, `\r\n`, a lone `\r` and
+    /// multi-byte characters.
+    #[test]
+    fn line_of_agrees_however_far_it_has_scanned() {
+        let text = "let a = \"é\"\r\nlet b = 1\rlet c = 2\n\nsession \"ü\"\r\n\r";
+        let (host, file) = Fixture::parse(text).host(None);
+        let analysis = host.analysis();
+        analysis
+            .with_db(|db| {
+                let f = analysis.source_file(file);
+                let end = text.len() as u32;
+                let whole = super::Ctx::new(db, f, None);
+                whole.line_of(end.into());
+                let in_order = super::Ctx::new(db, f, None);
+                let mut lines = Vec::new();
+                for at in 0..=end {
+                    let first = super::Ctx::new(db, f, None).line_of(at.into());
+                    assert_eq!(first, whole.line_of(at.into()), "at {at}");
+                    assert_eq!(first, in_order.line_of(at.into()), "at {at}");
+                    lines.push(first);
+                }
+                assert_eq!(lines[..14], [1; 14]);
+                assert_eq!(lines.last(), Some(&7));
+            })
+            .unwrap();
     }
 
     /// The rules ask only for the node types [`super::RULE_NODES`] lists,

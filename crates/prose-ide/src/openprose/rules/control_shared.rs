@@ -2,7 +2,7 @@
 //! "outer variable" test of the shadowing warnings (spec-rows.md §2.4),
 //! empty bodies, and integer-valued settings (`repeat N`, `max:`, `retry:`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::openprose::rules::{prelude::*, relation::statement_at};
 
@@ -55,17 +55,21 @@ fn outer_definition<'a>(
 ) -> Option<&'a Def> {
     let here = construct.text_range();
     let index = ctx.shared(OuterIndex::new);
-    let (scoped, flat) = (index.scoped.get(name), index.flat.get(name));
-    let flat = flat.filter(|_| declarations);
+    let name = index.names.get(name).copied();
+    let scoped = |range: TextRange| name.and_then(|n| index.scoped.get(&(n, range)));
+    let flat = |range: TextRange, kind: SyntaxKind| {
+        name.filter(|_| declarations)
+            .and_then(|n| index.flat.get(&(n, range, kind)))
+    };
     let mut best: Option<&Def> = None;
     for a in construct.ancestors() {
         let range = a.text_range();
-        let ids = scoped.and_then(|s| s.get(&range)).into_iter().flatten();
+        let ids = scoped(range).into_iter().flatten();
         let mut found: Vec<&Def> = ids
             .map(|&id| ctx.sema().def(id))
             .filter(|d| d.scope.is_some_and(|s| s.contains_range(here)))
             .collect();
-        if let Some(ids) = flat.and_then(|f| f.get(&(range, a.kind()))) {
+        if let Some(ids) = flat(range, a.kind()) {
             // In the list's order: the last one ending before `construct`.
             let before = ids.partition_point(|&id| ctx.sema().def(id).range.end() <= here.start());
             found.extend(before.checked_sub(1).map(|i| ctx.sema().def(ids[i])));
@@ -84,39 +88,44 @@ fn outer_definition<'a>(
 /// inputs) by name and the statement list that holds them.
 #[derive(Default)]
 pub(super) struct OuterIndex {
-    scoped: HashMap<String, HashMap<TextRange, Vec<DefId>>>,
+    /// A number for each name, the key of the maps below (one map each
+    /// rather than one per name).
+    names: HashMap<String, u32>,
+    scoped: HashMap<(u32, TextRange), Vec<DefId>>,
     /// In the order of their lists.
-    flat: HashMap<String, HashMap<(TextRange, SyntaxKind), Vec<DefId>>>,
+    flat: HashMap<(u32, TextRange, SyntaxKind), Vec<DefId>>,
 }
 
 impl OuterIndex {
     fn new(ctx: &Ctx<'_>) -> OuterIndex {
         let mut index = OuterIndex::default();
+        let number = |names: &mut HashMap<String, u32>, name: &str| match names.get(name) {
+            Some(&n) => n,
+            None => {
+                let n = names.len() as u32;
+                names.insert(name.to_string(), n);
+                n
+            }
+        };
         for (i, d) in ctx.sema().defs.iter().enumerate() {
             let id = DefId(i as u32);
             if d.kind.is_scoped() {
                 if let Some(scope) = d.scope {
-                    index
-                        .scoped
-                        .entry(d.name.clone())
-                        .or_default()
-                        .entry(scope)
-                        .or_default()
-                        .push(id);
+                    let n = number(&mut index.names, &d.name);
+                    index.scoped.entry((n, scope)).or_default().push(id);
                 }
             } else if (d.kind.is_flat_binding() || d.kind == DefKind::Input)
                 && let Some(list) = statement_at(ctx, d.range).and_then(|s| s.parent())
             {
+                let n = number(&mut index.names, &d.name);
                 index
                     .flat
-                    .entry(d.name.clone())
-                    .or_default()
-                    .entry((list.text_range(), list.kind()))
+                    .entry((n, list.text_range(), list.kind()))
                     .or_default()
                     .push(id);
             }
         }
-        for ids in index.flat.values_mut().flat_map(|lists| lists.values_mut()) {
+        for ids in index.flat.values_mut() {
             ids.sort_by_key(|&id| ctx.sema().def(id).range.end());
         }
         index

@@ -92,7 +92,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     // Outputs are E024 / P203.
     let mut not_inputs = Earlier::new();
     let mut all = Earlier::new();
-    for later in &decls {
+    for later in decls.iter() {
         if later.kind == DeclKind::Output {
             continue;
         }

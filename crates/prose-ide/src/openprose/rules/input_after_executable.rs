@@ -82,6 +82,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         .statements()
         .find(|s| s.is_executable())
         .map(|s| s.syntax().clone());
+    // Where the first executable statement is shown (the same for every
+    // input after it).
+    let mut shown: Option<(TextRange, usize)> = None;
     for input in nodes::<ast::InputDecl>(ctx) {
         let Some(kw) = input.keyword() else { continue };
         let end = input
@@ -101,12 +104,10 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             .filter(|f| f.text_range().start() < range.start());
         let mut related_locs = Vec::new();
         let place = if let Some(f) = before {
-            let line = first_line(ctx, f);
+            let (line, number) = *shown
+                .get_or_insert_with(|| (first_line(ctx, f), line_of(ctx, f.text_range().start())));
             related_locs.push(related(ctx, line, "first executable statement"));
-            format!(
-                "after the executable statement at line {}",
-                line_of(ctx, f.text_range().start())
-            )
+            format!("after the executable statement at line {number}")
         } else if nested {
             "inside an indented body".to_string()
         } else {

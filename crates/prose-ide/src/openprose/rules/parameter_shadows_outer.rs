@@ -77,7 +77,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     // By name: a parameter meets only the declarations and calls of its
     // name (or its block's), not every one of the file.
     let mut decls_named: HashMap<&str, Vec<&Decl>> = HashMap::new();
-    for d in &decls {
+    for d in decls.iter() {
         decls_named.entry(d.name.as_str()).or_default().push(d);
     }
     let mut calls_named: HashMap<String, Vec<ast::DoCall>> = HashMap::new();

@@ -251,7 +251,41 @@ pub(super) fn call_value(stmt: &SyntaxNode) -> Option<ast::CallExpr> {
 
 /// The statement that makes a declaration (`let`, `const`, `output`,
 /// `input`, or the assignment of a parallel result).
+///
+/// Found once per file for the declarations of the kinds P203, E021, E024
+/// and E028 ask about ([`decl_stmts`]), else from the tree.
 pub(super) fn decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<SyntaxNode> {
+    if is_stmt_decl(def.kind) {
+        return ctx.shared(decl_stmts).get(&def.name_range).cloned();
+    }
+    find_decl_stmt(ctx, def)
+}
+
+/// The kinds of declarations whose statement [`decl_stmts`] finds.
+fn is_stmt_decl(kind: DefKind) -> bool {
+    matches!(
+        kind,
+        DefKind::Input
+            | DefKind::Output
+            | DefKind::Let
+            | DefKind::Const
+            | DefKind::Assigned
+            | DefKind::Destructured
+    )
+}
+
+/// The declaring statement of every declaration of those kinds, by the
+/// range of its name (what [`find_decl_stmt`] looks from).
+fn decl_stmts(ctx: &Ctx<'_>) -> rustc_hash::FxHashMap<TextRange, SyntaxNode> {
+    ctx.sema()
+        .defs
+        .iter()
+        .filter(|d| is_stmt_decl(d.kind))
+        .filter_map(|d| Some((d.name_range, find_decl_stmt(ctx, d)?)))
+        .collect()
+}
+
+fn find_decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<SyntaxNode> {
     node_at(ctx, def.name_range)?.ancestors().find(|n| {
         matches!(
             n.kind(),
@@ -285,4 +319,30 @@ pub(super) fn redeclarations<'a>(
         earlier.insert(&def.name, stmt, def);
     }
     out
+}
+
+// ---- triple-quoted strings (P102, P103) ------------------------------------------
+
+/// Every `"""` string of the file, in pre-order (computed once per file:
+/// P102 and P103 both go through them, and most strings are not).
+pub(super) fn triple_strings(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<ast::StringLit>> {
+    ctx.shared(compute_triple_strings)
+}
+
+fn compute_triple_strings(ctx: &Ctx<'_>) -> Vec<ast::StringLit> {
+    nodes::<ast::StringLit>(ctx)
+        .filter(|s| opens_with_triple_quote(s.syntax()))
+        .collect()
+}
+
+/// [`ast::StringLit::is_triple`] read from the green tree: the string's
+/// first opening-quote token is `"""`. The same answer without making a
+/// token handle (an allocation) per child.
+fn opens_with_triple_quote(string: &SyntaxNode) -> bool {
+    string
+        .green()
+        .children()
+        .filter_map(|c| c.into_token())
+        .find(|t| t.kind().0 == SyntaxKind::STRING_OPEN as u16)
+        .is_some_and(|t| t.text().len() == 3)
 }

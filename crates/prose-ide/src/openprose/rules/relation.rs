@@ -108,7 +108,6 @@ pub(super) fn relation(a: &SyntaxNode, b: &SyntaxNode) -> Relation {
 
 /// The earlier declaration `later` collides with most (ties: the nearest),
 /// by comparing it with each: what [`Earlier`] answers faster.
-#[cfg(test)]
 pub(super) fn strongest_earlier<'d, T>(
     later: &SyntaxNode,
     earlier: impl Iterator<Item = (&'d SyntaxNode, T)>,
@@ -123,15 +122,23 @@ pub(super) fn strongest_earlier<'d, T>(
     best
 }
 
+/// Up to this many declarations of a name, [`Earlier`] compares a later
+/// one with each ([`strongest_earlier`]); past it, it builds the index
+/// below for that name. Most names are declared once or twice, and then
+/// nothing is computed for them but the comparisons an answer needs.
+const PAIRWISE: usize = 4;
+
 /// The declarations of a rule seen so far (in file order), for finding the
 /// earlier one a declaration collides with most ([`strongest_earlier`]'s
 /// answer) without comparing it with every earlier declaration of its
 /// name: a rule over thousands of declarations of one name stays near
 /// linear.
 ///
-/// The relation of an earlier declaration to a later one depends on the
-/// earlier one only through its statement list (and so its frame). The
-/// index answers in this order:
+/// A name with few declarations ([`PAIRWISE`]) is answered by comparing
+/// with each. Past that, its declarations are indexed: the relation of an
+/// earlier declaration to a later one depends on the earlier one only
+/// through its statement list (and so its frame), and the index answers in
+/// this order:
 /// - one in the same list: `SameList`;
 /// - one in a list holding the later one, or inside its list (same frame):
 ///   `Nested`;
@@ -141,20 +148,40 @@ pub(super) fn strongest_earlier<'d, T>(
 ///
 /// Ties go to the nearest declaration, as in [`strongest_earlier`].
 pub(super) struct Earlier<'n, T> {
-    by_name: HashMap<&'n str, Named<T>>,
+    /// Every declaration seen, in order.
+    entries: Vec<Entry<T>>,
+    by_name: rustc_hash::FxHashMap<&'n str, Named>,
+}
+
+/// A declaration: its statement, what the rule keeps with it, and the
+/// next declaration of its name (entries are linked by name, so that a
+/// name needs no allocation of its own).
+struct Entry<T> {
+    stmt: SyntaxNode,
+    item: T,
+    next: Option<usize>,
+}
+
+/// The declarations of one name (by position in [`Earlier::entries`]).
+struct Named {
+    first: usize,
+    last: usize,
+    count: usize,
+    /// Built once the name has more than [`PAIRWISE`] declarations.
+    index: Option<Box<Index>>,
 }
 
 /// Where a declaration sits.
-struct Entry<T> {
-    stmt: SyntaxNode,
+struct Place {
     list: Option<SyntaxNode>,
     frame: Option<SyntaxNode>,
-    item: T,
 }
 
-/// The declarations of one name.
-struct Named<T> {
-    entries: Vec<Entry<T>>,
+/// The index of the declarations of one name (by position in
+/// [`Earlier::entries`]).
+#[derive(Default)]
+struct Index {
+    places: HashMap<usize, Place>,
     /// The latest entry directly in each list.
     in_list: HashMap<Option<SyntaxNode>, usize>,
     /// The latest entry inside each list, below it but in its frame.
@@ -166,19 +193,6 @@ struct Named<T> {
     latest_other_frame: Option<usize>,
 }
 
-impl<T> Default for Named<T> {
-    fn default() -> Self {
-        Named {
-            entries: Vec::new(),
-            in_list: HashMap::new(),
-            under_list: HashMap::new(),
-            by_frame: HashMap::new(),
-            latest: None,
-            latest_other_frame: None,
-        }
-    }
-}
-
 /// The statement lists above `stmt` up to its frame, innermost first.
 fn lists_in_frame(stmt: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> {
     stmt.ancestors()
@@ -187,86 +201,139 @@ fn lists_in_frame(stmt: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> {
         .filter(is_list)
 }
 
-impl<'n, T> Earlier<'n, T> {
-    pub(super) fn new() -> Self {
-        Earlier {
-            by_name: HashMap::new(),
+impl Index {
+    /// Records entry `i`, declared by `stmt` (entries come in order).
+    fn add(&mut self, i: usize, stmt: &SyntaxNode) {
+        let list = list_of(stmt);
+        let frame = frame_of(stmt);
+        self.in_list.insert(list.clone(), i);
+        for above in lists_in_frame(stmt).skip(1) {
+            self.under_list.insert(above, i);
         }
-    }
-
-    /// The first declaration of `name` seen.
-    pub(super) fn first(&self, name: &str) -> Option<&T> {
-        Some(&self.by_name.get(name)?.entries.first()?.item)
-    }
-
-    /// Records a declaration of `name` made by `stmt`.
-    pub(super) fn insert(&mut self, name: &'n str, stmt: SyntaxNode, item: T) {
-        let named = self.by_name.entry(name).or_default();
-        let i = named.entries.len();
-        let list = list_of(&stmt);
-        let frame = frame_of(&stmt);
-        named.in_list.insert(list.clone(), i);
-        for above in lists_in_frame(&stmt).skip(1) {
-            named.under_list.insert(above, i);
-        }
-        named.by_frame.entry(frame.clone()).or_default().push(i);
-        if let Some(latest) = named.latest
-            && named.entries[latest].frame != frame
+        self.by_frame.entry(frame.clone()).or_default().push(i);
+        if let Some(latest) = self.latest
+            && self.places[&latest].frame != frame
         {
-            named.latest_other_frame = Some(latest);
+            self.latest_other_frame = Some(latest);
         }
-        named.latest = Some(i);
-        named.entries.push(Entry {
-            stmt,
-            list,
-            frame,
-            item,
-        });
+        self.latest = Some(i);
+        self.places.insert(i, Place { list, frame });
     }
 
-    /// The earlier declaration of `name` that `later` collides with most.
-    pub(super) fn strongest(&self, name: &str, later: &SyntaxNode) -> Option<(Relation, &T)> {
-        let named = self.by_name.get(name)?;
-        let found = |r: Relation, i: usize| Some((r, &named.entries[i].item));
+    /// The entry `later` collides with most, and how.
+    fn strongest<T>(&self, entries: &[Entry<T>], later: &SyntaxNode) -> Option<(Relation, usize)> {
         let list = list_of(later);
-        if let Some(&i) = named.in_list.get(&list) {
-            return found(Relation::SameList, i);
+        if let Some(&i) = self.in_list.get(&list) {
+            return Some((Relation::SameList, i));
         }
         let holding = lists_in_frame(later)
             .skip(1)
-            .filter_map(|above| named.in_list.get(&Some(above)).copied());
-        let inside = list.as_ref().and_then(|l| named.under_list.get(l).copied());
+            .filter_map(|above| self.in_list.get(&Some(above)).copied());
+        let inside = list.as_ref().and_then(|l| self.under_list.get(l).copied());
         if let Some(i) = holding.chain(inside).max() {
-            return found(Relation::Nested, i);
+            return Some((Relation::Nested, i));
         }
         // Same frame: siblings or exclusive arms, nearest first; a list
         // already compared gives the same answer again.
         let frame = frame_of(later);
         let mut best: Option<(Relation, usize)> = None;
         let mut seen: std::collections::HashSet<&Option<SyntaxNode>> = Default::default();
-        for &i in named.by_frame.get(&frame).into_iter().flatten().rev() {
-            let entry = &named.entries[i];
-            if !seen.insert(&entry.list) {
+        for &i in self.by_frame.get(&frame).into_iter().flatten().rev() {
+            if !seen.insert(&self.places[&i].list) {
                 continue;
             }
-            let r = relation(&entry.stmt, later);
+            let r = relation(&entries[i].stmt, later);
             if r == Relation::Sibling {
-                return found(r, i);
+                return Some((r, i));
             }
             if best.is_none_or(|(b, _)| r > b) {
                 best = Some((r, i));
             }
         }
-        let other = match named.latest {
-            Some(i) if named.entries[i].frame != frame => Some(i),
-            _ => named.latest_other_frame,
+        let other = match self.latest {
+            Some(i) if self.places[&i].frame != frame => Some(i),
+            _ => self.latest_other_frame,
         };
         if let Some(i) = other
             && best.is_none_or(|(b, _)| Relation::DifferentFrames > b)
         {
             best = Some((Relation::DifferentFrames, i));
         }
-        best.and_then(|(r, i)| found(r, i))
+        best
+    }
+}
+
+impl<'n, T> Earlier<'n, T> {
+    pub(super) fn new() -> Self {
+        Earlier {
+            entries: Vec::new(),
+            by_name: Default::default(),
+        }
+    }
+
+    /// The first declaration of `name` seen.
+    pub(super) fn first(&self, name: &str) -> Option<&T> {
+        Some(&self.entries[self.by_name.get(name)?.first].item)
+    }
+
+    /// The declarations of `name`, in order, from `named`.
+    fn of<'s>(&'s self, named: &Named) -> impl Iterator<Item = (usize, &'s Entry<T>)> {
+        std::iter::successors(Some(named.first), |&i| self.entries[i].next)
+            .map(|i| (i, &self.entries[i]))
+    }
+
+    /// Records a declaration of `name` made by `stmt`.
+    pub(super) fn insert(&mut self, name: &'n str, stmt: SyntaxNode, item: T) {
+        let i = self.entries.len();
+        let named = match self.by_name.entry(name) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(Named {
+                    first: i,
+                    last: i,
+                    count: 1,
+                    index: None,
+                });
+                self.entries.push(Entry {
+                    stmt,
+                    item,
+                    next: None,
+                });
+                return;
+            }
+            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+        };
+        named.count += 1;
+        match &mut named.index {
+            Some(index) => index.add(i, &stmt),
+            None if named.count > PAIRWISE => {
+                let mut index = Box::<Index>::default();
+                let mut j = Some(named.first);
+                while let Some(at) = j {
+                    index.add(at, &self.entries[at].stmt);
+                    j = self.entries[at].next;
+                }
+                index.add(i, &stmt);
+                named.index = Some(index);
+            }
+            None => {}
+        }
+        self.entries[named.last].next = Some(i);
+        named.last = i;
+        self.entries.push(Entry {
+            stmt,
+            item,
+            next: None,
+        });
+    }
+
+    /// The earlier declaration of `name` that `later` collides with most.
+    pub(super) fn strongest(&self, name: &str, later: &SyntaxNode) -> Option<(Relation, &T)> {
+        let named = self.by_name.get(name)?;
+        let (r, i) = match &named.index {
+            Some(index) => index.strongest(&self.entries, later)?,
+            None => strongest_earlier(later, self.of(named).map(|(i, e)| (&e.stmt, i)))?,
+        };
+        Some((r, &self.entries[i].item))
     }
 }
 

@@ -33,6 +33,7 @@
 //! `examples/29-captains-chair.prose:24`), and the reading is never
 //! ambiguous: the text is the start of the content.
 
+use super::program_shared::triple_strings;
 use crate::openprose::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -47,10 +48,7 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let text = ctx.text();
-    for s in nodes::<ast::StringLit>(ctx) {
-        if !s.is_triple() {
-            continue;
-        }
+    for s in triple_strings(ctx).iter() {
         let content = s.content_range();
         let body = &text[content];
         let line = &body[..prose_syntax::lines::line_end(body, 0)];

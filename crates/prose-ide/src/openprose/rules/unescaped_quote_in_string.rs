@@ -37,6 +37,7 @@
 //! question with `?"""""`: the author's intent, a question in quotes, is
 //! what the content keeps.
 
+use super::program_shared::triple_strings;
 use crate::openprose::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -57,10 +58,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         .filter(|e| e.code == SyntaxErrorCode::P104)
         .map(|e| e.range)
         .collect();
-    for s in nodes::<ast::StringLit>(ctx) {
-        if !s.is_triple() {
-            continue;
-        }
+    for s in triple_strings(ctx).iter() {
         let mut runs: Vec<TextRange> = Vec::new();
         for t in s
             .syntax()

@@ -65,7 +65,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             .map(|(_, d)| d.name_range)
     };
     let mut found: Vec<(TextRange, String, &'static str, TextRange, Level)> = Vec::new();
-    for d in declarations(ctx) {
+    for d in declarations(ctx).iter() {
         // A parallel result that reassigns a variable: reported at its declaration.
         if d.reassigns.is_some() {
             continue;
@@ -73,7 +73,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if let Some(a) = agent(&d.name) {
             found.push((
                 d.name_range,
-                d.name,
+                d.name.clone(),
                 d.kind.describe(),
                 a,
                 Level::On(Severity::Error),

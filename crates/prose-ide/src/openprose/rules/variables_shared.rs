@@ -59,9 +59,10 @@ fn in_parallel_body(stmt: &SyntaxNode) -> bool {
         .is_some_and(|p| p.kind() == SyntaxKind::PARALLEL_EXPR)
 }
 
-/// Every variable declaration of the file, in source order.
-pub(super) fn declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
-    ctx.shared(compute_declarations).as_ref().clone()
+/// Every variable declaration of the file, in source order (computed once
+/// per file, shared by the rules).
+pub(super) fn declarations(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Decl>> {
+    ctx.shared(compute_declarations)
 }
 
 fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
