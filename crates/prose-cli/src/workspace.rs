@@ -94,14 +94,14 @@ pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId]) {
     // Finding them parses every file: on one thread per core first, so the
     // passes below (one thread) find the answers computed.
     crate::parallel::map(host, files, |analysis, &f| {
-        analysis.external_paths(f).map(drop)
+        analysis.needed_files(f).map(drop)
     });
     prose_runner::check::load_dependencies(host, files);
     let analysis = host.analysis();
     let mut aux: Vec<String> = files
         .iter()
-        .filter_map(|&f| analysis.external_paths(f).ok())
-        .flat_map(|p| p.aux)
+        .filter_map(|&f| analysis.needed_files(f).ok())
+        .flat_map(|p| p.aux.clone())
         .collect();
     drop(analysis);
     aux.sort();

@@ -23,6 +23,7 @@ pub mod injection;
 pub mod jobs;
 pub mod kind;
 pub mod markdown;
+mod needed_files;
 pub mod openprose;
 mod reparse;
 mod statement_memo;
@@ -473,30 +474,15 @@ impl Analysis {
     /// depend on (those of the programs in its fences too); the host loads
     /// those that exist.
     pub fn external_paths(&self, file: FileId) -> Cancellable<external::ExternalPaths> {
+        Ok((*self.needed_files(file)?).clone())
+    }
+
+    /// [`Self::external_paths`], shared: kept by the analysis until one of
+    /// its sources changes (the server asks after every edit).
+    pub fn needed_files(&self, file: FileId) -> Cancellable<Arc<external::ExternalPaths>> {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
-        self.with_db(move |db| {
-            let kind = db::file_kind(db, f, Some(ws));
-            let mut out = match kind {
-                FileKind::OpenProse => external::external_paths(db, f, ws).clone(),
-                _ => external::ExternalPaths::default(),
-            };
-            for g in injection::features::guest_files(db, Some(ws), f) {
-                let inner = external::external_paths(db, g, ws);
-                out.memory.extend(inner.memory.iter().cloned());
-                out.imports.extend(inner.imports.iter().cloned());
-            }
-            if kind == FileKind::PromptFile {
-                out.aux.extend(markdown::read_paths(db, f, ws));
-            }
-            out.aux
-                .extend(injection::features::aux_paths(db, Some(ws), f));
-            for list in [&mut out.memory, &mut out.imports, &mut out.aux] {
-                let mut seen = BTreeSet::new();
-                list.retain(|p| seen.insert(p.clone()));
-            }
-            out
-        })
+        self.with_db(move |db| needed_files::needed_files(db, f, ws))
     }
 
     /// The parse tree of a file as text (for `prose dump-cst`).

@@ -20,11 +20,15 @@ pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId]) {
     let mut imports = BTreeSet::new();
     for &file in files {
         // Nothing changes the host meanwhile, so nothing cancels.
-        let Ok(paths) = analysis.external_paths(file) else {
+        let Ok(paths) = analysis.needed_files(file) else {
             continue;
         };
-        memory.extend(paths.memory.into_iter().filter(|p| Path::new(p).is_file()));
-        imports.extend(paths.imports);
+        memory.extend(
+            (paths.memory.iter())
+                .filter(|p| Path::new(p).is_file())
+                .cloned(),
+        );
+        imports.extend(paths.imports.iter().cloned());
     }
     drop(analysis);
     host.set_memory_files(memory);

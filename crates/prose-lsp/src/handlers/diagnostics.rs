@@ -99,14 +99,22 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
     let analysis = &job.analysis;
     let mut unchecked = BTreeSet::new();
     for file in job.docs.iter().filter_map(|d| d.file) {
-        let paths = analysis.external_paths(file)?;
-        let memory = paths.memory.into_iter().map(External::Memory);
-        let imports = paths.imports.into_iter().map(External::Import);
-        let aux = paths.aux.into_iter().map(External::Aux);
-        for ext in memory.chain(imports).chain(aux) {
-            let (External::Memory(p) | External::Import(p) | External::Aux(p)) = &ext;
+        let paths = analysis.needed_files(file)?;
+        let memory = paths
+            .memory
+            .iter()
+            .map(|p| (p, External::Memory as fn(String) -> External));
+        let imports = paths
+            .imports
+            .iter()
+            .map(|p| (p, External::Import as fn(String) -> External));
+        let aux = paths
+            .aux
+            .iter()
+            .map(|p| (p, External::Aux as fn(String) -> External));
+        for (p, ext) in memory.chain(imports).chain(aux) {
             if !job.checked_external.contains(p) {
-                unchecked.insert(ext);
+                unchecked.insert(ext(p.clone()));
             }
         }
     }
