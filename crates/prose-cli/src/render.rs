@@ -24,7 +24,7 @@ pub fn renderer() -> Renderer {
 /// (the tests compare the two), without making the styles first.
 fn renderer_of(styled: bool) -> Renderer {
     if styled {
-        Renderer::styled()
+        renderer()
     } else {
         Renderer::plain()
     }

@@ -71,10 +71,9 @@ impl Replay {
                     RefKind::Agent => self.first_named(name, DefKind::Agent),
                     RefKind::Block => self.first_named(name, DefKind::Block),
                     RefKind::Program => self.first_named(name, DefKind::Program),
-                    RefKind::Variable(_) => match scoped {
-                        Some(o) => Some(local[*o as usize]),
-                        None => self.lookup_variable(name, range.start(), *in_block_def),
-                    },
+                    RefKind::Variable(_) => {
+                        self.variable(name, range.start(), *scoped, *in_block_def, local)
+                    }
                 };
                 if target.is_none() && *in_hoisted && matches!(kind, RefKind::Variable(_)) {
                     self.deferred.push(self.out.refs.len());
@@ -94,10 +93,7 @@ impl Replay {
                 in_block_def,
             } => {
                 let name_at = *name_at + at;
-                let bound = match scoped {
-                    Some(o) => Some(local[*o as usize]),
-                    None => self.lookup_variable(name, name_at.start(), *in_block_def),
-                };
+                let bound = self.variable(name, name_at.start(), *scoped, *in_block_def, local);
                 if bound.is_some() {
                     self.out.refs.push(Reference {
                         name: name.to_string(),
@@ -116,6 +112,23 @@ impl Replay {
                     });
                 }
             }
+        }
+    }
+
+    /// What a variable named at `at` refers to: the scoped definition the
+    /// walk found (its ordinal among the statement's definitions, `local`),
+    /// else a binding outside every scope.
+    fn variable(
+        &self,
+        name: &str,
+        at: TextSize,
+        scoped: Option<u32>,
+        in_block_def: bool,
+        local: &[DefId],
+    ) -> Option<DefId> {
+        match scoped {
+            Some(o) => Some(local[o as usize]),
+            None => self.lookup_variable(name, at, in_block_def),
         }
     }
 
