@@ -29,12 +29,15 @@ pub fn break_len(bytes: &[u8]) -> usize {
 
 /// The offsets where lines start after the first: right after each line
 /// break, in order.
+///
+/// The breaks are found with `memchr` (many bytes at a time): editors and
+/// the rules ask for the line starts of long files after every edit.
 pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().filter_map(move |(i, &b)| match b {
-        b'\n' => Some(i + 1),
-        b'\r' if bytes.get(i + 1) != Some(&b'\n') => Some(i + 1),
-        _ => None,
+    memchr::memchr2_iter(b'\n', b'\r', bytes).filter_map(move |i| match bytes[i] {
+        // The `\r` of a `\r\n`: the line starts after the `\n`.
+        b'\r' if bytes.get(i + 1) == Some(&b'\n') => None,
+        _ => Some(i + 1),
     })
 }
 
@@ -42,7 +45,7 @@ pub fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
 pub fn line_start(text: &str, at: usize) -> usize {
     let at = at.min(text.len());
     let bytes = &text.as_bytes()[..at];
-    match bytes.iter().rposition(|&b| is_line_break(b)) {
+    match memchr::memrchr2(b'\n', b'\r', bytes) {
         // Between the `\r` and the `\n` of a `\r\n`: still the line before.
         Some(i) if bytes[i] == b'\r' && text.as_bytes().get(i + 1) == Some(&b'\n') => {
             line_start(text, i)
@@ -56,10 +59,7 @@ pub fn line_start(text: &str, at: usize) -> usize {
 /// or the end of the text.
 pub fn line_end(text: &str, at: usize) -> usize {
     let at = at.min(text.len());
-    text.as_bytes()[at..]
-        .iter()
-        .position(|&b| is_line_break(b))
-        .map_or(text.len(), |i| at + i)
+    memchr::memchr2(b'\n', b'\r', &text.as_bytes()[at..]).map_or(text.len(), |i| at + i)
 }
 
 /// The lines of `text` without their line breaks (like `str::lines`, but
@@ -101,6 +101,20 @@ mod tests {
         assert_eq!(lines("\n\nx").collect::<Vec<_>>(), ["", "", "x"]);
         assert_eq!(lines("").count(), 0);
         assert!(has_line_break("a\rb") && !has_line_break("ab"));
+    }
+
+    proptest::proptest! {
+        /// The line starts are those a byte-by-byte reading finds, on text
+        /// made mostly of line breaks and multi-byte characters.
+        #[test]
+        fn line_starts_are_those_read_byte_by_byte(text in "[\r\na é\u{2028}]{0,64}") {
+            let bytes = text.as_bytes();
+            let expected: Vec<usize> = (0..bytes.len())
+                .filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+                .map(|i| i + 1)
+                .collect();
+            proptest::prop_assert_eq!(line_starts(&text).collect::<Vec<_>>(), expected);
+        }
     }
 
     #[test]
