@@ -179,13 +179,14 @@ pub struct Reference {
 }
 
 /// All definitions and references of one file.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileSemantics {
     pub defs: Vec<Def>,
     pub refs: Vec<Reference>,
     /// Definitions by name, in definition order: lookups by name do not
-    /// scan every definition.
-    by_name: std::collections::BTreeMap<String, Named>,
+    /// scan every definition. (Made from `defs`, so equal `defs` give an
+    /// equal map.)
+    by_name: rustc_hash::FxHashMap<String, Named>,
 }
 
 impl FileSemantics {

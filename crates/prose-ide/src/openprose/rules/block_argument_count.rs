@@ -54,7 +54,7 @@ fn plural(n: usize, word: &str) -> String {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     // The first block of each name (calls resolve to it).
-    let mut blocks: std::collections::HashMap<String, ast::BlockDef> = Default::default();
+    let mut blocks: rustc_hash::FxHashMap<String, ast::BlockDef> = Default::default();
     for b in nodes::<ast::BlockDef>(ctx) {
         if let Some(n) = b.name() {
             blocks.entry(n.text()).or_insert(b);

@@ -43,7 +43,7 @@
 //! property" (Error, "Property already specified"); Validation Rules: E009.
 //! Same severity in every profile.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::openprose::rules::prelude::*;
 
@@ -62,7 +62,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if !is_checked(&block) {
             continue;
         }
-        let mut seen: HashMap<String, TextRange> = HashMap::new();
+        let mut seen: HashMap<String, TextRange> = HashMap::default();
         // A session's inline modifiers come first.
         if let Some(s) = block.syntax().parent().and_then(ast::SessionExpr::cast) {
             for m in s.modifiers().into_iter().flat_map(|l| l.modifiers()) {
@@ -81,7 +81,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             p.kind() == SyntaxKind::PARALLEL_EXPR
                 || ast::ForExpr::cast(p).is_some_and(|f| f.is_parallel())
         });
-        let mut seen: HashMap<String, TextRange> = HashMap::new();
+        let mut seen: HashMap<String, TextRange> = HashMap::default();
         for m in list.modifiers() {
             if let Some(k) = m.key_token() {
                 report_or_remember(ctx, acc, &mut seen, k.text(), k.text_range());

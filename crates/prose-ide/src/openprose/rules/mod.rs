@@ -93,7 +93,7 @@ pub(crate) mod prelude {
         message: impl Fn(&K) -> String,
         first_here: &str,
     ) {
-        let mut seen: std::collections::HashMap<K, TextRange> = Default::default();
+        let mut seen: rustc_hash::FxHashMap<K, TextRange> = Default::default();
         for (key, range) in items {
             if let Some(first) = seen.get(&key) {
                 acc.report_related(range, message(&key), vec![related(ctx, *first, first_here)]);

@@ -54,7 +54,7 @@
 //! `fix_result` at `examples/45-run-endpoint-ux-test-with-remediation.prose:436`
 //! (called once with `fix_result` and once with an object, at line 506).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{
     super::group_control::control_shared::enclosing_scoped,
@@ -76,11 +76,11 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let decls = declarations(ctx);
     // By name: a parameter meets only the declarations and calls of its
     // name (or its block's), not every one of the file.
-    let mut decls_named: HashMap<&str, Vec<&Decl>> = HashMap::new();
+    let mut decls_named: HashMap<&str, Vec<&Decl>> = HashMap::default();
     for d in decls.iter() {
         decls_named.entry(d.name.as_str()).or_default().push(d);
     }
-    let mut calls_named: HashMap<String, Vec<ast::DoCall>> = HashMap::new();
+    let mut calls_named: HashMap<String, Vec<ast::DoCall>> = HashMap::default();
     for call in nodes::<ast::DoCall>(ctx) {
         if let Some(n) = call.name_ref() {
             calls_named.entry(n.text()).or_default().push(call);

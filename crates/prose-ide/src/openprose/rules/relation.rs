@@ -2,7 +2,7 @@
 //! rules that compare them (E019, E021, E024, P203); not a rule itself.
 //! Also the statement lists and `block` frames the relation is made of.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::openprose::rules::prelude::*;
 
@@ -237,7 +237,7 @@ impl Index {
         // already compared gives the same answer again.
         let frame = frame_of(later);
         let mut best: Option<(Relation, usize)> = None;
-        let mut seen: std::collections::HashSet<&Option<SyntaxNode>> = Default::default();
+        let mut seen: rustc_hash::FxHashSet<&Option<SyntaxNode>> = Default::default();
         for &i in self.by_frame.get(&frame).into_iter().flatten().rev() {
             if !seen.insert(&self.places[&i].list) {
                 continue;

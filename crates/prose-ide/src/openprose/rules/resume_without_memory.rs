@@ -81,7 +81,7 @@ use crate::{
     openprose::rules::prelude::*,
 };
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{agent_def, property_range};
 
@@ -162,7 +162,7 @@ pub(crate) struct Invocation {
 /// on a tie), so that [`earlier`] is a lookup, not a scan of every
 /// invocation of the file.
 pub(crate) fn first_invocations(all: &[Invocation]) -> HashMap<&str, &Invocation> {
-    let mut first: HashMap<&str, &Invocation> = HashMap::new();
+    let mut first: HashMap<&str, &Invocation> = HashMap::default();
     for inv in all.iter().filter(|i| i.order.is_some()) {
         first
             .entry(inv.agent.as_str())
@@ -230,7 +230,7 @@ struct ProgramOrder {
 impl ProgramOrder {
     fn new(ctx: &Ctx<'_>) -> ProgramOrder {
         let mut defs: Vec<(String, SyntaxNode)> = Vec::new();
-        let mut seen: std::collections::HashSet<String> = Default::default();
+        let mut seen: rustc_hash::FxHashSet<String> = Default::default();
         for b in nodes::<ast::BlockDef>(ctx) {
             if let Some(n) = b.name()
                 && seen.insert(n.text())
@@ -239,7 +239,7 @@ impl ProgramOrder {
             }
         }
         // Calls by name: each definition meets only its own calls.
-        let mut calls: HashMap<String, Vec<SyntaxNode>> = HashMap::new();
+        let mut calls: HashMap<String, Vec<SyntaxNode>> = HashMap::default();
         for c in nodes::<ast::DoCall>(ctx) {
             if let Some(n) = c.name_ref() {
                 calls.entry(n.text()).or_default().push(c.syntax().clone());

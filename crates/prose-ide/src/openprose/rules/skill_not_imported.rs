@@ -69,11 +69,10 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             imported.push(slug);
         }
     }
-    let imported_set: std::collections::HashSet<&str> =
-        imported.iter().map(String::as_str).collect();
+    let imported_set: rustc_hash::FxHashSet<&str> = imported.iter().map(String::as_str).collect();
     let candidates: Vec<&str> = imported_set.iter().copied().collect();
     // The hint per distinct skill name (the same names recur).
-    let mut hints: std::collections::HashMap<String, String> = Default::default();
+    let mut hints: rustc_hash::FxHashMap<String, String> = Default::default();
     for el in skill_elements(ctx) {
         let ast::Expr::String(s) = el else { continue };
         let name = s.value();
