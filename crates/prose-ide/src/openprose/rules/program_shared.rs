@@ -7,7 +7,7 @@ use crate::{
     db::{SourceFile, join_path},
     openprose::rules::{
         prelude::*,
-        relation::{Earlier, Relation},
+        relation::{Earlier, Relation, declared_name_node},
     },
 };
 
@@ -286,16 +286,18 @@ fn decl_stmts(ctx: &Ctx<'_>) -> rustc_hash::FxHashMap<TextRange, SyntaxNode> {
 }
 
 fn find_decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<SyntaxNode> {
-    node_at(ctx, def.name_range)?.ancestors().find(|n| {
-        matches!(
-            n.kind(),
-            SyntaxKind::LET_STMT
-                | SyntaxKind::CONST_STMT
-                | SyntaxKind::OUTPUT_DECL
-                | SyntaxKind::INPUT_DECL
-                | SyntaxKind::ASSIGN_STMT
-        )
-    })
+    declared_name_node(ctx, def.name_range)?
+        .ancestors()
+        .find(|n| {
+            matches!(
+                n.kind(),
+                SyntaxKind::LET_STMT
+                    | SyntaxKind::CONST_STMT
+                    | SyntaxKind::OUTPUT_DECL
+                    | SyntaxKind::INPUT_DECL
+                    | SyntaxKind::ASSIGN_STMT
+            )
+        })
 }
 
 /// Every declaration of `kind` whose name an earlier one of that kind

@@ -18,9 +18,44 @@ fn list_of(n: &SyntaxNode) -> Option<SyntaxNode> {
 
 /// The statement (a direct child of a body or the file) holding `range`.
 pub(super) fn statement_at(ctx: &Ctx<'_>, range: TextRange) -> Option<SyntaxNode> {
-    node_at(ctx, range)?
-        .ancestors()
+    statement_holding(node_at(ctx, range)?)
+}
+
+/// The statement (a direct child of a body or the file) holding `node`.
+pub(super) fn statement_holding(node: SyntaxNode) -> Option<SyntaxNode> {
+    node.ancestors()
         .find(|n| n.parent().as_ref().is_some_and(is_list))
+}
+
+/// The node at the name of a variable declaration ([`node_at`] of its
+/// name range), looked up once per file for every such declaration: E019's
+/// declarations and the declaring statements of P203, E021, E024 and E028
+/// start from the same nodes, and finding one walks down from the root.
+pub(super) fn declared_name_node(ctx: &Ctx<'_>, name_range: TextRange) -> Option<SyntaxNode> {
+    match ctx.shared(declared_name_nodes).get(&name_range) {
+        Some(node) => Some(node.clone()),
+        None => node_at(ctx, name_range),
+    }
+}
+
+fn declared_name_nodes(ctx: &Ctx<'_>) -> HashMap<TextRange, SyntaxNode> {
+    ctx.sema()
+        .defs
+        .iter()
+        .filter(|d| {
+            matches!(
+                d.kind,
+                DefKind::Input
+                    | DefKind::Output
+                    | DefKind::Let
+                    | DefKind::Const
+                    | DefKind::Destructured
+                    | DefKind::Assigned
+                    | DefKind::SessionName
+            )
+        })
+        .filter_map(|d| Some((d.name_range, node_at(ctx, d.name_range)?)))
+        .collect()
 }
 
 /// The `block` definition whose body holds `n`, if any.

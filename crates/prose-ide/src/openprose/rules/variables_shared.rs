@@ -3,7 +3,10 @@
 //! the modifiers of `parallel` blocks. How two declarations relate
 //! (spec-rows.md §3.1) is in `relation.rs`.
 
-use crate::openprose::rules::{prelude::*, relation::statement_at};
+use crate::openprose::rules::{
+    prelude::*,
+    relation::{declared_name_node, statement_at, statement_holding},
+};
 
 // ---- declarations ---------------------------------------------------------------
 
@@ -78,7 +81,7 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
             DefKind::SessionName => DeclKind::SessionName,
             _ => continue,
         };
-        let Some(stmt) = statement_at(ctx, d.name_range) else {
+        let Some(stmt) = declared_name_node(ctx, d.name_range).and_then(statement_holding) else {
             continue;
         };
         let kind = if kind == DeclKind::Assigned && in_parallel_body(&stmt) {
