@@ -70,17 +70,22 @@ pub type Cancellable<T> = Result<T, Cancelled>;
 /// enough: salsa clears that flag when the outermost query call on the
 /// handle returns (or unwinds), so it would stop one query, not the
 /// snapshot. The flag kept here is never cleared.
+///
+/// A snapshot and its forks ([`Analysis::fork`]) share one token:
+/// cancelling it stops the work on all of them.
 #[derive(Debug, Clone)]
 pub struct CancelToken {
     cancelled: Arc<AtomicBool>,
-    salsa: salsa::CancellationToken,
+    /// The salsa token of the snapshot's handle and of each fork's.
+    salsa: Arc<std::sync::Mutex<Vec<salsa::CancellationToken>>>,
 }
 
 impl CancelToken {
     /// Cancels the snapshot (idempotent).
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::SeqCst);
-        self.salsa.cancel();
+        let handles = self.salsa.lock().unwrap_or_else(|e| e.into_inner());
+        handles.iter().for_each(salsa::CancellationToken::cancel);
     }
 
     pub fn is_cancelled(&self) -> bool {
@@ -336,7 +341,9 @@ impl AnalysisHost {
         let db = self.db.clone();
         let cancel = CancelToken {
             cancelled: Arc::default(),
-            salsa: salsa::Database::cancellation_token(&db),
+            salsa: Arc::new(std::sync::Mutex::new(vec![
+                salsa::Database::cancellation_token(&db),
+            ])),
         };
         Analysis {
             db,
@@ -388,6 +395,26 @@ impl Analysis {
     /// A token that cancels this snapshot (see [`CancelToken`]).
     pub fn cancel_token(&self) -> CancelToken {
         self.cancel.clone()
+    }
+
+    /// The same snapshot on a salsa handle of its own, for work on another
+    /// thread at the same time: what either computes, the other finds
+    /// computed (or waits for, if it is under way). It shares this
+    /// snapshot's [`CancelToken`].
+    pub fn fork(&self) -> Analysis {
+        let db = self.db.clone();
+        self.cancel
+            .salsa
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(salsa::Database::cancellation_token(&db));
+        Analysis {
+            db,
+            workspace: self.workspace,
+            files: self.files.clone(),
+            free: self.free.clone(),
+            cancel: self.cancel.clone(),
+        }
     }
 
     /// Runs `f` on the database, turning salsa cancellation into

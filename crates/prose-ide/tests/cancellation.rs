@@ -143,3 +143,65 @@ fn cancelling_during_the_rules_stops_at_the_next_rule() {
     );
     assert!(probe.checks.load(Ordering::SeqCst) >= rules);
 }
+
+/// A fork is the same snapshot on another handle: run on another thread
+/// at the same time, the two compute a file's diagnostics once between
+/// them; and cancelling the snapshot's token stops the fork too, mid-run
+/// or before.
+#[test]
+fn a_fork_shares_the_work_and_the_token_of_its_snapshot() {
+    let executed = Arc::new(AtomicUsize::new(0));
+    let slot: Arc<Mutex<Option<CancelToken>>> = Arc::default();
+    // Cancellation checks since the token in the slot was cancelled.
+    let after: Arc<Mutex<Option<usize>>> = Arc::default();
+    let (e, s, a) = (executed.clone(), slot.clone(), after.clone());
+    let db = RootDatabase::with_event_callback(Box::new(move |event| match event.kind {
+        salsa::EventKind::WillExecute { database_key }
+            if format!("{database_key:?}").starts_with("file_diagnostics(") =>
+        {
+            e.fetch_add(1, Ordering::SeqCst);
+        }
+        // The first check of a run cancels the token put in the slot.
+        salsa::EventKind::WillCheckCancellation => {
+            if let Some(n) = a.lock().unwrap().as_mut() {
+                *n += 1;
+            }
+            if let Some(token) = s.lock().unwrap().take() {
+                token.cancel();
+                *a.lock().unwrap() = Some(0);
+            }
+        }
+        _ => {}
+    }));
+    let mut host = AnalysisHost::with_db(db);
+    let file = host.set_file_text("/ws/a.prose", DUPLICATE);
+    let mut plain = AnalysisHost::new();
+    let plain_file = plain.set_file_text("/ws/a.prose", DUPLICATE);
+    let expected = codes(&plain.analysis().diagnostics(plain_file).unwrap()).join(" ");
+
+    let analysis = host.analysis();
+    let fork = analysis.fork();
+    let theirs = std::thread::spawn(move || fork.diagnostics(file).map(|d| codes(&d).join(" ")));
+    let ours = analysis.diagnostics(file).map(|d| codes(&d).join(" "));
+    assert_eq!(ours.as_deref(), Ok(expected.as_str()));
+    assert_eq!(theirs.join().unwrap().as_deref(), Ok(expected.as_str()));
+    assert_eq!(executed.load(Ordering::SeqCst), 1, "computed once");
+    drop(analysis);
+
+    // Cancelled through the snapshot's token while the fork runs.
+    host.set_file_text("/ws/a.prose", format!("{DUPLICATE}# edited\n"));
+    let analysis = host.analysis();
+    let fork = analysis.fork();
+    *slot.lock().unwrap() = Some(analysis.cancel_token());
+    assert_eq!(fork.diagnostics(file), Err(Cancelled));
+    assert!(slot.lock().unwrap().is_none(), "cancelled during the run");
+    // The fork's own handle stopped at that very check, not after the rules.
+    assert_eq!(*after.lock().unwrap(), Some(0));
+    // A fork made after the cancel refuses at once.
+    assert_eq!(analysis.fork().diagnostics(file), Err(Cancelled));
+    drop((analysis, fork));
+    assert_eq!(
+        codes(&host.analysis().diagnostics(file).unwrap()).join(" "),
+        expected
+    );
+}
