@@ -1,6 +1,6 @@
 //! The parser engine.
 //!
-//! The grammar (in `grammar.rs`) drives a [`Parser`] over the layout
+//! The grammar (in `grammar/`, by construct) drives a [`Parser`] over the layout
 //! tokens; its markers and tokens go to an [`Output`]: straight into the
 //! green tree ([`output::Direct`], see [`parse_tree`]), or into a flat list
 //! of [`Event`]s that [`build_tree`] replays against the raw tokens,

@@ -1,0 +1,113 @@
+//! String literals with their escapes ([`decode_escape`]) and
+//! interpolations, and discretion markers (`**text**`).
+
+use super::{AstNode, NameRef, support};
+use crate::{SyntaxKind, SyntaxKind::*, SyntaxNode, SyntaxToken};
+
+ast_node!(
+    /// A string literal (single or triple quoted) with its pieces.
+    StringLit, STRING
+);
+ast_node!(
+    /// `{name}` or `{name.field}` inside a string.
+    Interpolation, INTERPOLATION
+);
+ast_node!(
+    /// `**text**` or `***text***`.
+    DiscretionExpr, DISCRETION_EXPR
+);
+
+impl StringLit {
+    pub fn open_token(&self) -> Option<SyntaxToken> {
+        support::token(&self.0, STRING_OPEN)
+    }
+    pub fn is_triple(&self) -> bool {
+        self.open_token().is_some_and(|t| t.text().len() == 3)
+    }
+    pub fn is_terminated(&self) -> bool {
+        support::token(&self.0, STRING_CLOSE).is_some()
+    }
+    pub fn interpolations(&self) -> impl Iterator<Item = Interpolation> + use<> {
+        support::children(&self.0)
+    }
+    /// The text between the quotes with escapes decoded; interpolations
+    /// are kept as written (`{name}`).
+    pub fn value(&self) -> String {
+        let mut out = String::new();
+        for e in self.0.children_with_tokens() {
+            match e {
+                rowan::NodeOrToken::Token(t) => match t.kind() {
+                    STRING_TEXT => out.push_str(t.text()),
+                    STRING_ESCAPE => out.push_str(decode_escape(t.text())),
+                    _ => {}
+                },
+                rowan::NodeOrToken::Node(n) => out.push_str(&n.text().to_string()),
+            }
+        }
+        out
+    }
+    /// The range of the content between the quotes.
+    pub fn content_range(&self) -> crate::TextRange {
+        let range = self.0.text_range();
+        let start = self
+            .open_token()
+            .map_or(range.start(), |t| t.text_range().end());
+        let end =
+            support::token(&self.0, STRING_CLOSE).map_or(range.end(), |t| t.text_range().start());
+        crate::TextRange::new(start, end.max(start))
+    }
+}
+
+/// The text an escape sequence stands for (`\\n` is a line break); an
+/// unknown escape stands for itself.
+pub fn decode_escape(escape: &str) -> &str {
+    match escape {
+        "\\n" => "\n",
+        "\\t" => "\t",
+        "\\\\" => "\\",
+        "\\\"" => "\"",
+        "\\{" => "{",
+        "\\}" => "}",
+        other => other,
+    }
+}
+
+impl Interpolation {
+    pub fn name_ref(&self) -> Option<NameRef> {
+        support::child(&self.0)
+    }
+    /// The field path after the variable: `["b"]` for `{a.b}`.
+    pub fn fields(&self) -> Vec<SyntaxToken> {
+        self.0
+            .children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == IDENT)
+            .collect()
+    }
+}
+
+impl DiscretionExpr {
+    pub fn token(&self) -> Option<SyntaxToken> {
+        self.0.first_token()
+    }
+    pub fn is_multiline(&self) -> bool {
+        self.token()
+            .is_some_and(|t| t.text().starts_with("***") || crate::lines::has_line_break(t.text()))
+    }
+    /// The condition text between the markers, trimmed.
+    pub fn text(&self) -> String {
+        let Some(t) = self.token() else {
+            return String::new();
+        };
+        let s = t.text();
+        let open = s.bytes().take_while(|&b| b == b'*').count();
+        let inner = &s[open..];
+        let close = inner
+            .bytes()
+            .rev()
+            .take_while(|&b| b == b'*')
+            .count()
+            .min(open);
+        inner[..inner.len() - close].trim().to_string()
+    }
+}
