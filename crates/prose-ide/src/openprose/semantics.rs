@@ -21,6 +21,7 @@
 //! statement so that an edit walks only what it touched), and the walks are
 //! played in order against the definitions made so far (`replay.rs`).
 
+mod name;
 mod replay;
 #[cfg(test)]
 mod tests;
@@ -29,6 +30,8 @@ mod walk;
 use std::sync::Arc;
 
 use prose_syntax::{AstNode, TextRange, TextSize, ast};
+
+pub use name::Name;
 
 use crate::db::{Db, SourceFile, parse};
 
@@ -129,7 +132,7 @@ impl DefKind {
 /// One definition.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Def {
-    pub name: String,
+    pub name: Name,
     pub kind: DefKind,
     /// The defining name (for an implicit `item`, the pipeline operator).
     pub name_range: TextRange,
@@ -172,7 +175,7 @@ pub enum RefKind {
 /// One reference and what it resolved to.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Reference {
-    pub name: String,
+    pub name: Name,
     pub range: TextRange,
     pub kind: RefKind,
     pub target: Option<DefId>,
@@ -186,7 +189,7 @@ pub struct FileSemantics {
     /// Definitions by name, in definition order: lookups by name do not
     /// scan every definition. (Made from `defs`, so equal `defs` give an
     /// equal map.)
-    by_name: rustc_hash::FxHashMap<String, Named>,
+    by_name: rustc_hash::FxHashMap<Name, Named>,
 }
 
 impl FileSemantics {

@@ -293,7 +293,7 @@ impl<'a> Nav<'a> {
             file: self.file_id(f)?,
             full_range: full_range(d),
             focus_range: Some(d.name_range),
-            name: d.name.clone(),
+            name: d.name.to_string(),
             kind: SymbolKind::of(d.kind),
         })
     }

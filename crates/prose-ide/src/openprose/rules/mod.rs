@@ -10,7 +10,7 @@ pub(crate) mod prelude {
         config::Level,
         diagnostics::{Acc, Check, Related, Rule, Severity, Tag},
         openprose::ctx::Ctx,
-        semantics::{Def, DefId, DefKind, RefKind, RefSite},
+        semantics::{Def, DefId, DefKind, Name, RefKind, RefSite},
         vocabulary,
     };
 

@@ -73,7 +73,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if let Some(a) = agent(&d.name) {
             found.push((
                 d.name_range,
-                d.name.clone(),
+                d.name.to_string(),
                 d.kind.describe(),
                 a,
                 Level::On(Severity::Error),
@@ -92,7 +92,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if scoped && let Some(a) = agent(&def.name) {
             found.push((
                 def.name_range,
-                def.name.clone(),
+                def.name.to_string(),
                 def.kind.describe(),
                 a,
                 Level::On(Severity::Warning),

@@ -44,7 +44,7 @@ impl DeclKind {
 /// One variable declaration.
 #[derive(Clone)]
 pub(super) struct Decl {
-    pub(super) name: String,
+    pub(super) name: Name,
     pub(super) kind: DeclKind,
     pub(super) name_range: TextRange,
     /// The statement that declares it (a child of a statement list).

@@ -79,7 +79,7 @@ impl Replay {
                     self.deferred.push(self.out.refs.len());
                 }
                 self.out.refs.push(Reference {
-                    name: name.to_string(),
+                    name: name.clone(),
                     range,
                     kind: *kind,
                     target,
@@ -96,14 +96,14 @@ impl Replay {
                 let bound = self.variable(name, name_at.start(), *scoped, *in_block_def, local);
                 if bound.is_some() {
                     self.out.refs.push(Reference {
-                        name: name.to_string(),
+                        name: name.clone(),
                         range: name_at,
                         kind: RefKind::Variable(RefSite::AssignTarget),
                         target: bound,
                     });
                 } else {
                     self.push_def(Def {
-                        name: name.to_string(),
+                        name: name.clone(),
                         kind: DefKind::Assigned,
                         name_range: name_at,
                         range: *stmt + at,

@@ -23,7 +23,7 @@ use prose_syntax::{
     ast::{self, Expr, Stmt},
 };
 
-use super::{Def, DefKind, RefKind, RefSite};
+use super::{Def, DefKind, Name, RefKind, RefSite};
 
 /// The names of one top-level statement, relative to its start: its
 /// [`Step::Hoisted`] definitions first, then the steps of the second pass.
@@ -37,7 +37,7 @@ pub(crate) struct StatementNames {
 /// A definition as the walk records it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct NameDef {
-    pub(super) name: Box<str>,
+    pub(super) name: Name,
     pub(super) kind: DefKind,
     pub(super) name_range: TextRange,
     pub(super) range: TextRange,
@@ -49,7 +49,7 @@ impl NameDef {
     /// The definition, moved to a statement starting at `at`.
     pub(super) fn at(&self, at: TextSize) -> Def {
         Def {
-            name: self.name.to_string(),
+            name: self.name.clone(),
             kind: self.kind,
             name_range: self.name_range + at,
             range: self.range + at,
@@ -70,7 +70,7 @@ pub(super) enum Step {
     /// statement's [`Step::Def`]s) of the scoped definition it names, if
     /// one is visible.
     Ref {
-        name: Box<str>,
+        name: Name,
         range: TextRange,
         kind: RefKind,
         scoped: Option<u32>,
@@ -82,7 +82,7 @@ pub(super) enum Step {
     /// `name = value`: a reference to `name` if it is bound by then, else
     /// a definition of it (ranges: the name, the statement).
     Assign {
-        name: Box<str>,
+        name: Name,
         at: TextRange,
         stmt: TextRange,
         scoped: Option<u32>,
@@ -158,7 +158,7 @@ impl Walker<'_> {
     fn hoisted(&mut self, node: &SyntaxNode) {
         for node in node.descendants() {
             let def = |name: String, kind, name_range: TextRange| NameDef {
-                name: name.into_boxed_str(),
+                name: name.into(),
                 kind,
                 name_range: name_range - self.base,
                 range: range(&node) - self.base,
@@ -214,7 +214,7 @@ impl Walker<'_> {
         let ordinal = self.defs.len() as u32;
         self.defs.push(self.steps.len());
         let def = NameDef {
-            name: name.into_boxed_str(),
+            name: name.into(),
             kind,
             name_range: self.rel(name_range),
             range: self.rel(range),
@@ -254,7 +254,7 @@ impl Walker<'_> {
             _ => None,
         };
         self.steps.push(Step::Ref {
-            name: name.into_boxed_str(),
+            name: name.into(),
             range: self.rel(at),
             kind,
             scoped,
@@ -346,7 +346,7 @@ impl Walker<'_> {
                     let at = t.syntax().text_range();
                     let scoped = self.scoped_named(&name);
                     self.steps.push(Step::Assign {
-                        name: name.into_boxed_str(),
+                        name: name.into(),
                         at: self.rel(at),
                         stmt: self.rel(a.syntax().text_range()),
                         scoped,

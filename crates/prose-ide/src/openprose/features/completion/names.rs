@@ -11,7 +11,7 @@ use super::{CompletionItem, CompletionKind, Cx};
 use crate::{
     contract::{agent_persist, program_contract},
     db::parse,
-    semantics::{Def, DefKind, FileSemantics},
+    semantics::{Def, DefKind, FileSemantics, Name},
 };
 
 impl Cx<'_> {
@@ -107,7 +107,7 @@ impl Cx<'_> {
             .defs_of(DefKind::Program)
             .map(|(_, d)| d.clone())
             .collect();
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen: Vec<Name> = Vec::new();
         for d in defs {
             if seen.contains(&d.name) {
                 continue;
@@ -203,7 +203,7 @@ impl Cx<'_> {
             .defs
             .iter()
             .filter(|d| matches!(d.kind, DefKind::Program | DefKind::Skill))
-            .map(|d| d.name.clone())
+            .map(|d| d.name.to_string())
             .collect();
         let mut seen = Vec::new();
         for n in names {
@@ -238,7 +238,7 @@ impl Cx<'_> {
         let defs = visible_variables(self.sema, self.text, self.offset, &writing, &headers);
         let input_docs: Vec<(String, String)> = program_contract(self.db, self.file).inputs.clone();
         for d in defs {
-            if skip.contains(&d.name) {
+            if skip.iter().any(|s| *s == d.name) {
                 continue;
             }
             let kind = if d.kind == DefKind::Input {

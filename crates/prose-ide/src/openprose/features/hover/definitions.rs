@@ -318,7 +318,7 @@ pub(crate) fn called_program(
         return None;
     }
     let path = node_at::<ast::UseStmt>(root, def.range)?.path()?.value();
-    Some((def.name.clone(), resolve_use_path(db, ws, file, &path)))
+    Some((def.name.to_string(), resolve_use_path(db, ws, file, &path)))
 }
 
 /// The file a `use` path names, if the host has it (same lookup order as

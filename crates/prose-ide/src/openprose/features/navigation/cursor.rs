@@ -58,7 +58,7 @@ pub(crate) fn classify(nav: &Nav<'_>, file: SourceFile, offset: TextSize) -> Opt
     let what = match r.target {
         Some(def) => What::Def { file, def },
         None => What::Unresolved {
-            name: r.name.clone(),
+            name: r.name.to_string(),
             reason: unresolved_reason(r.kind, &r.name),
             kind: Some(r.kind),
         },
