@@ -296,13 +296,31 @@ impl Instructions {
 }
 
 /// Analyses `text` as instruction text of kind `kind` (a text with none
-/// of the characters the analysis looks for gets the empty text's
-/// analysis without a markdown parse: `plain.rs`).
+/// of the characters the analysis looks for, or only braces, gets the
+/// empty text's analysis, with its variables, without a markdown parse:
+/// `plain.rs`).
 pub fn analyze_instructions(text: &str, kind: FragmentKind) -> Instructions {
-    if plain::is_plain(text) {
-        return structure::analyze("", kind);
+    match plain::plainness(text) {
+        plain::Plainness::Plain => empty(kind),
+        plain::Plainness::Braces => {
+            let mut ins = empty(kind);
+            ins.variables = plain::brace_variables(text);
+            ins
+        }
+        plain::Plainness::Rich => structure::analyze(text, kind),
     }
-    structure::analyze(text, kind)
+}
+
+/// The analysis of the empty text, made once per kind (a program's
+/// prompts are mostly plain text, each given a copy).
+fn empty(kind: FragmentKind) -> Instructions {
+    static FILE: std::sync::OnceLock<Instructions> = std::sync::OnceLock::new();
+    static PROMPT: std::sync::OnceLock<Instructions> = std::sync::OnceLock::new();
+    let cell = match kind {
+        FragmentKind::File => &FILE,
+        FragmentKind::Prompt => &PROMPT,
+    };
+    cell.get_or_init(|| structure::analyze("", kind)).clone()
 }
 
 /// Whether a markdown file carries the instruction language: it **uses**

@@ -7,7 +7,10 @@
 //! shapes every finding needs, and a text that has none of them gets the
 //! analysis of the empty text. What each finding needs:
 //!
-//! - a keyword, a near-miss of one, a signal (`SGN_*`), a `_then_`: `_`;
+//! - a keyword, a near-miss of one, a `_then_`: an `_` that does not
+//!   follow a letter, a digit, an `_` or a non-ASCII byte (an `_` inside a
+//!   word such as `topic_name` starts none);
+//! - a signal: `SGN_`;
 //! - a `{variable}`: `{`;
 //! - a `like` pattern: the word `like` (looked for in any case);
 //! - the markdown facts the analysis keeps (code regions, fences,
@@ -19,27 +22,96 @@
 //!
 //! Lines end at `\n` or `\r`, as in CommonMark.
 //!
+//! A text whose only such characters are `{` (a prompt that interpolates
+//! `{topic}`, the most common kind in programs) is nearly as simple: its
+//! analysis is the empty text's with the variables its braces make, all
+//! free, outside statements, examples and patterns ([`brace_variables`]).
+//! Nothing else the analysis finds needs anything but the characters
+//! above: no code region, quote-free pattern or statement can make a brace
+//! anything but a free variable.
+//!
 //! The tests check the claim on generated texts and on every line,
 //! paragraph and whole text of the OpenProse corpora and the markdown test
 //! data: a plain text's analysis equals the empty text's.
 //!
 //! [`analyze_instructions`]: super::analyze_instructions
 
-/// Whether `text` holds nothing the instruction analysis looks for (see the
-/// module's documentation).
-pub(crate) fn is_plain(text: &str) -> bool {
+use super::{
+    Variable, VariableRole,
+    scan::{Place, brace_at, is_word_byte},
+};
+
+/// How much of the instruction analysis a text needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Plainness {
+    /// Nothing the analysis looks for: the empty text's analysis.
+    Plain,
+    /// Only braces: the empty text's analysis with [`brace_variables`].
+    Braces,
+    /// The whole analysis.
+    Rich,
+}
+
+/// How much of the analysis `text` needs (see the module's documentation).
+pub(crate) fn plainness(text: &str) -> Plainness {
     let b = text.as_bytes();
     if b.iter()
-        .any(|c| matches!(c, b'_' | b'{' | b'`' | b'~' | b'#' | b'<' | b'[' | b'\t'))
+        .any(|c| matches!(c, b'`' | b'~' | b'#' | b'<' | b'[' | b'\t'))
     {
-        return false;
+        return Plainness::Rich;
+    }
+    // An `_` inside a word (`topic_name`) starts no `_keyword_`; a signal
+    // is `SGN_` and more.
+    let word_start = |i: usize| i == 0 || !is_word_byte(b[i - 1]);
+    if memchr::memchr_iter(b'_', b).any(word_start) || memchr::memmem::find(b, b"SGN_").is_some() {
+        return Plainness::Rich;
     }
     if b.windows(4)
         .any(|w| w == b"    " || w.eq_ignore_ascii_case(b"like"))
     {
-        return false;
+        return Plainness::Rich;
     }
-    !text.split(['\n', '\r']).any(underline)
+    if text.split(['\n', '\r']).any(underline) {
+        return Plainness::Rich;
+    }
+    if memchr::memchr(b'{', b).is_some() {
+        Plainness::Braces
+    } else {
+        Plainness::Plain
+    }
+}
+
+/// Whether `text` holds nothing the instruction analysis looks for.
+#[cfg(test)]
+pub(crate) fn is_plain(text: &str) -> bool {
+    plainness(text) == Plainness::Plain
+}
+
+/// The variables of a text that is [`Plainness::Braces`]: each `{…}` the
+/// lexical pass takes for a variable, in order, free and outside any
+/// statement, example or pattern.
+pub(crate) fn brace_variables(text: &str) -> Vec<Variable> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(b'{', &text.as_bytes()[from..]) {
+        let i = from + k;
+        from = i + 1;
+        if let Some(br) = brace_at(text, i, Place::Prose) {
+            from = usize::from(br.range.end());
+            out.push(Variable {
+                name: br.name,
+                range: br.range,
+                role: VariableRole::Free,
+                discard: br.discard,
+                choice: br.choice,
+                instruction: br.words > 4,
+                in_example: false,
+                in_pattern: false,
+                in_statement: false,
+            });
+        }
+    }
+    out
 }
 
 /// A line made of `-` or `=` (and spaces) alone, after any quote markers.
@@ -55,15 +127,20 @@ fn underline(line: &str) -> bool {
 mod tests {
     use proptest::prelude::*;
 
-    use super::is_plain;
-    use crate::instructions::{FragmentKind, structure::analyze};
+    use super::{Plainness, is_plain, plainness};
+    use crate::instructions::{FragmentKind, analyze_instructions, structure::analyze};
 
-    /// A plain text's analysis is the empty text's, for both kinds.
+    /// A plain text's analysis is the empty text's, and what
+    /// `analyze_instructions` answers is the whole analysis (the empty
+    /// text's with the brace variables, for a text of braces), for both
+    /// kinds.
     fn holds(text: &str) {
-        if is_plain(text) {
-            for kind in [FragmentKind::Prompt, FragmentKind::File] {
-                assert_eq!(analyze(text, kind), analyze("", kind), "{text:?}");
+        for kind in [FragmentKind::Prompt, FragmentKind::File] {
+            let whole = analyze(text, kind);
+            if is_plain(text) {
+                assert_eq!(whole, analyze("", kind), "{text:?}");
             }
+            assert_eq!(analyze_instructions(text, kind), whole, "{text:?}");
         }
     }
 
@@ -130,7 +207,7 @@ mod tests {
             "no test data under {}",
             manifest.display()
         );
-        let (mut plain, mut texts) = (0, 0);
+        let (mut plain, mut braces, mut texts) = (0, 0, 0);
         for file in &files {
             let pieces = file
                 .split('\n')
@@ -138,13 +215,19 @@ mod tests {
                 .chain(std::iter::once(file.as_str()));
             for text in pieces {
                 texts += 1;
-                if is_plain(text) {
-                    plain += 1;
-                    holds(text);
+                match plainness(text) {
+                    Plainness::Plain => plain += 1,
+                    Plainness::Braces => braces += 1,
+                    Plainness::Rich => continue,
                 }
+                holds(text);
             }
         }
         assert!(plain * 4 > texts, "only {plain} of {texts} texts are plain");
+        assert!(
+            braces >= 100,
+            "only {braces} of {texts} texts are of braces"
+        );
     }
 
     /// Pieces of everything the analysis looks for.
@@ -160,9 +243,68 @@ mod tests {
     /// Pieces of plain text, with the shapes nearest to what is not.
     fn plain_piece() -> impl Strategy<Value = &'static str> {
         prop::sample::select(vec![
-            "word ", "Do it. ", "\"q\" ", "- ", "1) ", "2. ", "* ", "+ ", "**b** ", "---", "===",
-            "=", "-", "\n", "\n\n", "\r", "\r\n", "   ", "  ", " ", ": ", "(", ")", "|", "\\",
-            "&amp; ", "“", "”", "é", "> ", ">", "lik", "e ", "!", "*", "***", "--- a", "x\n---",
+            "word ",
+            "Do it. ",
+            "\"q\" ",
+            "- ",
+            "1) ",
+            "2. ",
+            "* ",
+            "+ ",
+            "**b** ",
+            "---",
+            "===",
+            "=",
+            "-",
+            "\n",
+            "\n\n",
+            "\r",
+            "\r\n",
+            "   ",
+            "  ",
+            " ",
+            ": ",
+            "(",
+            ")",
+            "|",
+            "\\",
+            "&amp; ",
+            "“",
+            "”",
+            "é",
+            "> ",
+            ">",
+            "lik",
+            "e ",
+            "!",
+            "*",
+            "***",
+            "--- a",
+            "x\n---",
+            "{v} ",
+            "{a b} ",
+            "{*} ",
+            "{x|y} ",
+            "{one two three four five} ",
+            "{",
+            "}",
+            "{ }",
+            "{\"q\"}",
+            "{a:b}",
+            "{{x}}",
+            "{A  B}",
+            "topic_name ",
+            "{topic_name} ",
+            "a__b ",
+            "x_",
+            "_",
+            "é_b ",
+            "1_2 ",
+            "SGN",
+            "SGN_",
+            "_if_",
+            "word_if_ ",
+            "a_then_ ",
         ])
     }
 

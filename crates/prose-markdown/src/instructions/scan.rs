@@ -104,7 +104,7 @@ pub(crate) fn is_example_fence(lang: &str) -> bool {
     matches!(lang, "" | "md" | "markdown")
 }
 
-fn is_word_byte(b: u8) -> bool {
+pub(crate) fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
 
@@ -288,7 +288,7 @@ fn word_at(text: &str, i: usize, place: Place) -> Option<Word> {
 /// A `{…}` at `i`: on one line, at most 80 bytes, without quotes,
 /// backticks, braces, `:`, `;` or `=` inside (so JSON and code are not
 /// taken for variables).
-fn brace_at(text: &str, i: usize, place: Place) -> Option<Brace> {
+pub(crate) fn brace_at(text: &str, i: usize, place: Place) -> Option<Brace> {
     let b = text.as_bytes();
     let rest = &b[i + 1..];
     let close = rest
