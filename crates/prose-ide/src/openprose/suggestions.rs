@@ -59,9 +59,50 @@ impl SuggestionBudget {
     }
 }
 
+/// A lower bound of the edit distance between `a` and `b`, insertions,
+/// deletions, substitutions and transpositions alike (what
+/// `strsim::damerau_levenshtein` counts), cheap to take: the larger of how
+/// many characters of each the other lacks, counted as multisets (one
+/// operation changes at most one of each; a transposition changes
+/// neither). `None` when either is not ASCII.
+pub(crate) fn bag_distance(a: &str, b: &str) -> Option<usize> {
+    if !a.is_ascii() || !b.is_ascii() {
+        return None;
+    }
+    let mut counts = [0i32; 128];
+    a.bytes().for_each(|c| counts[c as usize] += 1);
+    b.bytes().for_each(|c| counts[c as usize] -= 1);
+    let (more, fewer) = counts.iter().fold((0, 0), |(m, f), &c| {
+        if c > 0 {
+            (m + c as usize, f)
+        } else {
+            (m, f + c.unsigned_abs() as usize)
+        }
+    });
+    Some(more.max(fewer))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Never more than the edit distance, and equal to it for texts
+        /// that differ only by what one operation does.
+        #[test]
+        fn bag_distance_is_a_lower_bound(a in "[a-e_-]{0,10}", b in "[a-e_-]{0,10}") {
+            let bag = bag_distance(&a, &b).unwrap();
+            proptest::prop_assert!(bag <= strsim::damerau_levenshtein(&a, &b));
+        }
+    }
+
+    #[test]
+    fn bag_distances() {
+        assert_eq!(bag_distance("reserch", "research"), Some(1));
+        assert_eq!(bag_distance("ab", "ba"), Some(0));
+        assert_eq!(bag_distance("abc", "xyz"), Some(3));
+        assert_eq!(bag_distance("é", "e"), None);
+    }
 
     #[test]
     fn a_spent_budget_suggests_nothing() {

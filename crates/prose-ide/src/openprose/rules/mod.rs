@@ -42,6 +42,11 @@ pub(crate) mod prelude {
                 if chars.abs_diff(c.chars().count()) > bound {
                     return None;
                 }
+                // Nor those whose letters differ by more (a bound of the
+                // distance far cheaper than the distance).
+                if crate::openprose::suggestions::bag_distance(name, c).is_some_and(|b| b > bound) {
+                    return None;
+                }
                 let d = strsim::damerau_levenshtein(name, c);
                 (d <= bound).then_some((d, *c))
             })
