@@ -651,3 +651,104 @@ fn unchanged_diagnostics_of_other_documents_are_not_re_sent() {
     assert_eq!(p["diagnostics"], json!([]));
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
+
+/// A long program (its rules run in halves on a machine with more than
+/// one core: `rule_halves.rs`): what the server publishes is what
+/// `prose check` reports, when opened and after edits of both halves'
+/// findings.
+#[test]
+fn a_long_programs_diagnostics_are_the_checkers() {
+    let unit = "agent writer:\n  model: sonnet\n  prompt: \"Write well.\"\n\n\
+let draft = session: writr\n  prompt: \"Draft {topic}\"\n\n\
+for item in items:\n  session \"Review {item}\"\n  let draft = session \"again\"\n\n\
+parallel:\n  a = session \"x\"\n  a = session \"y\"\n\n";
+    let mut text = unit.repeat(160);
+    // Longer than the shortest program whose rules run in halves.
+    assert!(text.len() > 32 * 1024);
+    let sb = Sandbox::new("lsp-long-halves");
+    let mut c = start(&sb);
+    c.initialize(sb.path(), json!({}), Value::Null);
+    let uri = file_uri(&sb.path().join("long.prose"));
+    // (code, message, LSP range) of what `prose check` reports on `text`.
+    let checked = |text: &str| -> Vec<(String, String, Value)> {
+        sb.write("long.prose", text);
+        let run = sb.prose(&["check", "--format", "json", "long.prose"]);
+        let v: Value = serde_json::from_str(&run.stdout).expect("a JSON report");
+        let pos = |p: &Value| {
+            json!({ "line": p["line"].as_u64().unwrap() - 1,
+                    "character": p["column"].as_u64().unwrap() - 1 })
+        };
+        let mut out: Vec<_> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                let r = &d["range"];
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["message"].as_str().unwrap().to_string(),
+                    json!({ "start": pos(&r["start"]), "end": pos(&r["end"]) }),
+                )
+            })
+            .collect();
+        out.sort_by_key(|(c, m, r)| (c.clone(), m.clone(), r.to_string()));
+        out
+    };
+    let published = |d: &Value| -> Vec<(String, String, Value)> {
+        let mut out: Vec<_> = d["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    d["message"].as_str().unwrap().to_string(),
+                    d["range"].clone(),
+                )
+            })
+            .collect();
+        out.sort_by_key(|(c, m, r)| (c.clone(), m.clone(), r.to_string()));
+        out
+    };
+    c.open(&uri, 1, &text);
+    let first = published(&c.diagnostics(&uri, Some(1)));
+    let expected = checked(&text);
+    assert!(expected.len() > 500, "{} diagnostics", expected.len());
+    let codes: std::collections::BTreeSet<_> = expected.iter().map(|d| d.0.as_str()).collect();
+    // Findings of both halves: an unknown agent and a duplicate variable.
+    assert!(
+        codes.contains("E007") && codes.contains("E019"),
+        "{codes:?}"
+    );
+    assert_eq!(first, expected);
+    // Typing in a prompt, removing a line of a duplicate, shadowing a loop
+    // variable: line 3 + 15k is `  prompt: "Write well."`.
+    let edits: [(u32, u32, u32, u32, &str); 3] = [
+        (2 + 15 * 50, 17, 2 + 15 * 50, 17, "very "),
+        (13 + 15 * 100, 0, 14 + 15 * 100, 0, ""),
+        (
+            8 + 15 * 150,
+            0,
+            8 + 15 * 150,
+            0,
+            "  let item = session \"shadow\"\n",
+        ),
+    ];
+    for (i, (l1, c1, l2, c2, new)) in edits.into_iter().enumerate() {
+        let version = 2 + i as i64;
+        // The same edit on the text.
+        let offset = |line: u32, col: u32| -> usize {
+            text.split_inclusive('\n')
+                .take(line as usize)
+                .map(str::len)
+                .sum::<usize>()
+                + col as usize
+        };
+        let (from, to) = (offset(l1, c1), offset(l2, c2));
+        text.replace_range(from..to, new);
+        c.change(&uri, version, &[(l1, c1, l2, c2, new)]);
+        let got = published(&c.diagnostics(&uri, Some(version)));
+        assert_eq!(got, checked(&text), "edit {i}");
+    }
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}

@@ -36,7 +36,9 @@ pub struct Analyzer {
 
 impl Default for Analyzer {
     fn default() -> Self {
-        Self::new(AnalysisHost::new())
+        let mut host = AnalysisHost::new();
+        host.set_parallel_rules(crate::handlers::diagnostics::several_cores());
+        Self::new(host)
     }
 }
 
