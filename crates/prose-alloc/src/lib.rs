@@ -109,18 +109,36 @@ unsafe extern "C" {
     fn mi_option_set(option: c_int, value: c_long);
 }
 
+/// How long freed memory may stay while someone types in documents of a
+/// usual size, in milliseconds: an analysis after each keystroke frees what
+/// the next one allocates again, and pages given back in between are
+/// faulted in again (in the server, 437 page faults and 1.8 ms of system
+/// time per keystroke in a 5,600-line program with [`DELAY_MS`], 117 and
+/// 0.6 ms with this; docs/performance.md).
+pub const TYPING_DELAY_MS: c_long = 250;
+
 /// Freed memory goes back to the system [`DELAY_MS`] after it was freed
 /// (mimalloc's default is a second), unless `MIMALLOC_PURGE_DELAY` says
 /// otherwise. Call it first thing in `main`.
 pub fn give_memory_back_soon() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
+    set_purge_delay(DELAY_MS);
+}
+
+/// Freed memory goes back to the system `ms` milliseconds after it was
+/// freed, unless `MIMALLOC_PURGE_DELAY` says otherwise. The server sets
+/// [`TYPING_DELAY_MS`] for runs over small documents and [`DELAY_MS`] for
+/// large ones, whose garbage would pile up (docs/performance.md, "Under
+/// heavy input").
+pub fn set_purge_delay(ms: c_long) {
+    static OVERRIDDEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *OVERRIDDEN.get_or_init(|| std::env::var_os("MIMALLOC_PURGE_DELAY").is_some()) {
         return;
     }
     // SAFETY: sets an integer option (any value is valid) of the allocator
     // linked through `mimalloc`; mimalloc reads its options atomically.
     #[allow(unsafe_code)]
     unsafe {
-        mi_option_set(PURGE_DELAY, DELAY_MS);
+        mi_option_set(PURGE_DELAY, ms);
     }
 }
 
@@ -145,6 +163,10 @@ mod tests {
             return;
         }
         assert_eq!(super::purge_delay(), 1000);
+        super::give_memory_back_soon();
+        assert_eq!(super::purge_delay(), super::DELAY_MS);
+        super::set_purge_delay(super::TYPING_DELAY_MS);
+        assert_eq!(super::purge_delay(), super::TYPING_DELAY_MS);
         super::give_memory_back_soon();
         assert_eq!(super::purge_delay(), super::DELAY_MS);
     }

@@ -7,11 +7,12 @@
 //! functions of the file and the workspace, and they fall into groups that
 //! share nothing but the tree and the names. When the host asks for it
 //! ([`Db::parallel_rules`]: the language server on more than one core) and
-//! the file is at least [`MIN_TEXT`] bytes long, the rules on variables and
-//! on control flow ([`super::rules::second_half`]) are a query of their own,
-//! [`second_half`], with a rule context of their own. The server starts that
-//! query on one fork of its snapshot ([`prefetch`]) while another computes
-//! the diagnostics, which run the other rules and then take the second
+//! the file is at least [`MIN_TEXT`] and at most [`MAX_TEXT`] bytes long,
+//! the rules on variables and on control flow
+//! ([`super::rules::second_half`]) are a query of their own,
+//! [`second_half`], with a rule context of their own. The server computes
+//! that query on its run's thread ([`prefetch`]) while a fork computes the
+//! diagnostics, which run the other rules and then take the second
 //! half's findings from the query: done by then, or being finished on the
 //! other thread (salsa waits for it). Either way the diagnostics depend on
 //! the query, so an edit computes it again.
@@ -46,10 +47,16 @@ use crate::{
 /// to hand the work over.
 pub(crate) const MIN_TEXT: usize = 32 * 1024;
 
+/// The longest text whose rules run in halves: the second half's context
+/// holds an index of the whole tree of its own while the first's is alive,
+/// which for a program of megabytes is more memory than the wait it saves
+/// is worth (docs/performance.md, "Under heavy input").
+pub(crate) const MAX_TEXT: usize = 1024 * 1024;
+
 /// Whether `file`'s rules run in halves (see the module's documentation).
 pub(crate) fn splits(db: &dyn Db, file: SourceFile) -> bool {
     db.parallel_rules()
-        .is_some_and(|min| file.text(db).len() >= min)
+        .is_some_and(|min| (min..=MAX_TEXT).contains(&file.text(db).len()))
 }
 
 /// Whether `rule` is in the second half.

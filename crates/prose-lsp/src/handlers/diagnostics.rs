@@ -92,7 +92,36 @@ pub enum External {
 
 /// Runs a job (on a blocking thread).
 pub fn compute(job: Job) -> Outcome {
+    #[cfg(feature = "mimalloc")]
+    {
+        let text: usize = job
+            .docs
+            .iter()
+            .filter_map(|d| d.text.as_ref())
+            .map(|t| t.len())
+            .sum();
+        prose_alloc::set_purge_delay(purge_delay(text));
+    }
     compute_inner(&job).unwrap_or(Outcome::Cancelled)
+}
+
+/// The most text a run may cover for the memory it frees to stay for the
+/// next keystroke's run.
+#[cfg(feature = "mimalloc")]
+const TYPING_TEXT: usize = 1024 * 1024;
+
+/// How long the memory freed after a run over `text` bytes of documents
+/// stays with the process: through the pause between two keystrokes for
+/// documents of a usual size, whose runs free and allocate again a few
+/// megabytes each; briefly for larger ones, whose garbage would pile up
+/// (docs/performance.md).
+#[cfg(feature = "mimalloc")]
+fn purge_delay(text: usize) -> std::ffi::c_long {
+    if text <= TYPING_TEXT {
+        prose_alloc::TYPING_DELAY_MS
+    } else {
+        prose_alloc::DELAY_MS
+    }
 }
 
 fn compute_inner(job: &Job) -> Cancellable<Outcome> {
@@ -586,4 +615,18 @@ fn list_hash(items: &[ls_types::Diagnostic]) -> u64 {
     let mut writer = HashWriter(DefaultHasher::new());
     let _ = serde_json::to_writer(&mut writer, items);
     writer.0.finish()
+}
+
+#[cfg(all(test, feature = "mimalloc"))]
+mod tests {
+    /// Runs over documents of a usual size keep their freed memory for the
+    /// next keystroke; runs over megabytes give it back soon.
+    #[test]
+    fn freed_memory_stays_for_typing_in_usual_documents() {
+        assert_eq!(super::purge_delay(0), prose_alloc::TYPING_DELAY_MS);
+        assert_eq!(super::purge_delay(150_000), prose_alloc::TYPING_DELAY_MS);
+        assert_eq!(super::purge_delay(1024 * 1024), prose_alloc::TYPING_DELAY_MS);
+        assert_eq!(super::purge_delay(1024 * 1024 + 1), prose_alloc::DELAY_MS);
+        assert_eq!(super::purge_delay(16_800_000), prose_alloc::DELAY_MS);
+    }
 }
