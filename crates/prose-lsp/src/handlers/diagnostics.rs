@@ -625,7 +625,10 @@ mod tests {
     fn freed_memory_stays_for_typing_in_usual_documents() {
         assert_eq!(super::purge_delay(0), prose_alloc::TYPING_DELAY_MS);
         assert_eq!(super::purge_delay(150_000), prose_alloc::TYPING_DELAY_MS);
-        assert_eq!(super::purge_delay(1024 * 1024), prose_alloc::TYPING_DELAY_MS);
+        assert_eq!(
+            super::purge_delay(1024 * 1024),
+            prose_alloc::TYPING_DELAY_MS
+        );
         assert_eq!(super::purge_delay(1024 * 1024 + 1), prose_alloc::DELAY_MS);
         assert_eq!(super::purge_delay(16_800_000), prose_alloc::DELAY_MS);
     }
