@@ -321,7 +321,10 @@ impl<'a> Ctx<'a> {
             (Some(a), Some(b)) => {
                 let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
                 all.extend(lists.flatten());
-                all.sort_unstable();
+                // Each kind's list is ascending: the stable sort finds
+                // those runs and merges them (the indices are distinct, so
+                // the order is the unstable sort's).
+                all.sort();
                 all
             }
         };
