@@ -254,11 +254,30 @@ pub(super) fn call_value(stmt: &SyntaxNode) -> Option<ast::CallExpr> {
 ///
 /// Found once per file for the declarations of the kinds P203, E021, E024
 /// and E028 ask about ([`decl_stmts`]), else from the tree.
-pub(super) fn decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<SyntaxNode> {
-    if is_stmt_decl(def.kind) {
-        return ctx.shared(decl_stmts).get(&def.name_range).cloned();
+///
+/// A rule asks through one [`DeclStmts`]: the shared table is fetched once
+/// (when a declaration first needs it), not once per declaration.
+pub(super) struct DeclStmts<'c, 'a> {
+    ctx: &'c Ctx<'a>,
+    table: std::cell::OnceCell<std::rc::Rc<rustc_hash::FxHashMap<TextRange, SyntaxNode>>>,
+}
+
+impl<'c, 'a> DeclStmts<'c, 'a> {
+    pub(super) fn new(ctx: &'c Ctx<'a>) -> Self {
+        DeclStmts {
+            ctx,
+            table: std::cell::OnceCell::new(),
+        }
     }
-    find_decl_stmt(ctx, def)
+
+    /// The statement that makes the declaration.
+    pub(super) fn get(&self, def: &Def) -> Option<SyntaxNode> {
+        if is_stmt_decl(def.kind) {
+            let table = self.table.get_or_init(|| self.ctx.shared(decl_stmts));
+            return table.get(&def.name_range).cloned();
+        }
+        find_decl_stmt(self.ctx, def)
+    }
 }
 
 /// The kinds of declarations whose statement [`decl_stmts`] finds.
@@ -307,10 +326,11 @@ pub(super) fn redeclarations<'a>(
     ctx: &Ctx<'a>,
     kind: DefKind,
 ) -> Vec<(&'a Def, Relation, &'a Def)> {
+    let stmts = DeclStmts::new(ctx);
     let decls: Vec<(&Def, SyntaxNode)> = ctx
         .sema()
         .defs_of(kind)
-        .filter_map(|(_, d)| Some((d, decl_stmt(ctx, d)?)))
+        .filter_map(|(_, d)| Some((d, stmts.get(d)?)))
         .collect();
     let mut earlier = Earlier::new();
     let mut out = Vec::new();
