@@ -423,11 +423,16 @@ impl<'a> Ctx<'a> {
     /// [`crate::imports::import_candidates`] for the lookup order).
     pub fn resolve_import(&self, use_path: &str) -> Option<SourceFile> {
         self.beyond_names();
-        let ws = self.workspace?;
-        let files = ws.files(self.db);
-        self.import_candidates(use_path)
-            .into_iter()
-            .find_map(|p| files.get(&p).copied())
+        self.workspace?;
+        self.loaded_file(&self.import_candidates(use_path))
+    }
+
+    /// The first of `candidates` (paths from [`Ctx::import_candidates`])
+    /// that the host loaded, if any.
+    pub fn loaded_file(&self, candidates: &[String]) -> Option<SourceFile> {
+        self.beyond_names();
+        let files = self.workspace?.files(self.db);
+        candidates.iter().find_map(|p| files.get(p).copied())
     }
 
     /// Where the program a `use` path names may live, in lookup order.

@@ -54,7 +54,7 @@
 //! whose shape the contract does not describe.
 
 use super::program_shared::{
-    Callee, DeclStmts, call_value, callee, imports, program_call, undeclared_detail,
+    Callee, DeclStmts, call_value, callee, imports, program_call, undeclared_detail, value_is_call,
 };
 use crate::openprose::rules::prelude::*;
 
@@ -123,6 +123,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         let Some(stmt) = stmts.get(def) else {
             continue;
         };
+        if !value_is_call(&stmt) {
+            continue;
+        }
         let Some(call) = call_value(&stmt) else {
             continue;
         };
