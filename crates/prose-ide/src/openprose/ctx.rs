@@ -324,7 +324,10 @@ impl<'a> Ctx<'a> {
             (Some(a), Some(b)) => {
                 let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
                 all.extend(lists.flatten());
-                all.sort_unstable();
+                // Each kind's list is ascending: the stable sort finds
+                // those runs and merges them (the indices are distinct, so
+                // the order is the unstable sort's).
+                all.sort();
                 all
             }
         };
@@ -423,11 +426,16 @@ impl<'a> Ctx<'a> {
     /// [`crate::imports::import_candidates`] for the lookup order).
     pub fn resolve_import(&self, use_path: &str) -> Option<SourceFile> {
         self.beyond_names();
-        let ws = self.workspace?;
-        let files = ws.files(self.db);
-        self.import_candidates(use_path)
-            .into_iter()
-            .find_map(|p| files.get(&p).copied())
+        self.workspace?;
+        self.loaded_file(&self.import_candidates(use_path))
+    }
+
+    /// The first of `candidates` (paths from [`Ctx::import_candidates`])
+    /// that the host loaded, if any.
+    pub fn loaded_file(&self, candidates: &[String]) -> Option<SourceFile> {
+        self.beyond_names();
+        let files = self.workspace?.files(self.db);
+        candidates.iter().find_map(|p| files.get(p).copied())
     }
 
     /// Where the program a `use` path names may live, in lookup order.

@@ -3,7 +3,10 @@
 //! Also holds the small helpers these rules share: which construct a
 //! property belongs to, and finding an agent's definition by name.
 
-use crate::openprose::rules::prelude::*;
+use crate::{
+    contract::{Persist, agent_persist},
+    openprose::rules::prelude::*,
+};
 
 // Its docs show a tab-indented program.
 #[allow(clippy::tabs_in_doc_comments)]
@@ -109,7 +112,13 @@ impl Owner {
 /// Every property written directly in an agent, session or resume block
 /// (not the entries of a nested `permissions:` block), with its owner.
 pub(crate) fn owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
-    ctx.shared(compute_owned_properties).as_ref().clone()
+    shared_owned_properties(ctx).as_ref().clone()
+}
+
+/// The file's owned properties ([`owned_properties`]), computed once per
+/// file and not copied.
+fn shared_owned_properties(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<(Owner, ast::Property)>> {
+    ctx.shared(compute_owned_properties)
 }
 
 fn compute_owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
@@ -136,12 +145,34 @@ fn compute_owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
     out
 }
 
+/// Whether the property's key is `key` (what `p.key() == key` says),
+/// compared on the key token's text without copying it.
+pub(crate) fn has_key(p: &ast::Property, key: &str) -> bool {
+    green_first_token_text(p.syntax().green()).map_or(key.is_empty(), |t| t == key)
+}
+
+/// A node of the green tree (rowan's `GreenNodeData`).
+pub(crate) type GreenNodeData = <prose_syntax::GreenNode as std::ops::Deref>::Target;
+
+/// The text of the first token under a green node, what
+/// `SyntaxNode::first_token` finds (the first child, descending into
+/// nodes; `None` at an empty node), without making a handle per level.
+pub(crate) fn green_first_token_text(node: &GreenNodeData) -> Option<&str> {
+    let mut first = node.children().next();
+    loop {
+        match first? {
+            prose_syntax::NodeOrToken::Node(inner) => first = inner.children().next(),
+            prose_syntax::NodeOrToken::Token(t) => return Some(t.text()),
+        }
+    }
+}
+
 /// Every `key:` property written directly in an agent definition.
 pub(crate) fn agent_properties(ctx: &Ctx<'_>, key: &str) -> Vec<ast::Property> {
-    owned_properties(ctx)
-        .into_iter()
-        .filter(|(owner, p)| *owner == Owner::Agent && p.key() == key)
-        .map(|(_, p)| p)
+    shared_owned_properties(ctx)
+        .iter()
+        .filter(|(owner, p)| *owner == Owner::Agent && has_key(p, key))
+        .map(|(_, p)| p.clone())
         .collect()
 }
 
@@ -160,10 +191,15 @@ pub(crate) fn skill_elements(ctx: &Ctx<'_>) -> Vec<ast::Expr> {
 /// Every `permissions:` property with a nested block: the property, its
 /// owner, and the permission entries.
 pub(crate) fn permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
-    owned_properties(ctx)
-        .into_iter()
-        .filter(|(_, p)| p.key() == "permissions")
+    ctx.shared(compute_permission_entries).as_ref().clone()
+}
+
+fn compute_permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
+    shared_owned_properties(ctx)
+        .iter()
+        .filter(|(_, p)| has_key(p, "permissions"))
         .flat_map(|(owner, p)| {
+            let owner = *owner;
             p.nested()
                 .into_iter()
                 .flat_map(|b| b.properties())
@@ -177,6 +213,33 @@ pub(crate) fn permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
 pub(crate) fn agent_def(ctx: &Ctx<'_>, name: &str) -> Option<ast::AgentDef> {
     let (_, def) = ctx.sema().find(DefKind::Agent, name)?;
     ast::node_spanning::<ast::AgentDef>(ctx.syntax(), def.range)
+}
+
+/// The agents looked up by [`agent_with_persist`] so far, by name.
+type AgentCache =
+    std::cell::RefCell<rustc_hash::FxHashMap<String, Option<(ast::AgentDef, Option<Persist>)>>>;
+
+fn agent_cache(_: &Ctx<'_>) -> AgentCache {
+    AgentCache::default()
+}
+
+/// The agent definition the name resolves to ([`agent_def`]) and its
+/// `persist:` scope (`agent_persist`), found once per name and file
+/// however many invocations and rules ask.
+pub(crate) fn agent_with_persist(
+    ctx: &Ctx<'_>,
+    name: &str,
+) -> Option<(ast::AgentDef, Option<Persist>)> {
+    let cache = ctx.shared(agent_cache);
+    if let Some(hit) = cache.borrow().get(name) {
+        return hit.clone();
+    }
+    let found = agent_def(ctx, name).map(|a| {
+        let persist = agent_persist(&a);
+        (a, persist)
+    });
+    cache.borrow_mut().insert(name.to_string(), found.clone());
+    found
 }
 
 /// The range of a property's value wherever it is written, or of its key
@@ -205,4 +268,38 @@ pub(crate) fn property_range(p: &ast::Property) -> TextRange {
         .last()
         .map_or(start, |t| t.text_range().end());
     TextRange::new(start, end.max(start))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every node's first token as `first_token` finds it and as
+    /// [`green_first_token_text`] reads it agree.
+    fn first_tokens_agree(text: &str) {
+        let root = prose_syntax::parse(text).syntax_node();
+        for node in root.descendants() {
+            let slow = node.first_token().map(|t| t.text().to_string());
+            let fast = green_first_token_text(node.green()).map(str::to_string);
+            assert_eq!(fast, slow, "{node:?} in {text:?}");
+        }
+    }
+
+    #[test]
+    fn first_token_text_of_programs() {
+        first_tokens_agree(
+            "agent a:\n  model: opus\n  permissions:\n    read: [\"*.md\", x]\nsession: a\n  prompt: \"p\"\nresume: \nblock b():\n  do b\n",
+        );
+        first_tokens_agree("");
+        first_tokens_agree("agent :\n  :\n  permissions\n");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn first_token_text_matches_first_token(
+            text in "(agent |session|resume|: |a|\"x\"|\\[|\\]|, |permissions|model|\n|  |do |block |#c){0,40}"
+        ) {
+            first_tokens_agree(&text);
+        }
+    }
 }

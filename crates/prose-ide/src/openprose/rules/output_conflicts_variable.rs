@@ -46,7 +46,7 @@
 //! `output diagnosis` in a block body and a top-level `let diagnosis`). The
 //! official programs have 8 pairs in 3 files, none reported by `default`.
 
-use super::program_shared::decl_stmt;
+use super::program_shared::DeclStmts;
 use crate::openprose::rules::{prelude::*, relation::Earlier};
 
 pub(crate) const RULE: Rule = Rule {
@@ -74,12 +74,13 @@ fn is_export(stmt: &SyntaxNode, name: &str) -> bool {
 }
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
+    let stmts = DeclStmts::new(ctx);
     let mut decls: Vec<(&Def, SyntaxNode)> = ctx
         .sema()
         .defs
         .iter()
         .filter(|d| d.kind == DefKind::Output || is_variable_decl(d.kind))
-        .filter_map(|d| Some((d, decl_stmt(ctx, d)?)))
+        .filter_map(|d| Some((d, stmts.get(d)?)))
         .collect();
     decls.sort_by_key(|(d, _)| d.name_range.start());
     // The earlier outputs, and the earlier variables.

@@ -40,10 +40,16 @@ pub(super) fn bound_name(u: &ast::UseStmt) -> Option<(String, TextRange)> {
         return Some((alias.text(), alias.syntax().text_range()));
     }
     let path = u.path()?;
-    let value = path.value();
-    let last = value.trim().trim_end_matches('/').rsplit('/').next()?;
+    let name = implicit_bound_name(&path.value())?;
+    Some((name, path.syntax().text_range()))
+}
+
+/// The name a `use` of `path` binds without an alias: the last path
+/// segment without a `.prose` extension, if not empty.
+fn implicit_bound_name(path: &str) -> Option<String> {
+    let last = path.trim().trim_end_matches('/').rsplit('/').next()?;
     let name = last.strip_suffix(".prose").unwrap_or(last);
-    (!name.is_empty()).then(|| (name.to_string(), path.syntax().text_range()))
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// The local file a `use` path resolves to, if the host loaded it: the
@@ -56,17 +62,37 @@ pub(super) fn resolve_use(ctx: &Ctx<'_>, path: &str) -> Option<SourceFile> {
 /// Where to put an unavailable program so that it is found.
 pub(super) fn where_to_put(ctx: &Ctx<'_>, path: &str) -> Option<String> {
     let r = registry_form(path)?;
+    place_among(ctx, &ctx.import_candidates(&r))
+}
+
+/// [`where_to_put`] from the candidates of the path's registry form: the
+/// first in the workspace's `.prose/imports/`, relative to the root.
+fn place_among(ctx: &Ctx<'_>, candidates: &[String]) -> Option<String> {
     let root = ctx.root_dir();
     let in_workspace = format!("{root}/.prose/imports/");
-    let candidate = ctx
-        .import_candidates(&r)
-        .into_iter()
-        .find(|p| p.starts_with(&in_workspace))?;
+    let candidate = candidates.iter().find(|p| p.starts_with(&in_workspace))?;
     Some(
         candidate
             .strip_prefix(&format!("{root}/"))
             .map_or(candidate.clone(), str::to_string),
     )
+}
+
+/// [`resolve_use`] of `path`, and when it finds no file, [`where_to_put`]
+/// of the trimmed path. A path already in registry form (the usual
+/// `"@handle/slug"`) has the same candidates for both, looked up once.
+pub(super) fn resolve_or_place(ctx: &Ctx<'_>, path: &str) -> Result<SourceFile, Option<String>> {
+    let trimmed = path.trim();
+    match registry_form(trimmed) {
+        Some(r) if r == trimmed => {
+            let candidates = ctx.import_candidates(path);
+            match ctx.loaded_file(&candidates) {
+                Some(file) => Ok(file),
+                None => Err(place_among(ctx, &candidates)),
+            }
+        }
+        _ => resolve_use(ctx, path).ok_or_else(|| where_to_put(ctx, trimmed)),
+    }
 }
 
 /// One `use` statement with what the rules need to know about it.
@@ -82,9 +108,10 @@ pub(super) struct Import {
     pub(super) duplicate: bool,
 }
 
-/// Every `use` statement of the file, in source order.
-pub(super) fn imports(ctx: &Ctx<'_>) -> Vec<Import> {
-    ctx.shared(compute_imports).as_ref().clone()
+/// Every `use` statement of the file, in source order (computed once per
+/// file, shared).
+pub(super) fn imports(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Import>> {
+    ctx.shared(compute_imports)
 }
 
 fn compute_imports(ctx: &Ctx<'_>) -> Vec<Import> {
@@ -95,7 +122,11 @@ fn compute_imports(ctx: &Ctx<'_>) -> Vec<Import> {
         let key = program_key(ctx, &path);
         let duplicate = !path.trim().is_empty() && out.iter().any(|i| i.key == key);
         out.push(Import {
-            name: bound_name(&u).map(|(n, _)| n),
+            // `bound_name`, from the path already read.
+            name: match u.alias() {
+                Some(alias) => Some(alias.text()),
+                None => implicit_bound_name(&path),
+            },
             path_range: lit.syntax().text_range(),
             path,
             key,
@@ -247,6 +278,32 @@ pub(super) fn call_value(stmt: &SyntaxNode) -> Option<ast::CallExpr> {
     }
 }
 
+/// Whether [`call_value`] finds a call, read from the green tree without
+/// making a node per child: the statement's value as `value()` finds it
+/// (its first expression child, after the `=` for an assignment) is a
+/// call. The cheap test to make before [`call_value`].
+pub(super) fn value_is_call(stmt: &SyntaxNode) -> bool {
+    let mut seen_eq = match stmt.kind() {
+        SyntaxKind::LET_STMT | SyntaxKind::CONST_STMT | SyntaxKind::OUTPUT_DECL => true,
+        SyntaxKind::ASSIGN_STMT => false,
+        _ => return false,
+    };
+    for child in stmt.green().children() {
+        match child {
+            prose_syntax::NodeOrToken::Token(t) if t.kind().0 == SyntaxKind::EQ as u16 => {
+                seen_eq = true;
+            }
+            prose_syntax::NodeOrToken::Node(n)
+                if seen_eq && SyntaxKind::from_raw(n.kind().0).is_some_and(ast::Expr::can_cast) =>
+            {
+                return n.kind().0 == SyntaxKind::CALL_EXPR as u16;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 // ---- declarations -------------------------------------------------------------
 
 /// The statement that makes a declaration (`let`, `const`, `output`,
@@ -254,11 +311,30 @@ pub(super) fn call_value(stmt: &SyntaxNode) -> Option<ast::CallExpr> {
 ///
 /// Found once per file for the declarations of the kinds P203, E021, E024
 /// and E028 ask about ([`decl_stmts`]), else from the tree.
-pub(super) fn decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<SyntaxNode> {
-    if is_stmt_decl(def.kind) {
-        return ctx.shared(decl_stmts).get(&def.name_range).cloned();
+///
+/// A rule asks through one [`DeclStmts`]: the shared table is fetched once
+/// (when a declaration first needs it), not once per declaration.
+pub(super) struct DeclStmts<'c, 'a> {
+    ctx: &'c Ctx<'a>,
+    table: std::cell::OnceCell<std::rc::Rc<rustc_hash::FxHashMap<TextRange, SyntaxNode>>>,
+}
+
+impl<'c, 'a> DeclStmts<'c, 'a> {
+    pub(super) fn new(ctx: &'c Ctx<'a>) -> Self {
+        DeclStmts {
+            ctx,
+            table: std::cell::OnceCell::new(),
+        }
     }
-    find_decl_stmt(ctx, def)
+
+    /// The statement that makes the declaration.
+    pub(super) fn get(&self, def: &Def) -> Option<SyntaxNode> {
+        if is_stmt_decl(def.kind) {
+            let table = self.table.get_or_init(|| self.ctx.shared(decl_stmts));
+            return table.get(&def.name_range).cloned();
+        }
+        find_decl_stmt(self.ctx, def)
+    }
 }
 
 /// The kinds of declarations whose statement [`decl_stmts`] finds.
@@ -307,10 +383,11 @@ pub(super) fn redeclarations<'a>(
     ctx: &Ctx<'a>,
     kind: DefKind,
 ) -> Vec<(&'a Def, Relation, &'a Def)> {
+    let stmts = DeclStmts::new(ctx);
     let decls: Vec<(&Def, SyntaxNode)> = ctx
         .sema()
         .defs_of(kind)
-        .filter_map(|(_, d)| Some((d, decl_stmt(ctx, d)?)))
+        .filter_map(|(_, d)| Some((d, stmts.get(d)?)))
         .collect();
     let mut earlier = Earlier::new();
     let mut out = Vec::new();
@@ -347,4 +424,37 @@ fn opens_with_triple_quote(string: &SyntaxNode) -> bool {
         .filter_map(|c| c.into_token())
         .find(|t| t.kind().0 == SyntaxKind::STRING_OPEN as u16)
         .is_some_and(|t| t.text().len() == 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`value_is_call`] answers as [`call_value`] does for every node.
+    fn value_is_call_agrees(text: &str) {
+        let root = prose_syntax::parse(text).syntax_node();
+        for node in root.descendants() {
+            assert_eq!(
+                value_is_call(&node),
+                call_value(&node).is_some(),
+                "{node:?} in {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn value_is_call_of_programs() {
+        value_is_call_agrees(
+            "let a = f(x: 1)\nconst b = g()\noutput c = h(y: a)\nd = k()\nlet e = xs[0]\noutput f = session \"s\"\nparallel:\n  x = session \"a\"\nlet { p, q } = f()\n",
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn value_is_call_matches_call_value(
+            text in "(let |const |output |a|b|= |f|\\(|\\)|x: |1|\\[|\\]|, |\"s\"|session |\n|  |parallel:|\\{|\\}){0,30}"
+        ) {
+            value_is_call_agrees(&text);
+        }
+    }
 }

@@ -38,7 +38,7 @@
 
 use crate::openprose::rules::prelude::*;
 
-use super::agent_def;
+use super::agent_with_persist;
 
 pub(crate) const RULE: Rule = Rule {
     code: "E017",
@@ -53,9 +53,13 @@ pub(crate) const RULE: Rule = Rule {
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for r in nodes::<ast::ResumeExpr>(ctx) {
         let Some(name) = r.agent() else { continue };
-        let Some(agent) = agent_def(ctx, &name.text()) else {
+        let Some((agent, persist)) = agent_with_persist(ctx, &name.text()) else {
             continue;
         };
+        // A scope read from `persist:` is never `false`.
+        if persist.is_some() {
+            continue;
+        }
         let detail = match agent.property("persist").map(|p| p.any_value()) {
             None => "has none",
             Some(Some(ast::Expr::Literal(l))) if l.token().is_some_and(|t| t.text() == "false") => {

@@ -76,14 +76,11 @@
 //! `lib/profiler.prose` are written to be `resume:`d on every run, and
 //! their memory is missing only before the first one.
 
-use crate::{
-    contract::{Persist, agent_persist},
-    openprose::rules::prelude::*,
-};
+use crate::{contract::Persist, openprose::rules::prelude::*};
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{agent_def, property_range};
+use super::{agent_with_persist, green_first_token_text, property_range};
 
 pub(crate) const RULE: Rule = Rule {
     code: "E018",
@@ -102,15 +99,13 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let first = first_invocations(&all);
     for inv in all.iter().filter(|i| i.is_resume) {
         let Some(order) = &inv.order else { continue };
-        let Some(agent) = agent_def(ctx, &inv.agent) else {
-            continue;
-        };
-        let Some(persist) = agent_persist(&agent) else {
-            continue;
-        };
+        // The cheap test first: most resumes follow an invocation.
         if earlier(&first, &inv.agent, order).is_some() {
             continue;
         }
+        let Some((agent, Some(persist))) = agent_with_persist(ctx, &inv.agent) else {
+            continue;
+        };
         let persist_range = agent
             .property("persist")
             .map_or_else(|| agent.syntax().text_range(), |p| property_range(&p));
@@ -189,9 +184,10 @@ pub(crate) fn earlier<'a>(
         .filter(|i| i.order.as_deref().is_some_and(|o| o < order))
 }
 
-/// Every agent invocation of the file, with its program-order position.
-pub(crate) fn invocations(ctx: &Ctx<'_>) -> Vec<Invocation> {
-    ctx.shared(compute_invocations).as_ref().clone()
+/// Every agent invocation of the file, with its program-order position
+/// (computed once per file, shared).
+pub(crate) fn invocations(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Invocation>> {
+    ctx.shared(compute_invocations)
 }
 
 fn compute_invocations(ctx: &Ctx<'_>) -> Vec<Invocation> {
@@ -200,22 +196,35 @@ fn compute_invocations(ctx: &Ctx<'_>) -> Vec<Invocation> {
     for node in
         ctx.nodes_matching(|k| ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k))
     {
-        let (name, is_resume) = if let Some(s) = ast::SessionExpr::cast(node.clone()) {
-            (s.agent(), false)
-        } else if let Some(r) = ast::ResumeExpr::cast(node.clone()) {
-            (r.agent(), true)
-        } else {
+        let Some((agent, name_range)) = agent_name(&node) else {
             continue;
         };
-        let Some(name) = name else { continue };
         out.push(Invocation {
-            agent: name.text(),
-            name_range: name.syntax().text_range(),
-            is_resume,
+            agent,
+            name_range,
+            is_resume: node.kind() == SyntaxKind::RESUME_EXPR,
             order: order.position(&node),
         });
     }
     out
+}
+
+/// The agent a `session:` or `resume:` names, as `agent()` finds it (its
+/// first `NameRef` child), with the text `NameRef::text` gives (its first
+/// token's) and the `NameRef`'s range. Read from the green tree: no node
+/// handle is made per child.
+fn agent_name(node: &SyntaxNode) -> Option<(String, TextRange)> {
+    let mut offset = node.text_range().start();
+    for child in node.green().children() {
+        match child {
+            prose_syntax::NodeOrToken::Node(n) if n.kind().0 == SyntaxKind::NAME_REF as u16 => {
+                let text = green_first_token_text(n).unwrap_or("");
+                return Some((text.to_string(), TextRange::at(offset, n.text_len())));
+            }
+            _ => offset += child.text_len(),
+        }
+    }
+    None
 }
 
 /// Program order: source order, with each `block` body placed at the
@@ -227,45 +236,75 @@ struct ProgramOrder {
     index: HashMap<SyntaxNode, usize>,
 }
 
+/// Where a node sits: outside every block, in the body of the `blocks`
+/// entry, or in a block that is not the first of its name (never run).
+#[derive(Clone, Copy)]
+enum Frame {
+    Top,
+    Block(usize),
+    Dead,
+}
+
+/// A `do` call of a block, with what the relaxation needs to know about it
+/// (found once, not in every round).
+struct BlockCall {
+    /// The frame the call sits in.
+    frame: Frame,
+    /// The call's start offset.
+    offset: u32,
+}
+
 impl ProgramOrder {
+    /// Places every block body at its first invocation from outside it.
     fn new(ctx: &Ctx<'_>) -> ProgramOrder {
-        let mut defs: Vec<(String, SyntaxNode)> = Vec::new();
-        let mut seen: rustc_hash::FxHashSet<String> = Default::default();
+        let mut defs: Vec<SyntaxNode> = Vec::new();
+        let mut by_name: HashMap<String, usize> = HashMap::default();
         for b in nodes::<ast::BlockDef>(ctx) {
-            if let Some(n) = b.name()
-                && seen.insert(n.text())
-            {
-                defs.push((n.text(), b.syntax().clone()));
-            }
-        }
-        // Calls by name: each definition meets only its own calls.
-        let mut calls: HashMap<String, Vec<SyntaxNode>> = HashMap::default();
-        for c in nodes::<ast::DoCall>(ctx) {
-            if let Some(n) = c.name_ref() {
-                calls.entry(n.text()).or_default().push(c.syntax().clone());
+            if let Some(n) = b.name() {
+                let len = defs.len();
+                by_name.entry(n.text()).or_insert_with(|| {
+                    defs.push(b.syntax().clone());
+                    len
+                });
             }
         }
         let mut this = ProgramOrder {
-            blocks: defs.iter().map(|(_, n)| (n.clone(), None)).collect(),
+            blocks: defs.iter().map(|n| (n.clone(), None)).collect(),
             index: defs
                 .iter()
                 .enumerate()
-                .map(|(i, (_, n))| (n.clone(), i))
+                .map(|(i, n)| (n.clone(), i))
                 .collect(),
         };
+        // Calls by the block they call, without those inside that block's
+        // own body: each definition meets only its own calls from outside.
+        let mut calls: Vec<Vec<BlockCall>> = (0..defs.len()).map(|_| Vec::new()).collect();
+        for c in nodes::<ast::DoCall>(ctx) {
+            let Some(n) = c.name_ref() else { continue };
+            // The name as `NameRef::text` reads it, without a copy.
+            let tok = n.ident_token();
+            let Some(&target) = by_name.get(tok.as_ref().map_or("", |t| t.text())) else {
+                continue;
+            };
+            let call = c.syntax();
+            if call.ancestors().any(|a| a == defs[target]) {
+                continue;
+            }
+            calls[target].push(BlockCall {
+                frame: this.frame(call),
+                offset: u32::from(call.text_range().start()),
+            });
+        }
         // Bellman-Ford style relaxation: a block's first run is the
         // earliest of its calls; a call inside another block runs when that
         // block does. Shortest placements follow no cycle, so as many rounds
         // as there are blocks suffice.
         for _ in 0..=defs.len() {
             let mut changed = false;
-            for (i, (name, def)) in defs.iter().enumerate() {
-                let best = calls
-                    .get(name)
-                    .into_iter()
-                    .flatten()
-                    .filter(|call| !call.ancestors().any(|a| a == *def))
-                    .filter_map(|call| this.position(call))
+            for (i, block_calls) in calls.iter().enumerate() {
+                let best = block_calls
+                    .iter()
+                    .filter_map(|call| this.place(call.frame, call.offset))
                     .min();
                 if let Some(b) = best
                     && this.blocks[i].1.as_ref().is_none_or(|cur| b < *cur)
@@ -281,20 +320,39 @@ impl ProgramOrder {
         this
     }
 
-    /// Where `node` runs first in program order, if it runs at all.
-    fn position(&self, node: &SyntaxNode) -> Option<Vec<u32>> {
-        let offset = u32::from(node.text_range().start());
-        let Some(block) = node
+    /// The frame `node` sits in: its nearest enclosing block definition.
+    fn frame(&self, node: &SyntaxNode) -> Frame {
+        match node
             .ancestors()
             .skip(1)
             .find(|a| a.kind() == SyntaxKind::BLOCK_DEF)
-        else {
-            return Some(vec![offset]);
-        };
-        let (_, first) = &self.blocks[*self.index.get(&block)?];
-        let mut p = first.clone()?;
-        p.push(offset);
-        Some(p)
+        {
+            None => Frame::Top,
+            Some(block) => self
+                .index
+                .get(&block)
+                .map_or(Frame::Dead, |&i| Frame::Block(i)),
+        }
+    }
+
+    /// Where something at `offset` in `frame` runs first, if it runs at all.
+    fn place(&self, frame: Frame, offset: u32) -> Option<Vec<u32>> {
+        match frame {
+            Frame::Top => Some(vec![offset]),
+            Frame::Dead => None,
+            Frame::Block(i) => {
+                let first = self.blocks[i].1.as_ref()?;
+                let mut p = Vec::with_capacity(first.len() + 1);
+                p.extend_from_slice(first);
+                p.push(offset);
+                Some(p)
+            }
+        }
+    }
+
+    /// Where `node` runs first in program order, if it runs at all.
+    fn position(&self, node: &SyntaxNode) -> Option<Vec<u32>> {
+        self.place(self.frame(node), u32::from(node.text_range().start()))
     }
 }
 

@@ -60,13 +60,10 @@
 //! `examples/28-gas-town.prose:660`). The hint still points out where the
 //! memory is dropped.
 
-use crate::{
-    contract::{Persist, agent_persist},
-    openprose::rules::prelude::*,
-};
+use crate::{contract::Persist, openprose::rules::prelude::*};
 
 use super::{
-    agent_def, property_range,
+    agent_with_persist, property_range,
     resume_without_memory::{earlier, first_invocations, invocations},
 };
 
@@ -87,10 +84,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let first = first_invocations(&all);
     for inv in all.iter().filter(|i| !i.is_resume) {
         let Some(order) = &inv.order else { continue };
-        let Some(agent) = agent_def(ctx, &inv.agent) else {
-            continue;
-        };
-        let Some(persist) = agent_persist(&agent) else {
+        let Some((agent, Some(persist))) = agent_with_persist(ctx, &inv.agent) else {
             continue;
         };
         if let Some(prev) = earlier(&first, &inv.agent, order) {

@@ -54,7 +54,7 @@
 //! whose shape the contract does not describe.
 
 use super::program_shared::{
-    Callee, call_value, callee, decl_stmt, imports, program_call, undeclared_detail,
+    Callee, DeclStmts, call_value, callee, imports, program_call, undeclared_detail, value_is_call,
 };
 use crate::openprose::rules::prelude::*;
 
@@ -108,6 +108,7 @@ fn report(ctx: &Ctx<'_>, acc: &mut Acc, c: &Callee<'_>, program: &str, field: &s
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let all = imports(ctx);
     let mut destructured: Vec<TextRange> = Vec::new();
+    let stmts = DeclStmts::new(ctx);
     for (id, def) in ctx.sema().defs.iter().enumerate() {
         if !matches!(
             def.kind,
@@ -119,9 +120,12 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         ) {
             continue;
         }
-        let Some(stmt) = decl_stmt(ctx, def) else {
+        let Some(stmt) = stmts.get(def) else {
             continue;
         };
+        if !value_is_call(&stmt) {
+            continue;
+        }
         let Some(call) = call_value(&stmt) else {
             continue;
         };

@@ -45,7 +45,7 @@
 //! project code says so, instead of skipping silently. A hint in every
 //! profile.
 
-use super::program_shared::{imports, is_malformed, resolve_use, where_to_put};
+use super::program_shared::{imports, is_malformed, resolve_or_place};
 use crate::openprose::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -59,12 +59,15 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    for imp in imports(ctx) {
-        if imp.duplicate || is_malformed(&imp.path) || resolve_use(ctx, &imp.path).is_some() {
+    for imp in imports(ctx).iter() {
+        if imp.duplicate || is_malformed(&imp.path) {
             continue;
         }
+        let Err(place) = resolve_or_place(ctx, &imp.path) else {
+            continue;
+        };
         let path = imp.path.trim();
-        let place = where_to_put(ctx, path)
+        let place = place
             .map(|p| format!(" (looked for {p})"))
             .unwrap_or_default();
         acc.report(
