@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::openprose::rules::{prelude::*, relation::statement_at};
+use crate::openprose::rules::{prelude::*, relation::declared_places};
 
 // ---- outer variables (P704, P803, P805) -------------------------------------
 
@@ -97,8 +97,11 @@ pub(super) struct OuterIndex {
 }
 
 impl OuterIndex {
+    /// Indexes the definitions of `ctx`'s file (the statements of the
+    /// declarations from [`declared_places`]).
     fn new(ctx: &Ctx<'_>) -> OuterIndex {
         let mut index = OuterIndex::default();
+        let places = declared_places(ctx);
         let number = |names: &mut HashMap<String, u32>, name: &str| match names.get(name) {
             Some(&n) => n,
             None => {
@@ -107,7 +110,7 @@ impl OuterIndex {
                 n
             }
         };
-        for (i, d) in ctx.sema().defs.iter().enumerate() {
+        for (i, (d, place)) in ctx.sema().defs.iter().zip(places.iter()).enumerate() {
             let id = DefId(i as u32);
             if d.kind.is_scoped() {
                 if let Some(scope) = d.scope {
@@ -115,7 +118,10 @@ impl OuterIndex {
                     index.scoped.entry((n, scope)).or_default().push(id);
                 }
             } else if (d.kind.is_flat_binding() || d.kind == DefKind::Input)
-                && let Some(list) = statement_at(ctx, d.range).and_then(|s| s.parent())
+                && let Some(list) = place
+                    .as_ref()
+                    .and_then(|p| p.range_statement.as_ref())
+                    .and_then(|s| s.parent())
             {
                 let n = number(&mut index.names, &d.name);
                 index

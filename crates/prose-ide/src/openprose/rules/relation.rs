@@ -16,15 +16,120 @@ fn list_of(n: &SyntaxNode) -> Option<SyntaxNode> {
     n.ancestors().skip(1).find(is_list)
 }
 
-/// The statement (a direct child of a body or the file) holding `range`.
-pub(super) fn statement_at(ctx: &Ctx<'_>, range: TextRange) -> Option<SyntaxNode> {
-    statement_holding(node_at(ctx, range)?)
+/// The statement (a direct child of a body or the file) holding `node`:
+/// the first of `node` and its ancestors whose parent is a statement list.
+pub(super) fn statement_holding(node: SyntaxNode) -> Option<SyntaxNode> {
+    let mut n = node;
+    loop {
+        let parent = n.parent()?;
+        if is_list(&parent) {
+            return Some(n);
+        }
+        n = parent;
+    }
 }
 
-/// The statement (a direct child of a body or the file) holding `node`.
-pub(super) fn statement_holding(node: SyntaxNode) -> Option<SyntaxNode> {
-    node.ancestors()
-        .find(|n| n.parent().as_ref().is_some_and(is_list))
+/// [`node_at`] and [`statement_holding`] for a series of ranges, each
+/// found from the path of the one before: the descent from the root to
+/// where two ranges part is made once, and the statement is read from the
+/// path instead of walking up again. Most useful for ranges in file order.
+///
+/// A node of the path holds a range only if it is where the descent from
+/// the root to that range passes (a non-empty range lies in one child of a
+/// node at most), so the answers are [`node_at`]'s; an empty range (which
+/// may sit between two children) is looked up from the root.
+pub(super) struct Covering {
+    /// The nodes from the root to the last node found.
+    path: Vec<SyntaxNode>,
+}
+
+impl Covering {
+    /// A lookup that starts from `root`.
+    pub(super) fn new(root: &SyntaxNode) -> Covering {
+        Covering {
+            path: vec![root.clone()],
+        }
+    }
+
+    /// The innermost node covering `range` ([`node_at`]), and the statement
+    /// holding it ([`statement_holding`]).
+    pub(super) fn at(&mut self, range: TextRange) -> Option<(SyntaxNode, Option<SyntaxNode>)> {
+        if range.is_empty() || !self.path[0].text_range().contains_range(range) {
+            let node = match self.path[0].covering_element(range) {
+                prose_syntax::NodeOrToken::Node(n) => n,
+                prose_syntax::NodeOrToken::Token(t) => t.parent()?,
+            };
+            return Some((node.clone(), statement_holding(node)));
+        }
+        while self.path.len() > 1
+            && !self
+                .path
+                .last()
+                .is_some_and(|n| n.text_range().contains_range(range))
+        {
+            self.path.pop();
+        }
+        let mut top = self.path.last().expect("the root").clone();
+        while let Some(prose_syntax::NodeOrToken::Node(child)) = top.child_or_token_at_range(range)
+        {
+            self.path.push(child.clone());
+            top = child;
+        }
+        // The first node from the top whose parent is a list.
+        let above = &self.path[..self.path.len() - 1];
+        let statement = above
+            .iter()
+            .rposition(is_list)
+            .map(|list| self.path[list + 1].clone());
+        Some((top, statement))
+    }
+}
+
+/// Where a declaration of a variable by a statement sits
+/// ([`declared_places`]).
+pub(super) struct DeclaredAt {
+    /// The node at its name ([`node_at`] of the name range).
+    pub(super) name_node: SyntaxNode,
+    /// The statement holding that node ([`statement_holding`]).
+    pub(super) statement: Option<SyntaxNode>,
+    /// The statement holding the definition's whole range
+    /// ([`statement_holding`] of [`node_at`] of `Def::range`).
+    pub(super) range_statement: Option<SyntaxNode>,
+}
+
+/// Whether definitions of `kind` are declared by a statement (`input`,
+/// `output`, `let`, `const`, destructuring, assignment, `session name:`).
+fn declared_by_statement(kind: DefKind) -> bool {
+    kind.is_flat_binding() || kind == DefKind::Input
+}
+
+/// For each definition of the file (by position), where it sits if it is
+/// declared by a statement: looked up once per file, in one series
+/// ([`Covering`]; the whole range is found from the name's path). E019's
+/// declarations, the outer variables of P502, P704, P803 and P805, and the
+/// declaring statements of P203, E021, E024 and E028 start from them.
+pub(super) fn declared_places(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Option<DeclaredAt>>> {
+    ctx.shared(compute_declared_places)
+}
+
+fn compute_declared_places(ctx: &Ctx<'_>) -> Vec<Option<DeclaredAt>> {
+    let mut covering = Covering::new(ctx.syntax());
+    ctx.sema()
+        .defs
+        .iter()
+        .map(|d| {
+            if !declared_by_statement(d.kind) {
+                return None;
+            }
+            let (name_node, statement) = covering.at(d.name_range)?;
+            let range_statement = covering.at(d.range).and_then(|(_, s)| s);
+            Some(DeclaredAt {
+                name_node,
+                statement,
+                range_statement,
+            })
+        })
+        .collect()
 }
 
 /// The node at the name of a variable declaration ([`node_at`] of its
@@ -38,23 +143,14 @@ pub(super) fn declared_name_node(ctx: &Ctx<'_>, name_range: TextRange) -> Option
     }
 }
 
+/// [`declared_places`]' name nodes by name range.
 fn declared_name_nodes(ctx: &Ctx<'_>) -> HashMap<TextRange, SyntaxNode> {
+    let places = declared_places(ctx);
     ctx.sema()
         .defs
         .iter()
-        .filter(|d| {
-            matches!(
-                d.kind,
-                DefKind::Input
-                    | DefKind::Output
-                    | DefKind::Let
-                    | DefKind::Const
-                    | DefKind::Destructured
-                    | DefKind::Assigned
-                    | DefKind::SessionName
-            )
-        })
-        .filter_map(|d| Some((d.name_range, node_at(ctx, d.name_range)?)))
+        .zip(places.iter())
+        .filter_map(|(d, p)| Some((d.name_range, p.as_ref()?.name_node.clone())))
         .collect()
 }
 
@@ -427,6 +523,55 @@ mod tests {
                 let got = index.strongest(name, stmt).map(|(r, &j)| (r, j));
                 assert_eq!(got, expected, "declaration {i} of:\n{text}");
                 index.insert(name, stmt.clone(), i);
+            }
+        }
+    }
+
+    /// [`Covering`] answers what [`node_at`] and [`statement_holding`]
+    /// answer, for ranges in file order and out of it (every node's and
+    /// token's range, parts of tokens and empty ranges).
+    #[test]
+    fn covering_agrees_with_looking_up_from_the_root() {
+        let text = "let a = 1\nif **x**:\n  let b = 2\n  loop until **d** (max: 3):\n    c = session \"s\"\nelse:\n  let d = 3\nblock blk(p):\n  let { e, f } = session \"g\"\nparallel:\n  h = session \"i\"\nsession name: agent\n  prompt: \"p\"\n";
+        let root = prose_syntax::parse(text).syntax_node();
+        let mut ranges: Vec<TextRange> = root
+            .descendants_with_tokens()
+            .map(|e| e.text_range())
+            .collect();
+        let parts: Vec<TextRange> = ranges
+            .iter()
+            .filter(|r| r.len() > 1.into())
+            .flat_map(|r| {
+                let one = TextSize::from(1);
+                [
+                    TextRange::new(r.start() + one, r.end()),
+                    TextRange::new(r.start(), r.end() - one),
+                    TextRange::empty(r.start()),
+                ]
+            })
+            .collect();
+        ranges.extend(parts);
+        let expected = |range: TextRange| {
+            let node = match root.covering_element(range) {
+                prose_syntax::NodeOrToken::Node(n) => n,
+                prose_syntax::NodeOrToken::Token(t) => t.parent().unwrap(),
+            };
+            (node.clone(), statement_holding(node))
+        };
+        let mut in_order = ranges.clone();
+        in_order.sort_by_key(|r| (r.start(), r.end()));
+        let mut shuffled = ranges;
+        let mut state = 11u64;
+        for i in (1..shuffled.len()).rev() {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            shuffled.swap(i, (state >> 33) as usize % (i + 1));
+        }
+        for order in [in_order, shuffled] {
+            let mut covering = Covering::new(&root);
+            for range in order {
+                assert_eq!(covering.at(range), Some(expected(range)), "{range:?}");
             }
         }
     }
