@@ -90,7 +90,7 @@ fn outer_definition<'a>(
 pub(super) struct OuterIndex {
     /// A number for each name, the key of the maps below (one map each
     /// rather than one per name).
-    names: HashMap<String, u32>,
+    names: HashMap<Name, u32>,
     scoped: HashMap<(u32, TextRange), Vec<DefId>>,
     /// In the order of their lists.
     flat: HashMap<(u32, TextRange, SyntaxKind), Vec<DefId>>,
@@ -102,11 +102,11 @@ impl OuterIndex {
     fn new(ctx: &Ctx<'_>) -> OuterIndex {
         let mut index = OuterIndex::default();
         let places = declared_places(ctx);
-        let number = |names: &mut HashMap<String, u32>, name: &str| match names.get(name) {
+        let number = |names: &mut HashMap<Name, u32>, name: &Name| match names.get(name) {
             Some(&n) => n,
             None => {
                 let n = names.len() as u32;
-                names.insert(name.to_string(), n);
+                names.insert(name.clone(), n);
                 n
             }
         };
