@@ -55,11 +55,13 @@ fn outer_definition<'a>(
 ) -> Option<&'a Def> {
     let here = construct.text_range();
     let index = ctx.shared(OuterIndex::new);
-    let name = index.names.get(name).copied();
-    let scoped = |range: TextRange| name.and_then(|n| index.scoped.get(&(n, range)));
+    // A name no variable of the index has is found nowhere.
+    let name = *index.names.get(name)?;
+    let scoped = |range: TextRange| index.scoped.get(&(name, range));
     let flat = |range: TextRange, kind: SyntaxKind| {
-        name.filter(|_| declarations)
-            .and_then(|n| index.flat.get(&(n, range, kind)))
+        declarations
+            .then(|| index.flat.get(&(name, range, kind)))
+            .flatten()
     };
     let mut best: Option<&Def> = None;
     for a in construct.ancestors() {

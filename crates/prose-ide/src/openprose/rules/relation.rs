@@ -308,20 +308,40 @@ struct Place {
     frame: Option<SyntaxNode>,
 }
 
-/// The index of the declarations of one name (by position in
-/// [`Earlier::entries`]).
+/// The index of the declarations of one name. Its own positions
+/// ("local": the `n`th declaration of the name) are kept, and read as
+/// positions in [`Earlier::entries`] through `ids` (both in file order).
 #[derive(Default)]
 struct Index {
-    places: HashMap<usize, Place>,
-    /// The latest entry directly in each list.
+    /// The position in [`Earlier::entries`] of each local one.
+    ids: Vec<usize>,
+    /// Where each local one sits.
+    places: Vec<Place>,
+    /// The latest local one directly in each list.
     in_list: HashMap<Option<SyntaxNode>, usize>,
-    /// The latest entry inside each list, below it but in its frame.
+    /// The latest local one inside each list, below it but in its frame.
     under_list: HashMap<SyntaxNode, usize>,
-    /// The entries of each frame, in order.
+    /// The local ones of each frame, in order.
     by_frame: HashMap<Option<SyntaxNode>, Vec<usize>>,
-    /// The latest entry, and the latest of a frame other than its frame.
-    latest: Option<usize>,
+    /// The latest local one of a frame other than the latest one's frame.
     latest_other_frame: Option<usize>,
+}
+
+/// The statement lists above `stmt` up to its frame, innermost first, and
+/// the frame ([`frame_of`]), from one walk up.
+fn lists_and_frame(stmt: &SyntaxNode) -> (Vec<SyntaxNode>, Option<SyntaxNode>) {
+    let mut lists = Vec::new();
+    let mut above = stmt.parent();
+    while let Some(n) = above {
+        if n.kind() == SyntaxKind::BLOCK_DEF {
+            return (lists, Some(n));
+        }
+        above = n.parent();
+        if is_list(&n) {
+            lists.push(n);
+        }
+    }
+    (lists, None)
 }
 
 /// The statement lists above `stmt` up to its frame, innermost first.
@@ -335,62 +355,66 @@ fn lists_in_frame(stmt: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> {
 impl Index {
     /// Records entry `i`, declared by `stmt` (entries come in order).
     fn add(&mut self, i: usize, stmt: &SyntaxNode) {
-        let list = list_of(stmt);
-        let frame = frame_of(stmt);
-        self.in_list.insert(list.clone(), i);
-        for above in lists_in_frame(stmt).skip(1) {
-            self.under_list.insert(above, i);
+        let local = self.ids.len();
+        let (lists, frame) = lists_and_frame(stmt);
+        let mut lists = lists.into_iter();
+        // The list holding `stmt`, beyond its frame if none is inside it.
+        let list = lists.next().or_else(|| list_of(stmt));
+        self.in_list.insert(list.clone(), local);
+        for above in lists {
+            self.under_list.insert(above, local);
         }
-        self.by_frame.entry(frame.clone()).or_default().push(i);
-        if let Some(latest) = self.latest
-            && self.places[&latest].frame != frame
+        if let Some(latest) = self.places.last()
+            && latest.frame != frame
         {
-            self.latest_other_frame = Some(latest);
+            self.latest_other_frame = Some(local - 1);
         }
-        self.latest = Some(i);
-        self.places.insert(i, Place { list, frame });
+        self.by_frame.entry(frame.clone()).or_default().push(local);
+        self.ids.push(i);
+        self.places.push(Place { list, frame });
     }
 
     /// The entry `later` collides with most, and how.
     fn strongest<T>(&self, entries: &[Entry<T>], later: &SyntaxNode) -> Option<(Relation, usize)> {
         let list = list_of(later);
-        if let Some(&i) = self.in_list.get(&list) {
-            return Some((Relation::SameList, i));
+        if let Some(&l) = self.in_list.get(&list) {
+            return Some((Relation::SameList, self.ids[l]));
         }
         let holding = lists_in_frame(later)
             .skip(1)
             .filter_map(|above| self.in_list.get(&Some(above)).copied());
         let inside = list.as_ref().and_then(|l| self.under_list.get(l).copied());
-        if let Some(i) = holding.chain(inside).max() {
-            return Some((Relation::Nested, i));
+        if let Some(l) = holding.chain(inside).max() {
+            return Some((Relation::Nested, self.ids[l]));
         }
         // Same frame: siblings or exclusive arms, nearest first; a list
         // already compared gives the same answer again.
         let frame = frame_of(later);
         let mut best: Option<(Relation, usize)> = None;
         let mut seen: rustc_hash::FxHashSet<&Option<SyntaxNode>> = Default::default();
-        for &i in self.by_frame.get(&frame).into_iter().flatten().rev() {
-            if !seen.insert(&self.places[&i].list) {
+        for &l in self.by_frame.get(&frame).into_iter().flatten().rev() {
+            if !seen.insert(&self.places[l].list) {
                 continue;
             }
-            let r = relation(&entries[i].stmt, later);
+            let r = relation(&entries[self.ids[l]].stmt, later);
             if r == Relation::Sibling {
-                return Some((r, i));
+                return Some((r, self.ids[l]));
             }
             if best.is_none_or(|(b, _)| r > b) {
-                best = Some((r, i));
+                best = Some((r, l));
             }
         }
-        let other = match self.latest {
-            Some(i) if self.places[&i].frame != frame => Some(i),
+        let latest = self.places.len().checked_sub(1);
+        let other = match latest {
+            Some(l) if self.places[l].frame != frame => Some(l),
             _ => self.latest_other_frame,
         };
-        if let Some(i) = other
+        if let Some(l) = other
             && best.is_none_or(|(b, _)| Relation::DifferentFrames > b)
         {
-            best = Some((Relation::DifferentFrames, i));
+            best = Some((Relation::DifferentFrames, l));
         }
-        best
+        best.map(|(r, l)| (r, self.ids[l]))
     }
 }
 
