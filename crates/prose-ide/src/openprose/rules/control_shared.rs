@@ -271,9 +271,14 @@ pub(super) fn report_not_integer(
     what: &str,
 ) {
     for value in values {
+        let count = classify(ctx, &value);
+        if let Count::Int(_) = count {
+            continue;
+        }
+        // The message only for a value reported.
         let range = value.syntax().text_range();
         let message = format!("{what} must be an integer (got `{}`)", shown(&value));
-        match classify(ctx, &value) {
+        match count {
             Count::Int(_) => {}
             Count::Name { .. } => acc.report_calibrated(range, message, Vec::new(), Level::Off),
             Count::Other => acc.report(range, message),
