@@ -150,8 +150,10 @@ pub(super) fn report_shadowing(
     name: &ast::Name,
     what: &str,
 ) {
-    let text = name.text();
-    if let Some(outer) = outer_variable(ctx, construct, &text) {
+    // The name as `Name::text` reads it, without a copy.
+    let ident = name.ident_token();
+    let text = ident.as_ref().map_or("", |t| t.text());
+    if let Some(outer) = outer_variable(ctx, construct, text) {
         acc.report_related(
             name.syntax().text_range(),
             format!("{what} shadows outer variable: `{text}`"),
