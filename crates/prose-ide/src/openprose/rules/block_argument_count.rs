@@ -52,22 +52,30 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
+/// Reports each `do` call whose number of arguments differs from the
+/// number of parameters of the block it calls.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    // The first block of each name (calls resolve to it).
-    let mut blocks: rustc_hash::FxHashMap<String, ast::BlockDef> = Default::default();
+    // The first block of each name (calls resolve to it), with its number
+    // of parameters.
+    let mut blocks: rustc_hash::FxHashMap<String, (ast::BlockDef, usize)> = Default::default();
     for b in nodes::<ast::BlockDef>(ctx) {
         if let Some(n) = b.name() {
-            blocks.entry(n.text()).or_insert(b);
+            blocks.entry(n.text()).or_insert_with(|| {
+                let params = b.params().count();
+                (b, params)
+            });
         }
     }
     for call in nodes::<ast::DoCall>(ctx) {
         let Some(name) = call.name_ref() else {
             continue;
         };
-        let Some(block) = blocks.get(&name.text()) else {
+        // The called name as `NameRef::text` reads it, without a copy.
+        let ident = name.ident_token();
+        let Some((block, expected)) = blocks.get(ident.as_ref().map_or("", |t| t.text())) else {
             continue; // P503
         };
-        let expected = block.params().count();
+        let expected = *expected;
         let got = call.args().count();
         if expected == got {
             continue;

@@ -4,7 +4,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::openprose::rules::{prelude::*, relation::statement_at};
+use crate::openprose::rules::{prelude::*, relation::declared_places};
 
 // ---- outer variables (P704, P803, P805) -------------------------------------
 
@@ -55,11 +55,13 @@ fn outer_definition<'a>(
 ) -> Option<&'a Def> {
     let here = construct.text_range();
     let index = ctx.shared(OuterIndex::new);
-    let name = index.names.get(name).copied();
-    let scoped = |range: TextRange| name.and_then(|n| index.scoped.get(&(n, range)));
+    // A name no variable of the index has is found nowhere.
+    let name = *index.names.get(name)?;
+    let scoped = |range: TextRange| index.scoped.get(&(name, range));
     let flat = |range: TextRange, kind: SyntaxKind| {
-        name.filter(|_| declarations)
-            .and_then(|n| index.flat.get(&(n, range, kind)))
+        declarations
+            .then(|| index.flat.get(&(name, range, kind)))
+            .flatten()
     };
     let mut best: Option<&Def> = None;
     for a in construct.ancestors() {
@@ -90,24 +92,27 @@ fn outer_definition<'a>(
 pub(super) struct OuterIndex {
     /// A number for each name, the key of the maps below (one map each
     /// rather than one per name).
-    names: HashMap<String, u32>,
+    names: HashMap<Name, u32>,
     scoped: HashMap<(u32, TextRange), Vec<DefId>>,
     /// In the order of their lists.
     flat: HashMap<(u32, TextRange, SyntaxKind), Vec<DefId>>,
 }
 
 impl OuterIndex {
+    /// Indexes the definitions of `ctx`'s file (the statements of the
+    /// declarations from [`declared_places`]).
     fn new(ctx: &Ctx<'_>) -> OuterIndex {
         let mut index = OuterIndex::default();
-        let number = |names: &mut HashMap<String, u32>, name: &str| match names.get(name) {
+        let places = declared_places(ctx);
+        let number = |names: &mut HashMap<Name, u32>, name: &Name| match names.get(name) {
             Some(&n) => n,
             None => {
                 let n = names.len() as u32;
-                names.insert(name.to_string(), n);
+                names.insert(name.clone(), n);
                 n
             }
         };
-        for (i, d) in ctx.sema().defs.iter().enumerate() {
+        for (i, (d, place)) in ctx.sema().defs.iter().zip(places.iter()).enumerate() {
             let id = DefId(i as u32);
             if d.kind.is_scoped() {
                 if let Some(scope) = d.scope {
@@ -115,7 +120,10 @@ impl OuterIndex {
                     index.scoped.entry((n, scope)).or_default().push(id);
                 }
             } else if (d.kind.is_flat_binding() || d.kind == DefKind::Input)
-                && let Some(list) = statement_at(ctx, d.range).and_then(|s| s.parent())
+                && let Some(list) = place
+                    .as_ref()
+                    .and_then(|p| p.range_statement.as_ref())
+                    .and_then(|s| s.parent())
             {
                 let n = number(&mut index.names, &d.name);
                 index
@@ -142,8 +150,10 @@ pub(super) fn report_shadowing(
     name: &ast::Name,
     what: &str,
 ) {
-    let text = name.text();
-    if let Some(outer) = outer_variable(ctx, construct, &text) {
+    // The name as `Name::text` reads it, without a copy.
+    let ident = name.ident_token();
+    let text = ident.as_ref().map_or("", |t| t.text());
+    if let Some(outer) = outer_variable(ctx, construct, text) {
         acc.report_related(
             name.syntax().text_range(),
             format!("{what} shadows outer variable: `{text}`"),
@@ -263,9 +273,14 @@ pub(super) fn report_not_integer(
     what: &str,
 ) {
     for value in values {
+        let count = classify(ctx, &value);
+        if let Count::Int(_) = count {
+            continue;
+        }
+        // The message only for a value reported.
         let range = value.syntax().text_range();
         let message = format!("{what} must be an integer (got `{}`)", shown(&value));
-        match classify(ctx, &value) {
+        match count {
             Count::Int(_) => {}
             Count::Name { .. } => acc.report_calibrated(range, message, Vec::new(), Level::Off),
             Count::Other => acc.report(range, message),

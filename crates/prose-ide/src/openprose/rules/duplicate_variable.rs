@@ -69,7 +69,7 @@
 //! `parallel` blocks in a row in the roadmap sketch
 //! (`examples/roadmap/syntax/open-prose-syntax.prose:209`).
 
-use super::variables_shared::{DeclKind, declarations};
+use super::variables_shared::{Decl, DeclKind, declarations};
 use crate::openprose::rules::{
     prelude::*,
     relation::{Earlier, Relation},
@@ -85,19 +85,33 @@ pub(crate) const RULE: Rule = Rule {
     check: Check::OpenProse(check),
 };
 
+/// Reports each declaration (not an output) whose name an earlier one
+/// declares: an input against the earlier declarations that are not
+/// inputs, anything else against every earlier one.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let decls = declarations(ctx);
-    // The earlier declarations an input may collide with (not inputs: two
-    // inputs are E021), and those any other declaration may collide with.
-    // Outputs are E024 / P203.
-    let mut not_inputs = Earlier::new();
+    // Every earlier declaration but outputs (E024 / P203). An input is
+    // compared with those that are not inputs (two inputs are E021): the
+    // same answer while no earlier input has its name, so those are kept
+    // apart only once one does.
     let mut all = Earlier::new();
-    for later in decls.iter() {
+    let mut input_names: rustc_hash::FxHashSet<&str> = Default::default();
+    let mut not_inputs: Option<Earlier<&Decl>> = None;
+    for (at, later) in decls.iter().enumerate() {
         if later.kind == DeclKind::Output {
             continue;
         }
-        let earlier = if later.kind == DeclKind::Input {
-            &not_inputs
+        let earlier = if later.kind == DeclKind::Input && !input_names.insert(&later.name) {
+            &*not_inputs.get_or_insert_with(|| {
+                let mut not_inputs = Earlier::new();
+                for d in decls[..at]
+                    .iter()
+                    .filter(|d| !matches!(d.kind, DeclKind::Output | DeclKind::Input))
+                {
+                    not_inputs.insert(&d.name, d.stmt.clone(), d);
+                }
+                not_inputs
+            })
         } else {
             &all
         };
@@ -105,7 +119,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             .strongest(&later.name, &later.stmt)
             .map(|(relation, _)| relation)
             .zip(earlier.first(&later.name).copied());
-        if later.kind != DeclKind::Input {
+        if later.kind != DeclKind::Input
+            && let Some(not_inputs) = &mut not_inputs
+        {
             not_inputs.insert(&later.name, later.stmt.clone(), later);
         }
         all.insert(&later.name, later.stmt.clone(), later);
@@ -121,12 +137,10 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         let Some((strongest, first)) = found else {
             continue;
         };
-        let mut message = format!("Variable already defined: `{}`", later.name);
+        let name = later.name.as_str();
+        let mut message = ["Variable already defined: `", name, "`"].concat();
         if strongest == Relation::Nested && later.kind == DeclKind::Let {
-            message.push_str(&format!(
-                "; to update it, assign without `let`: `{} = …`",
-                later.name
-            ));
+            message.extend(["; to update it, assign without `let`: `", name, " = …`"]);
         }
         acc.report_calibrated(
             later.name_range,
@@ -134,7 +148,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             vec![related(
                 ctx,
                 first.name_range,
-                &format!("first defined here ({})", first.kind.describe()),
+                &["first defined here (", first.kind.describe(), ")"].concat(),
             )],
             strongest.default_level(Severity::Warning),
         );
@@ -231,6 +245,27 @@ input sec: "an input, declared late"
                   related 4:3-4:7: first defined here (parallel result)
                 E019 6:7-6:10 error: Variable already defined: `sec`
                   related 1:5-1:8: first defined here (let variable)
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_repeated_input_meets_the_declarations_that_are_not_inputs() {
+        check_code(
+            "E019",
+            r#"let x = session "a"
+input x: "first"
+if **y**:
+  let x = session "b"
+input x: "second"
+"#,
+            expect![[r#"
+                E019 2:7-2:8 error: Variable already defined: `x`
+                  related 1:5-1:6: first defined here (let variable)
+                E019 4:7-4:8 warning: Variable already defined: `x`; to update it, assign without `let`: `x = …`
+                  related 1:5-1:6: first defined here (let variable)
+                E019 5:7-5:8 error: Variable already defined: `x`
+                  related 1:5-1:6: first defined here (let variable)
             "#]],
         );
     }

@@ -72,83 +72,98 @@ pub(crate) const RULE: Rule = Rule {
     check: Check::OpenProse(check),
 };
 
+/// Reports each block parameter named like a variable visible outside the
+/// block: an enclosing scoped variable, a program-level declaration, or an
+/// earlier declaration of a list enclosing the block.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let decls = declarations(ctx);
-    // By name: a parameter meets only the declarations and calls of its
-    // name (or its block's), not every one of the file.
-    let mut decls_named: HashMap<&str, Vec<&Decl>> = HashMap::default();
-    for d in decls.iter() {
-        decls_named.entry(d.name.as_str()).or_default().push(d);
-    }
-    let mut calls_named: HashMap<String, Vec<ast::DoCall>> = HashMap::default();
-    for call in nodes::<ast::DoCall>(ctx) {
-        if let Some(n) = call.name_ref() {
-            calls_named.entry(n.text()).or_default().push(call);
-        }
-    }
+    // Every parameter: its block, position, name and the name's text.
+    let mut params = Vec::new();
     for block in nodes::<ast::BlockDef>(ctx) {
-        let here = block.syntax().text_range();
-        let block_name = block.name().map(|n| n.text());
         for (i, param) in block.params().enumerate() {
             let Some(name) = param.name() else { continue };
             let name = name.syntax().clone();
             let text = name.text().to_string();
-            // An enclosing construct's scoped variable (innermost first).
-            let scoped = enclosing_scoped(ctx, block.syntax(), &text)
-                .map(|d| (d.name_range, d.kind.describe()));
-            // A program-level declaration anywhere, or one earlier in a
-            // list that encloses the block.
-            let declared = || {
-                decls_named
-                    .get(text.as_str())
-                    .into_iter()
-                    .flatten()
-                    .filter(|d| d.reassigns.is_none())
-                    .find(|d| {
-                        frame_of(&d.stmt).is_none()
-                            || (d.name_range.start() < here.start()
-                                && d.stmt
-                                    .parent()
-                                    .is_some_and(|l| block.syntax().ancestors().any(|a| a == l)))
-                    })
-                    .map(|d| (d.name_range, d.kind.describe()))
-            };
-            let Some((outer, what)) = scoped.or_else(declared) else {
-                continue;
-            };
-            let mut own_calls = block_name
-                .as_ref()
-                .and_then(|n| calls_named.get(n))
+            params.push((block.clone(), i, name, text));
+        }
+    }
+    // By name: a parameter meets only the declarations of its name (the
+    // names of no parameter are left out), not every one of the file.
+    let wanted: rustc_hash::FxHashSet<&str> = params.iter().map(|p| p.3.as_str()).collect();
+    let mut decls_named: HashMap<&str, Vec<&Decl>> = HashMap::default();
+    for d in decls.iter().filter(|d| wanted.contains(d.name.as_str())) {
+        decls_named.entry(d.name.as_str()).or_default().push(d);
+    }
+    // The calls by block name, made when a first parameter shadows.
+    let mut calls_named: Option<HashMap<String, Vec<ast::DoCall>>> = None;
+    for (block, i, name, text) in &params {
+        let (i, text) = (*i, text.as_str());
+        let here = block.syntax().text_range();
+        // An enclosing construct's scoped variable (innermost first).
+        let scoped =
+            enclosing_scoped(ctx, block.syntax(), text).map(|d| (d.name_range, d.kind.describe()));
+        // A program-level declaration anywhere, or one earlier in a
+        // list that encloses the block.
+        let declared = || {
+            decls_named
+                .get(text)
                 .into_iter()
                 .flatten()
-                .peekable();
-            let pass_through = own_calls.peek().is_some()
-                && own_calls.all(|c| {
-                    matches!(
-                        c.args().nth(i).and_then(|a| a.value()),
-                        Some(ast::Expr::NameRef(n)) if n.text() == text
-                    )
-                });
-            let (message, level) = if pass_through {
-                (
-                    format!(
-                        "Parameter shadows outer variable: `{text}` (every call passes `{text}` itself)"
-                    ),
-                    Level::On(Severity::Hint),
+                .filter(|d| d.reassigns.is_none())
+                .find(|d| {
+                    frame_of(&d.stmt).is_none()
+                        || (d.name_range.start() < here.start()
+                            && d.stmt
+                                .parent()
+                                .is_some_and(|l| block.syntax().ancestors().any(|a| a == l)))
+                })
+                .map(|d| (d.name_range, d.kind.describe()))
+        };
+        let Some((outer, what)) = scoped.or_else(declared) else {
+            continue;
+        };
+        let calls_named = calls_named.get_or_insert_with(|| {
+            let mut calls_named: HashMap<String, Vec<ast::DoCall>> = HashMap::default();
+            for call in nodes::<ast::DoCall>(ctx) {
+                if let Some(n) = call.name_ref() {
+                    calls_named.entry(n.text()).or_default().push(call);
+                }
+            }
+            calls_named
+        });
+        let block_name = block.name().map(|n| n.text());
+        let mut own_calls = block_name
+            .as_ref()
+            .and_then(|n| calls_named.get(n))
+            .into_iter()
+            .flatten()
+            .peekable();
+        let pass_through = own_calls.peek().is_some()
+            && own_calls.all(|c| {
+                matches!(
+                    c.args().nth(i).and_then(|a| a.value()),
+                    Some(ast::Expr::NameRef(n)) if n.text() == text
                 )
-            } else {
-                (
-                    format!("Parameter shadows outer variable: `{text}`"),
-                    Level::On(Severity::Warning),
-                )
-            };
-            acc.report_calibrated(
-                name.text_range(),
-                message,
-                vec![related(ctx, outer, &format!("outer {what} defined here"))],
-                level,
-            );
-        }
+            });
+        let (message, level) = if pass_through {
+            (
+                format!(
+                    "Parameter shadows outer variable: `{text}` (every call passes `{text}` itself)"
+                ),
+                Level::On(Severity::Hint),
+            )
+        } else {
+            (
+                format!("Parameter shadows outer variable: `{text}`"),
+                Level::On(Severity::Warning),
+            )
+        };
+        acc.report_calibrated(
+            name.text_range(),
+            message,
+            vec![related(ctx, outer, &format!("outer {what} defined here"))],
+            level,
+        );
     }
 }
 

@@ -16,15 +16,120 @@ fn list_of(n: &SyntaxNode) -> Option<SyntaxNode> {
     n.ancestors().skip(1).find(is_list)
 }
 
-/// The statement (a direct child of a body or the file) holding `range`.
-pub(super) fn statement_at(ctx: &Ctx<'_>, range: TextRange) -> Option<SyntaxNode> {
-    statement_holding(node_at(ctx, range)?)
+/// The statement (a direct child of a body or the file) holding `node`:
+/// the first of `node` and its ancestors whose parent is a statement list.
+pub(super) fn statement_holding(node: SyntaxNode) -> Option<SyntaxNode> {
+    let mut n = node;
+    loop {
+        let parent = n.parent()?;
+        if is_list(&parent) {
+            return Some(n);
+        }
+        n = parent;
+    }
 }
 
-/// The statement (a direct child of a body or the file) holding `node`.
-pub(super) fn statement_holding(node: SyntaxNode) -> Option<SyntaxNode> {
-    node.ancestors()
-        .find(|n| n.parent().as_ref().is_some_and(is_list))
+/// [`node_at`] and [`statement_holding`] for a series of ranges, each
+/// found from the path of the one before: the descent from the root to
+/// where two ranges part is made once, and the statement is read from the
+/// path instead of walking up again. Most useful for ranges in file order.
+///
+/// A node of the path holds a range only if it is where the descent from
+/// the root to that range passes (a non-empty range lies in one child of a
+/// node at most), so the answers are [`node_at`]'s; an empty range (which
+/// may sit between two children) is looked up from the root.
+pub(super) struct Covering {
+    /// The nodes from the root to the last node found.
+    path: Vec<SyntaxNode>,
+}
+
+impl Covering {
+    /// A lookup that starts from `root`.
+    pub(super) fn new(root: &SyntaxNode) -> Covering {
+        Covering {
+            path: vec![root.clone()],
+        }
+    }
+
+    /// The innermost node covering `range` ([`node_at`]), and the statement
+    /// holding it ([`statement_holding`]).
+    pub(super) fn at(&mut self, range: TextRange) -> Option<(SyntaxNode, Option<SyntaxNode>)> {
+        if range.is_empty() || !self.path[0].text_range().contains_range(range) {
+            let node = match self.path[0].covering_element(range) {
+                prose_syntax::NodeOrToken::Node(n) => n,
+                prose_syntax::NodeOrToken::Token(t) => t.parent()?,
+            };
+            return Some((node.clone(), statement_holding(node)));
+        }
+        while self.path.len() > 1
+            && !self
+                .path
+                .last()
+                .is_some_and(|n| n.text_range().contains_range(range))
+        {
+            self.path.pop();
+        }
+        let mut top = self.path.last().expect("the root").clone();
+        while let Some(prose_syntax::NodeOrToken::Node(child)) = top.child_or_token_at_range(range)
+        {
+            self.path.push(child.clone());
+            top = child;
+        }
+        // The first node from the top whose parent is a list.
+        let above = &self.path[..self.path.len() - 1];
+        let statement = above
+            .iter()
+            .rposition(is_list)
+            .map(|list| self.path[list + 1].clone());
+        Some((top, statement))
+    }
+}
+
+/// Where a declaration of a variable by a statement sits
+/// ([`declared_places`]).
+pub(super) struct DeclaredAt {
+    /// The node at its name ([`node_at`] of the name range).
+    pub(super) name_node: SyntaxNode,
+    /// The statement holding that node ([`statement_holding`]).
+    pub(super) statement: Option<SyntaxNode>,
+    /// The statement holding the definition's whole range
+    /// ([`statement_holding`] of [`node_at`] of `Def::range`).
+    pub(super) range_statement: Option<SyntaxNode>,
+}
+
+/// Whether definitions of `kind` are declared by a statement (`input`,
+/// `output`, `let`, `const`, destructuring, assignment, `session name:`).
+fn declared_by_statement(kind: DefKind) -> bool {
+    kind.is_flat_binding() || kind == DefKind::Input
+}
+
+/// For each definition of the file (by position), where it sits if it is
+/// declared by a statement: looked up once per file, in one series
+/// ([`Covering`]; the whole range is found from the name's path). E019's
+/// declarations, the outer variables of P502, P704, P803 and P805, and the
+/// declaring statements of P203, E021, E024 and E028 start from them.
+pub(super) fn declared_places(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Option<DeclaredAt>>> {
+    ctx.shared(compute_declared_places)
+}
+
+fn compute_declared_places(ctx: &Ctx<'_>) -> Vec<Option<DeclaredAt>> {
+    let mut covering = Covering::new(ctx.syntax());
+    ctx.sema()
+        .defs
+        .iter()
+        .map(|d| {
+            if !declared_by_statement(d.kind) {
+                return None;
+            }
+            let (name_node, statement) = covering.at(d.name_range)?;
+            let range_statement = covering.at(d.range).and_then(|(_, s)| s);
+            Some(DeclaredAt {
+                name_node,
+                statement,
+                range_statement,
+            })
+        })
+        .collect()
 }
 
 /// The node at the name of a variable declaration ([`node_at`] of its
@@ -38,23 +143,14 @@ pub(super) fn declared_name_node(ctx: &Ctx<'_>, name_range: TextRange) -> Option
     }
 }
 
+/// [`declared_places`]' name nodes by name range.
 fn declared_name_nodes(ctx: &Ctx<'_>) -> HashMap<TextRange, SyntaxNode> {
+    let places = declared_places(ctx);
     ctx.sema()
         .defs
         .iter()
-        .filter(|d| {
-            matches!(
-                d.kind,
-                DefKind::Input
-                    | DefKind::Output
-                    | DefKind::Let
-                    | DefKind::Const
-                    | DefKind::Destructured
-                    | DefKind::Assigned
-                    | DefKind::SessionName
-            )
-        })
-        .filter_map(|d| Some((d.name_range, node_at(ctx, d.name_range)?)))
+        .zip(places.iter())
+        .filter_map(|(d, p)| Some((d.name_range, p.as_ref()?.name_node.clone())))
         .collect()
 }
 
@@ -212,20 +308,40 @@ struct Place {
     frame: Option<SyntaxNode>,
 }
 
-/// The index of the declarations of one name (by position in
-/// [`Earlier::entries`]).
+/// The index of the declarations of one name. Its own positions
+/// ("local": the `n`th declaration of the name) are kept, and read as
+/// positions in [`Earlier::entries`] through `ids` (both in file order).
 #[derive(Default)]
 struct Index {
-    places: HashMap<usize, Place>,
-    /// The latest entry directly in each list.
+    /// The position in [`Earlier::entries`] of each local one.
+    ids: Vec<usize>,
+    /// Where each local one sits.
+    places: Vec<Place>,
+    /// The latest local one directly in each list.
     in_list: HashMap<Option<SyntaxNode>, usize>,
-    /// The latest entry inside each list, below it but in its frame.
+    /// The latest local one inside each list, below it but in its frame.
     under_list: HashMap<SyntaxNode, usize>,
-    /// The entries of each frame, in order.
+    /// The local ones of each frame, in order.
     by_frame: HashMap<Option<SyntaxNode>, Vec<usize>>,
-    /// The latest entry, and the latest of a frame other than its frame.
-    latest: Option<usize>,
+    /// The latest local one of a frame other than the latest one's frame.
     latest_other_frame: Option<usize>,
+}
+
+/// The statement lists above `stmt` up to its frame, innermost first, and
+/// the frame ([`frame_of`]), from one walk up.
+fn lists_and_frame(stmt: &SyntaxNode) -> (Vec<SyntaxNode>, Option<SyntaxNode>) {
+    let mut lists = Vec::new();
+    let mut above = stmt.parent();
+    while let Some(n) = above {
+        if n.kind() == SyntaxKind::BLOCK_DEF {
+            return (lists, Some(n));
+        }
+        above = n.parent();
+        if is_list(&n) {
+            lists.push(n);
+        }
+    }
+    (lists, None)
 }
 
 /// The statement lists above `stmt` up to its frame, innermost first.
@@ -239,62 +355,66 @@ fn lists_in_frame(stmt: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> {
 impl Index {
     /// Records entry `i`, declared by `stmt` (entries come in order).
     fn add(&mut self, i: usize, stmt: &SyntaxNode) {
-        let list = list_of(stmt);
-        let frame = frame_of(stmt);
-        self.in_list.insert(list.clone(), i);
-        for above in lists_in_frame(stmt).skip(1) {
-            self.under_list.insert(above, i);
+        let local = self.ids.len();
+        let (lists, frame) = lists_and_frame(stmt);
+        let mut lists = lists.into_iter();
+        // The list holding `stmt`, beyond its frame if none is inside it.
+        let list = lists.next().or_else(|| list_of(stmt));
+        self.in_list.insert(list.clone(), local);
+        for above in lists {
+            self.under_list.insert(above, local);
         }
-        self.by_frame.entry(frame.clone()).or_default().push(i);
-        if let Some(latest) = self.latest
-            && self.places[&latest].frame != frame
+        if let Some(latest) = self.places.last()
+            && latest.frame != frame
         {
-            self.latest_other_frame = Some(latest);
+            self.latest_other_frame = Some(local - 1);
         }
-        self.latest = Some(i);
-        self.places.insert(i, Place { list, frame });
+        self.by_frame.entry(frame.clone()).or_default().push(local);
+        self.ids.push(i);
+        self.places.push(Place { list, frame });
     }
 
     /// The entry `later` collides with most, and how.
     fn strongest<T>(&self, entries: &[Entry<T>], later: &SyntaxNode) -> Option<(Relation, usize)> {
         let list = list_of(later);
-        if let Some(&i) = self.in_list.get(&list) {
-            return Some((Relation::SameList, i));
+        if let Some(&l) = self.in_list.get(&list) {
+            return Some((Relation::SameList, self.ids[l]));
         }
         let holding = lists_in_frame(later)
             .skip(1)
             .filter_map(|above| self.in_list.get(&Some(above)).copied());
         let inside = list.as_ref().and_then(|l| self.under_list.get(l).copied());
-        if let Some(i) = holding.chain(inside).max() {
-            return Some((Relation::Nested, i));
+        if let Some(l) = holding.chain(inside).max() {
+            return Some((Relation::Nested, self.ids[l]));
         }
         // Same frame: siblings or exclusive arms, nearest first; a list
         // already compared gives the same answer again.
         let frame = frame_of(later);
         let mut best: Option<(Relation, usize)> = None;
         let mut seen: rustc_hash::FxHashSet<&Option<SyntaxNode>> = Default::default();
-        for &i in self.by_frame.get(&frame).into_iter().flatten().rev() {
-            if !seen.insert(&self.places[&i].list) {
+        for &l in self.by_frame.get(&frame).into_iter().flatten().rev() {
+            if !seen.insert(&self.places[l].list) {
                 continue;
             }
-            let r = relation(&entries[i].stmt, later);
+            let r = relation(&entries[self.ids[l]].stmt, later);
             if r == Relation::Sibling {
-                return Some((r, i));
+                return Some((r, self.ids[l]));
             }
             if best.is_none_or(|(b, _)| r > b) {
-                best = Some((r, i));
+                best = Some((r, l));
             }
         }
-        let other = match self.latest {
-            Some(i) if self.places[&i].frame != frame => Some(i),
+        let latest = self.places.len().checked_sub(1);
+        let other = match latest {
+            Some(l) if self.places[l].frame != frame => Some(l),
             _ => self.latest_other_frame,
         };
-        if let Some(i) = other
+        if let Some(l) = other
             && best.is_none_or(|(b, _)| Relation::DifferentFrames > b)
         {
-            best = Some((Relation::DifferentFrames, i));
+            best = Some((Relation::DifferentFrames, l));
         }
-        best
+        best.map(|(r, l)| (r, self.ids[l]))
     }
 }
 
@@ -427,6 +547,55 @@ mod tests {
                 let got = index.strongest(name, stmt).map(|(r, &j)| (r, j));
                 assert_eq!(got, expected, "declaration {i} of:\n{text}");
                 index.insert(name, stmt.clone(), i);
+            }
+        }
+    }
+
+    /// [`Covering`] answers what [`node_at`] and [`statement_holding`]
+    /// answer, for ranges in file order and out of it (every node's and
+    /// token's range, parts of tokens and empty ranges).
+    #[test]
+    fn covering_agrees_with_looking_up_from_the_root() {
+        let text = "let a = 1\nif **x**:\n  let b = 2\n  loop until **d** (max: 3):\n    c = session \"s\"\nelse:\n  let d = 3\nblock blk(p):\n  let { e, f } = session \"g\"\nparallel:\n  h = session \"i\"\nsession name: agent\n  prompt: \"p\"\n";
+        let root = prose_syntax::parse(text).syntax_node();
+        let mut ranges: Vec<TextRange> = root
+            .descendants_with_tokens()
+            .map(|e| e.text_range())
+            .collect();
+        let parts: Vec<TextRange> = ranges
+            .iter()
+            .filter(|r| r.len() > 1.into())
+            .flat_map(|r| {
+                let one = TextSize::from(1);
+                [
+                    TextRange::new(r.start() + one, r.end()),
+                    TextRange::new(r.start(), r.end() - one),
+                    TextRange::empty(r.start()),
+                ]
+            })
+            .collect();
+        ranges.extend(parts);
+        let expected = |range: TextRange| {
+            let node = match root.covering_element(range) {
+                prose_syntax::NodeOrToken::Node(n) => n,
+                prose_syntax::NodeOrToken::Token(t) => t.parent().unwrap(),
+            };
+            (node.clone(), statement_holding(node))
+        };
+        let mut in_order = ranges.clone();
+        in_order.sort_by_key(|r| (r.start(), r.end()));
+        let mut shuffled = ranges;
+        let mut state = 11u64;
+        for i in (1..shuffled.len()).rev() {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            shuffled.swap(i, (state >> 33) as usize % (i + 1));
+        }
+        for order in [in_order, shuffled] {
+            let mut covering = Covering::new(&root);
+            for range in order {
+                assert_eq!(covering.at(range), Some(expected(range)), "{range:?}");
             }
         }
     }

@@ -5,7 +5,7 @@
 
 use crate::openprose::rules::{
     prelude::*,
-    relation::{declared_name_node, statement_at, statement_holding},
+    relation::{Covering, declared_places},
 };
 
 // ---- declarations ---------------------------------------------------------------
@@ -68,9 +68,13 @@ pub(super) fn declarations(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Decl>> {
     ctx.shared(compute_declarations)
 }
 
+/// The declarations of the file ([`declarations`]): the definitions that
+/// declare a variable by a statement, and the parallel results that assign
+/// a bound name, merged in file order.
 fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
-    let mut out = Vec::new();
-    for d in &ctx.sema().defs {
+    let mut out = Vec::with_capacity(ctx.sema().defs.len());
+    let places = declared_places(ctx);
+    for (d, place) in ctx.sema().defs.iter().zip(places.iter()) {
         let kind = match d.kind {
             DefKind::Input => DeclKind::Input,
             DefKind::Output => DeclKind::Output,
@@ -81,7 +85,7 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
             DefKind::SessionName => DeclKind::SessionName,
             _ => continue,
         };
-        let Some(stmt) = declared_name_node(ctx, d.name_range).and_then(statement_holding) else {
+        let Some(stmt) = place.as_ref().and_then(|p| p.statement.clone()) else {
             continue;
         };
         let kind = if kind == DeclKind::Assigned && in_parallel_body(&stmt) {
@@ -99,15 +103,17 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     }
     // A parallel branch `x = …` for an already bound `x` still declares a
     // parallel result (Parallel Blocks: "Duplicate variable in parallel").
+    let mut results = Vec::new();
+    let mut covering = Covering::new(ctx.syntax());
     for r in &ctx.sema().refs {
         if r.kind != RefKind::Variable(RefSite::AssignTarget) {
             continue;
         }
-        let Some(stmt) = statement_at(ctx, r.range) else {
+        let Some((_, Some(stmt))) = covering.at(r.range) else {
             continue;
         };
         if stmt.kind() == SyntaxKind::ASSIGN_STMT && in_parallel_body(&stmt) {
-            out.push(Decl {
+            results.push(Decl {
                 name: r.name.clone(),
                 kind: DeclKind::ParallelResult,
                 name_range: r.range,
@@ -116,7 +122,28 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
             });
         }
     }
-    out.sort_by_key(|d| d.name_range.start());
+    merge_by_key(out, results, |d| d.name_range.start())
+}
+
+/// `a` followed by `b`, stably sorted by `key`: a merge when both are
+/// already in order (as the definitions and references of a file mostly
+/// are), else a sort.
+fn merge_by_key<T, K: Ord>(mut a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+    if !(a.is_sorted_by_key(&key) && b.is_sorted_by_key(&key)) {
+        a.extend(b);
+        a.sort_by_key(key);
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let mut b = b.into_iter().peekable();
+    for d in a {
+        // On a tie the element of `a` goes first, as a stable sort keeps it.
+        while let Some(e) = b.next_if(|e| key(e) < key(&d)) {
+            out.push(e);
+        }
+        out.push(d);
+    }
+    out.extend(b);
     out
 }
 
@@ -284,5 +311,35 @@ pub(super) fn count_value(e: &ast::Expr) -> Result<i64, bool> {
         ast::Expr::Paren(p) => p.expr().as_ref().map_or(Err(false), count_value),
         ast::Expr::NameRef(_) | ast::Expr::Field(_) => Err(true),
         _ => Err(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_by_key;
+
+    proptest::proptest! {
+        /// The merge is the stable sort of the two lists one after the
+        /// other, whether or not they are in order.
+        #[test]
+        fn merge_is_a_stable_sort(
+            mut a in proptest::collection::vec(0u8..6, 0..12),
+            mut b in proptest::collection::vec(0u8..6, 0..12),
+            sort_a: bool,
+            sort_b: bool,
+        ) {
+            if sort_a {
+                a.sort();
+            }
+            if sort_b {
+                b.sort();
+            }
+            // Tagged by origin and position, so that stability shows.
+            let a: Vec<(u8, usize)> = a.into_iter().enumerate().map(|(i, k)| (k, i)).collect();
+            let b: Vec<(u8, usize)> = b.into_iter().enumerate().map(|(i, k)| (k, 100 + i)).collect();
+            let mut expected: Vec<(u8, usize)> = a.iter().chain(&b).copied().collect();
+            expected.sort_by_key(|e| e.0);
+            proptest::prop_assert_eq!(merge_by_key(a, b, |e| e.0), expected);
+        }
     }
 }
