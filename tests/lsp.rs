@@ -652,10 +652,11 @@ fn unchanged_diagnostics_of_other_documents_are_not_re_sent() {
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
 
-/// A long program (its rules run in halves on a machine with more than
-/// one core: `rule_halves.rs`): what the server publishes is what
-/// `prose check` reports, when opened and after edits of both halves'
-/// findings.
+/// A long program (re-parsed per statement, its names replayed, its
+/// statement rules kept per statement, its file-wide rules computed on the
+/// fork of the run): what the server publishes is what `prose check`
+/// reports, when opened and after edits in a prompt, of a duplicate and of
+/// a loop's body.
 #[test]
 fn a_long_programs_diagnostics_are_the_checkers() {
     let unit = "agent writer:\n  model: sonnet\n  prompt: \"Write well.\"\n\n\
@@ -663,9 +664,8 @@ let draft = session: writr\n  prompt: \"Draft {topic}\"\n\n\
 for item in items:\n  session \"Review {item}\"\n  let draft = session \"again\"\n\n\
 parallel:\n  a = session \"x\"\n  a = session \"y\"\n\n";
     let mut text = unit.repeat(160);
-    // Longer than the shortest program whose rules run in halves.
     assert!(text.len() > 32 * 1024);
-    let sb = Sandbox::new("lsp-long-halves");
+    let sb = Sandbox::new("lsp-long-program");
     let mut c = start(&sb);
     c.initialize(sb.path(), json!({}), Value::Null);
     let uri = file_uri(&sb.path().join("long.prose"));
@@ -715,7 +715,8 @@ parallel:\n  a = session \"x\"\n  a = session \"y\"\n\n";
     let expected = checked(&text);
     assert!(expected.len() > 500, "{} diagnostics", expected.len());
     let codes: std::collections::BTreeSet<_> = expected.iter().map(|d| d.0.as_str()).collect();
-    // Findings of both halves: an unknown agent and a duplicate variable.
+    // Findings of several rule groups: an unknown agent, a duplicate
+    // variable.
     assert!(
         codes.contains("E007") && codes.contains("E019"),
         "{codes:?}"

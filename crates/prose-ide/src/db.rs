@@ -23,10 +23,6 @@ pub trait Db: salsa::Database {
     /// What typing in a prompt moves instead of computing again
     /// ([`PromptEditCache`]).
     fn prompt_edits(&self) -> &PromptEditCache;
-    /// The shortest program whose rules run in halves, the second half on
-    /// a thread of its own (`openprose/rule_halves.rs`), when the host
-    /// asked for it.
-    fn parallel_rules(&self) -> Option<usize>;
 }
 
 /// One source file. `path` is the host's key for it (absolute and
@@ -191,8 +187,6 @@ pub struct RootDatabase {
     statements: std::sync::Arc<StatementMemos>,
     /// Shared by the database and its snapshots.
     prompt_edits: std::sync::Arc<PromptEditCache>,
-    /// See [`Db::parallel_rules`]; copied into snapshots.
-    parallel_rules: Option<usize>,
 }
 
 impl RootDatabase {
@@ -206,13 +200,7 @@ impl RootDatabase {
             parses: Default::default(),
             statements: Default::default(),
             prompt_edits: Default::default(),
-            parallel_rules: None,
         }
-    }
-
-    /// Sets [`Db::parallel_rules`] (the results are the same either way).
-    pub(crate) fn set_parallel_rules(&mut self, from_len: Option<usize>) {
-        self.parallel_rules = from_len;
     }
 }
 
@@ -231,10 +219,6 @@ impl Db for RootDatabase {
 
     fn prompt_edits(&self) -> &PromptEditCache {
         &self.prompt_edits
-    }
-
-    fn parallel_rules(&self) -> Option<usize> {
-        self.parallel_rules
     }
 }
 

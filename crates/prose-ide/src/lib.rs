@@ -158,15 +158,6 @@ impl AnalysisHost {
         }
     }
 
-    /// Whether the snapshots compute the second half of a long program's
-    /// rules as a query of its own, which [`Analysis::prefetch_rules`] runs
-    /// on another thread (a host with more than one core: the server).
-    /// The diagnostics are the same either way.
-    pub fn set_parallel_rules(&mut self, on: bool) {
-        self.db
-            .set_parallel_rules(on.then_some(openprose::rule_halves::MIN_TEXT));
-    }
-
     /// Replaces the roots (workspace folders), each with its configuration.
     /// A file belongs to the innermost root that contains it.
     pub fn set_roots(&mut self, roots: Vec<Root>) {
@@ -519,16 +510,6 @@ impl Analysis {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
         self.with_db(move |db| needed_files::needed_files(db, f, ws))
-    }
-
-    /// Computes the second half of `file`'s rules when the host runs its
-    /// rules in halves ([`AnalysisHost::set_parallel_rules`]) and the file
-    /// is long enough to split; on a fork, while the diagnostics are
-    /// computed on another, it halves the time until they are ready.
-    pub fn prefetch_rules(&self, file: FileId) -> Cancellable<()> {
-        let f = self.files[file.0 as usize];
-        let ws = self.workspace;
-        self.with_db(move |db| openprose::rule_halves::prefetch(db, f, Some(ws)))
     }
 
     /// The parse tree of a file as text (for `prose dump-cst`).

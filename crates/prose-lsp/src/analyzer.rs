@@ -36,9 +36,7 @@ pub struct Analyzer {
 
 impl Default for Analyzer {
     fn default() -> Self {
-        let mut host = AnalysisHost::new();
-        host.set_parallel_rules(crate::handlers::diagnostics::several_cores());
-        Self::new(host)
+        Self::new(AnalysisHost::new())
     }
 }
 

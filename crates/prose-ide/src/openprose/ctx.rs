@@ -184,11 +184,6 @@ impl<'a> Ctx<'a> {
         self.suggestions.left()
     }
 
-    /// How much of the "did you mean" budget the rules spent.
-    pub fn suggestions_spent(&self) -> usize {
-        self.suggestions.spent()
-    }
-
     /// Whether a rule in this statement context read beyond the statement
     /// (always false for a file context).
     pub fn escaped(&self) -> bool {

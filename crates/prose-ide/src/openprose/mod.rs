@@ -9,7 +9,6 @@ pub mod features;
 pub mod imports;
 pub(crate) mod injections;
 pub mod prompt_edit;
-pub(crate) mod rule_halves;
 #[cfg(test)]
 pub(crate) mod rule_tests;
 pub(crate) mod rules;

@@ -34,11 +34,6 @@ impl SuggestionBudget {
         self.0.get() > 0
     }
 
-    /// How much was spent (all of it once a spend was refused).
-    pub fn spent(&self) -> usize {
-        PER_FILE.saturating_sub(self.0.get())
-    }
-
     /// Spends `n` comparisons; false (and the budget spent) when fewer are left.
     pub fn spend(&self, n: usize) -> bool {
         let left = self.0.get();

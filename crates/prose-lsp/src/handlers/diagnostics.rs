@@ -157,7 +157,7 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
 }
 
 /// Whether the process may run on more than one core (asked once).
-pub(crate) fn several_cores() -> bool {
+fn several_cores() -> bool {
     static SEVERAL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *SEVERAL.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
 }
@@ -188,13 +188,6 @@ fn compute_on(job: &Job) -> Cancellable<Outcome> {
     }
     if !unchecked.is_empty() {
         return Ok(Outcome::NeedExternal(unchecked.into_iter().collect()));
-    }
-    // A long program's rules run in halves on a host with cores to spare
-    // (`AnalysisHost::set_parallel_rules`): while the fork of
-    // `compute_inner` computes the diagnostics, this thread computes the
-    // second half of the rules, which the diagnostics then take.
-    for file in job.docs.iter().filter_map(|d| d.file) {
-        analysis.prefetch_rules(file)?;
     }
 
     let enc = job.encoding;

@@ -199,14 +199,6 @@ pub(crate) fn rules() -> &'static [&'static Rule] {
     })
 }
 
-/// The rules of the second half when a long program's rules run in two
-/// halves (`openprose/rule_halves.rs`): the groups on variables and on
-/// control flow.
-pub(crate) fn second_half() -> &'static [&'static Rule] {
-    static SECOND: OnceLock<Vec<&'static Rule>> = OnceLock::new();
-    SECOND.get_or_init(|| [group_variables::RULES, group_control::RULES].concat())
-}
-
 /// Runs every OpenProse rule that `config` does not turn off on `file`.
 pub(crate) fn run(
     db: &dyn Db,
@@ -214,12 +206,6 @@ pub(crate) fn run(
     workspace: Option<Workspace>,
     config: &Config,
 ) -> Vec<Acc> {
-    use crate::openprose::rule_halves;
-    if rule_halves::splits(db, file)
-        && let Some(out) = rule_halves::run(db, file, workspace, config)
-    {
-        return out;
-    }
     use crate::openprose::{prompt_edit, statement_rules};
     let ctx = Ctx::new(db, file, workspace);
     // The rules that look at one statement at a time first, so that the
@@ -231,58 +217,24 @@ pub(crate) fn run(
     // previous ones, moved (`prompt_edit.rs`).
     let kept = prompt_edit::kept_findings(db, file, config);
     let mut keep = Vec::new();
-    run_file_rules(
-        db,
-        &ctx,
-        config,
-        kept.as_deref(),
-        |_| true,
-        &mut out,
-        &mut keep,
-    );
-    if ctx.suggestions_left() {
-        prompt_edit::keep_findings(db, file, config, keep);
-    }
-    out
-}
-
-/// Runs, in code order, the rules that are not statement rules, that
-/// `config` does not turn off and that `pick` selects, with the file's
-/// context `ctx`: their findings go to `out`, and those typing in a
-/// prompt may keep (see `prompt_edit.rs`) to `keep`; a rule whose findings
-/// are in `kept` is not run again.
-pub(crate) fn run_file_rules(
-    db: &dyn Db,
-    ctx: &Ctx<'_>,
-    config: &Config,
-    kept: Option<&[Acc]>,
-    pick: impl Fn(&'static Rule) -> bool,
-    out: &mut Vec<Acc>,
-    keep: &mut Vec<Acc>,
-) {
-    use crate::openprose::{prompt_edit, statement_rules};
     for &rule in rules() {
         // Rules are pure loops that call few queries: check between them
         // for a newer edit or a cancelled snapshot (`CancelToken`).
         db.unwind_if_revision_cancelled();
-        if is_off(config, rule) || statement_rules::is_statement_rule(rule) || !pick(rule) {
+        if is_off(config, rule) || statement_rules::is_statement_rule(rule) {
             continue;
         }
         let Check::OpenProse(check) = rule.check else {
             continue;
         };
-        if let Some(acc) = kept
-            .into_iter()
-            .flatten()
-            .find(|a| std::ptr::eq(a.rule(), rule))
-        {
+        if let Some(acc) = kept.iter().flatten().find(|a| std::ptr::eq(a.rule(), rule)) {
             keep.push(acc.clone());
             out.push(acc.clone());
             continue;
         }
         let (acc, read_file) = ctx.watching_file(|| {
             let mut acc = Acc::new(rule);
-            check(ctx, &mut acc);
+            check(&ctx, &mut acc);
             acc
         });
         if !read_file && !prompt_edit::READ_STRINGS.contains(&rule.code) {
@@ -290,6 +242,10 @@ pub(crate) fn run_file_rules(
         }
         out.push(acc);
     }
+    if ctx.suggestions_left() {
+        prompt_edit::keep_findings(db, file, config, keep);
+    }
+    out
 }
 
 /// How long each rule takes on a file (benchmarks use it to find the
