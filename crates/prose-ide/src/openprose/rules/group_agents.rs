@@ -126,23 +126,36 @@ fn compute_owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
     for node in ctx.nodes_matching(|k| {
         ast::AgentDef::can_cast(k) || ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k)
     }) {
-        let (owner, block) = if let Some(a) = ast::AgentDef::cast(node.clone()) {
-            (Owner::Agent, a.property_block())
-        } else if let Some(s) = ast::SessionExpr::cast(node.clone()) {
-            (Owner::Session, s.property_block())
-        } else if let Some(r) = ast::ResumeExpr::cast(node) {
-            (Owner::Resume, r.property_block())
-        } else {
+        // Most sessions have no block of properties: look at the green
+        // children before making a handle for each child.
+        let has_block = node
+            .green()
+            .children()
+            .any(|c| c.kind() == SyntaxKind::PROPERTY_BLOCK.into());
+        if !has_block {
             continue;
-        };
-        out.extend(
-            block
-                .into_iter()
-                .flat_map(|b| b.properties())
-                .map(|p| (owner, p)),
-        );
+        }
+        out.extend(block_properties(node));
     }
     out
+}
+
+/// The properties of `node`'s block with its kind of owner, if it is an
+/// agent, a session or a resume.
+fn block_properties(node: SyntaxNode) -> impl Iterator<Item = (Owner, ast::Property)> {
+    let (owner, block) = if let Some(a) = ast::AgentDef::cast(node.clone()) {
+        (Owner::Agent, a.property_block())
+    } else if let Some(s) = ast::SessionExpr::cast(node.clone()) {
+        (Owner::Session, s.property_block())
+    } else if let Some(r) = ast::ResumeExpr::cast(node) {
+        (Owner::Resume, r.property_block())
+    } else {
+        (Owner::Agent, None)
+    };
+    block
+        .into_iter()
+        .flat_map(|b| b.properties())
+        .map(move |p| (owner, p))
 }
 
 /// Whether the property's key is `key` (what `p.key() == key` says),
@@ -292,6 +305,40 @@ mod tests {
         );
         first_tokens_agree("");
         first_tokens_agree("agent :\n  :\n  permissions\n");
+    }
+
+    /// The owned properties, skipping owners without a block by their green
+    /// children, are every owner's block's properties: on every sample
+    /// program and on broken blocks.
+    #[test]
+    fn owned_properties_of_programs() {
+        let mut texts: Vec<String> = crate::openprose::rule_tests::sample_programs()
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        texts.push("agent a:\n  :\nsession \"s\"\n  model\nresume: a\n  prompt: \"p\"\n".into());
+        for text in texts {
+            let mut host = crate::AnalysisHost::new();
+            let file = host.set_file_text("/ws/p.prose", text.as_str());
+            let analysis = host.analysis();
+            analysis
+                .with_db(|db| {
+                    let ctx = Ctx::new(db, analysis.source_file(file), None);
+                    let fast: Vec<_> = compute_owned_properties(&ctx)
+                        .into_iter()
+                        .map(|(o, p)| (o.describe(), p))
+                        .collect();
+                    // Every node asked, without the look at green children.
+                    let obvious: Vec<_> = ctx
+                        .syntax()
+                        .descendants()
+                        .flat_map(block_properties)
+                        .map(|(o, p)| (o.describe(), p))
+                        .collect();
+                    assert_eq!(fast, obvious, "{text:?}");
+                })
+                .unwrap();
+        }
     }
 
     proptest::proptest! {
