@@ -652,6 +652,28 @@ fn unchanged_diagnostics_of_other_documents_are_not_re_sent() {
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
 
+/// `(code, message, LSP range)` of every diagnostic of `list`, sorted;
+/// `range` turns a diagnostic's range into an LSP one.
+fn code_message_range(
+    list: &Value,
+    range: impl Fn(&Value) -> Value,
+) -> Vec<(String, String, Value)> {
+    let mut out: Vec<_> = list
+        .as_array()
+        .expect("an array of diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+                range(&d["range"]),
+            )
+        })
+        .collect();
+    out.sort_by_key(|(c, m, r)| (c.clone(), m.clone(), r.to_string()));
+    out
+}
+
 /// A long program (re-parsed per statement, its names replayed, its
 /// statement rules kept per statement, its file-wide rules computed on the
 /// fork of the run): what the server publishes is what `prose check`
@@ -678,38 +700,12 @@ parallel:\n  a = session \"x\"\n  a = session \"y\"\n\n";
             json!({ "line": p["line"].as_u64().unwrap() - 1,
                     "character": p["column"].as_u64().unwrap() - 1 })
         };
-        let mut out: Vec<_> = v["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| {
-                let r = &d["range"];
-                (
-                    d["code"].as_str().unwrap().to_string(),
-                    d["message"].as_str().unwrap().to_string(),
-                    json!({ "start": pos(&r["start"]), "end": pos(&r["end"]) }),
-                )
-            })
-            .collect();
-        out.sort_by_key(|(c, m, r)| (c.clone(), m.clone(), r.to_string()));
-        out
+        code_message_range(
+            &v["diagnostics"],
+            |r| json!({ "start": pos(&r["start"]), "end": pos(&r["end"]) }),
+        )
     };
-    let published = |d: &Value| -> Vec<(String, String, Value)> {
-        let mut out: Vec<_> = d["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| {
-                (
-                    d["code"].as_str().unwrap().to_string(),
-                    d["message"].as_str().unwrap().to_string(),
-                    d["range"].clone(),
-                )
-            })
-            .collect();
-        out.sort_by_key(|(c, m, r)| (c.clone(), m.clone(), r.to_string()));
-        out
-    };
+    let published = |d: &Value| code_message_range(&d["diagnostics"], Value::clone);
     c.open(&uri, 1, &text);
     let first = published(&c.diagnostics(&uri, Some(1)));
     let expected = checked(&text);

@@ -140,22 +140,27 @@ fn compute_owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
     out
 }
 
-/// The properties of `node`'s block with its kind of owner, if it is an
-/// agent, a session or a resume.
+/// The properties of `node`'s block with its kind of owner (none if it is
+/// not an agent, a session or a resume, or has no block).
 fn block_properties(node: SyntaxNode) -> impl Iterator<Item = (Owner, ast::Property)> {
-    let (owner, block) = if let Some(a) = ast::AgentDef::cast(node.clone()) {
-        (Owner::Agent, a.property_block())
-    } else if let Some(s) = ast::SessionExpr::cast(node.clone()) {
-        (Owner::Session, s.property_block())
-    } else if let Some(r) = ast::ResumeExpr::cast(node) {
-        (Owner::Resume, r.property_block())
-    } else {
-        (Owner::Agent, None)
-    };
-    block
+    owner_block(node)
         .into_iter()
-        .flat_map(|b| b.properties())
-        .map(move |p| (owner, p))
+        .flat_map(|(owner, block)| block.properties().map(move |p| (owner, p)))
+}
+
+/// The kind of owner `node` is and its block of properties, if it is an
+/// agent, a session or a resume with one.
+fn owner_block(node: SyntaxNode) -> Option<(Owner, ast::PropertyBlock)> {
+    if let Some(a) = ast::AgentDef::cast(node.clone()) {
+        Some((Owner::Agent, a.property_block()?))
+    } else if let Some(s) = ast::SessionExpr::cast(node.clone()) {
+        Some((Owner::Session, s.property_block()?))
+    } else {
+        Some((
+            Owner::Resume,
+            ast::ResumeExpr::cast(node)?.property_block()?,
+        ))
+    }
 }
 
 /// Whether the property's key is `key` (what `p.key() == key` says),
