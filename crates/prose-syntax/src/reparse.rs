@@ -72,14 +72,10 @@ impl<'a> Edit<'a> {
             prefix -= 1;
         }
         let max_suffix = old.len().min(new.len()) - prefix;
-        let mut suffix = old
-            .as_bytes()
-            .iter()
-            .rev()
-            .zip(new.as_bytes().iter().rev())
-            .take(max_suffix)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let mut suffix = common_suffix(
+            &old.as_bytes()[old.len() - max_suffix..],
+            &new.as_bytes()[new.len() - max_suffix..],
+        );
         while !(old.is_char_boundary(old.len() - suffix)
             && new.is_char_boundary(new.len() - suffix))
         {
@@ -101,6 +97,21 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         i += 16;
     }
     while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// The length of the common suffix of `a` and `b`, compared a word at a
+/// time from their ends.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut i = 0;
+    while i + 16 <= n && a[n - i - 16..n - i] == b[n - i - 16..n - i] {
+        i += 16;
+    }
+    while i < n && a[n - i - 1] == b[n - i - 1] {
         i += 1;
     }
     i

@@ -247,3 +247,24 @@ fn deleting_everything_before_the_first_statement_is_spliced() {
         expect![[r#"spliced children 0..1 of 1: "session \"a\"\n""#]],
     );
 }
+
+proptest::proptest! {
+    /// The common prefix and suffix, compared a word at a time, are what a
+    /// byte-by-byte comparison finds (texts sharing long runs, so that the
+    /// word steps are taken, and differing anywhere).
+    #[test]
+    fn common_ends_are_the_byte_by_byte_ones(
+        shared in proptest::collection::vec(0u8..3, 0..80),
+        a_mid in proptest::collection::vec(0u8..3, 0..6),
+        b_mid in proptest::collection::vec(0u8..3, 0..6),
+        split in 0usize..80,
+    ) {
+        let split = split.min(shared.len());
+        let with = |mid: &[u8]| [&shared[..split], mid, &shared[split..]].concat();
+        let (a, b) = (with(&a_mid), with(&b_mid));
+        let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+        let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
+        proptest::prop_assert_eq!(common_prefix(&a, &b), prefix);
+        proptest::prop_assert_eq!(common_suffix(&a, &b), suffix);
+    }
+}
