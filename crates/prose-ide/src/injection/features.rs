@@ -74,10 +74,14 @@ pub(crate) fn diagnostics(
     for (inj, guest) in pairs(db, file, workspace).filter(|(inj, _)| inj.checked) {
         let map = |r: TextRange| inj.map.range_to_host(r);
         match guest {
-            Guest::Instructions(Some(_)) => {
+            Guest::Instructions(Some(ins)) => {
                 let GuestLanguage::Instructions { fragment, .. } = inj.language else {
                     continue;
                 };
+                if prose_markdown::instructions::check_finds_nothing(ins) {
+                    // Most prompts: nothing to intern or look up.
+                    continue;
+                }
                 let key = super::memo::GuestText::new(db, inj.text.clone(), fragment);
                 let found = super::memo::findings_of(db, key, file, workspace);
                 instructions.extend(

@@ -37,21 +37,36 @@ pub(crate) fn instructions_of<'db>(db: &'db dyn Db, key: GuestText<'db>) -> Arc<
     let fragment = *key.fragment(db);
     let ins = analyze_instructions(key.text(db), fragment);
     if ins.is_empty() {
-        return empty(fragment, ins);
+        return empty(fragment, || ins);
     }
     Arc::new(ins)
 }
 
+/// The analysis of `text` read as `fragment`: what [`instructions_of`]
+/// answers, without interning the text when it is plain (it holds nothing
+/// the analysis looks for, `prose_markdown::instructions::is_plain`), as
+/// most prompts are: its analysis is then the empty text's, shared.
+pub(crate) fn instructions(
+    db: &dyn Db,
+    text: &Arc<str>,
+    fragment: FragmentKind,
+) -> Arc<Instructions> {
+    if prose_markdown::instructions::is_plain(text) {
+        return empty(fragment, || analyze_instructions("", fragment));
+    }
+    instructions_of(db, GuestText::new(db, text.clone(), fragment))
+}
+
 /// The one analysis of each fragment kind that holds nothing of the
-/// language (`fresh` is such an analysis, kept if none was before).
-fn empty(fragment: FragmentKind, fresh: Instructions) -> Arc<Instructions> {
+/// language (`fresh` makes such an analysis, kept if none was before).
+fn empty(fragment: FragmentKind, fresh: impl FnOnce() -> Instructions) -> Arc<Instructions> {
     static PROMPT: OnceLock<Arc<Instructions>> = OnceLock::new();
     static FILE: OnceLock<Arc<Instructions>> = OnceLock::new();
     let cell = match fragment {
         FragmentKind::Prompt => &PROMPT,
         FragmentKind::File => &FILE,
     };
-    cell.get_or_init(|| Arc::new(fresh)).clone()
+    cell.get_or_init(|| Arc::new(fresh())).clone()
 }
 
 /// The `K` findings of a guest text of `file`, in the guest's offsets

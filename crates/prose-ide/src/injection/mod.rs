@@ -201,9 +201,7 @@ pub(crate) fn guests(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>
                 let carries = always
                     || fragment == FragmentKind::Prompt
                     || prose_markdown::instructions::is_instruction_file(&inj.text);
-                Guest::Instructions(carries.then(|| {
-                    memo::instructions_of(db, memo::GuestText::new(db, inj.text.clone(), fragment))
-                }))
+                Guest::Instructions(carries.then(|| memo::instructions(db, &inj.text, fragment)))
             }
             GuestLanguage::OpenProse => Guest::OpenProse(next_file.next().copied()),
             GuestLanguage::Dialect => {

@@ -311,6 +311,14 @@ pub fn analyze_instructions(text: &str, kind: FragmentKind) -> Instructions {
     }
 }
 
+/// Whether `text` holds nothing the analysis looks for: its analysis is
+/// then the empty text's (`analyze_instructions(text, kind)` equals
+/// `analyze_instructions("", kind)` for either kind), found by a scan of
+/// its bytes without the analysis (see `plain.rs`).
+pub fn is_plain(text: &str) -> bool {
+    plain::is_plain(text)
+}
+
 /// The analysis of the empty text, made once per kind (a program's
 /// prompts are mostly plain text, each given a copy).
 fn empty(kind: FragmentKind) -> Instructions {
@@ -362,7 +370,7 @@ pub(crate) struct Ctx<'a> {
 /// which are found only where a keyword's argument follows.
 pub fn check(text: &str, ins: &Instructions, files: &dyn FileLookup) -> Vec<Diagnostic> {
     let ctx = Ctx { text, ins, files };
-    if ins.kind == FragmentKind::Prompt && !ins.uses_language {
+    if only_misspellings(ins) {
         // The rules are independent of each other: run only K001 (most
         // prompts of a program, checked again after every edit).
         let k001 = rules::RULES
@@ -372,6 +380,20 @@ pub fn check(text: &str, ins: &Instructions, files: &dyn FileLookup) -> Vec<Diag
         return crate::diagnostic::run(k001, &ctx);
     }
     crate::diagnostic::run(rules::RULES, &ctx)
+}
+
+/// Whether [`check`] reports nothing for `ins`, whatever its text and the
+/// files: a prompt that does not use the language, without a near-miss of
+/// a keyword (most prompts of a program; the host skips them).
+pub fn check_finds_nothing(ins: &Instructions) -> bool {
+    only_misspellings(ins) && ins.near_misses.is_empty()
+}
+
+/// Whether [`check`] runs K001 alone for `ins` (the rules are independent
+/// of each other, and the others find nothing in a prompt that does not
+/// use the language), which reports each near-miss of a keyword.
+fn only_misspellings(ins: &Instructions) -> bool {
+    ins.kind == FragmentKind::Prompt && !ins.uses_language
 }
 
 #[cfg(test)]

@@ -52,29 +52,53 @@ pub(crate) enum Plainness {
     Rich,
 }
 
-/// How much of the analysis `text` needs (see the module's documentation).
+/// How much of the analysis `text` needs (see the module's documentation),
+/// in one pass over its bytes (most prompts of a program are read here
+/// after every edit).
 pub(crate) fn plainness(text: &str) -> Plainness {
     let b = text.as_bytes();
-    if b.iter()
-        .any(|c| matches!(c, b'`' | b'~' | b'#' | b'<' | b'[' | b'\t'))
-    {
-        return Plainness::Rich;
+    let mut braces = false;
+    // The run of spaces that ends here, and whether the line so far is
+    // made of `-`, `=`, spaces and `>` (`marks`) with a `-` or `=` in it
+    // (`rule`): a setext underline or a front matter fence.
+    let (mut spaces, mut marks, mut rule) = (0, true, false);
+    for (i, &c) in b.iter().enumerate() {
+        if c == b' ' {
+            spaces += 1;
+            if spaces == 4 {
+                return Plainness::Rich;
+            }
+            continue;
+        }
+        spaces = 0;
+        match c {
+            b'`' | b'~' | b'#' | b'<' | b'[' | b'\t' => return Plainness::Rich,
+            // An `_` inside a word (`topic_name`) starts no `_keyword_`.
+            b'_' if i == 0 || !is_word_byte(b[i - 1]) => return Plainness::Rich,
+            b'S' if b[i..].starts_with(b"SGN_") => return Plainness::Rich,
+            b'l' | b'L' if b.len() - i >= 4 && b[i..i + 4].eq_ignore_ascii_case(b"like") => {
+                return Plainness::Rich;
+            }
+            b'{' => braces = true,
+            b'-' | b'=' => {
+                rule = true;
+                continue;
+            }
+            b'>' => continue,
+            b'\n' | b'\r' => {
+                if marks && rule {
+                    return Plainness::Rich;
+                }
+                (marks, rule) = (true, false);
+                continue;
+            }
+            _ => {}
+        }
+        marks = false;
     }
-    // An `_` inside a word (`topic_name`) starts no `_keyword_`; a signal
-    // is `SGN_` and more.
-    let word_start = |i: usize| i == 0 || !is_word_byte(b[i - 1]);
-    if memchr::memchr_iter(b'_', b).any(word_start) || memchr::memmem::find(b, b"SGN_").is_some() {
-        return Plainness::Rich;
-    }
-    if b.windows(4)
-        .any(|w| w == b"    " || w.eq_ignore_ascii_case(b"like"))
-    {
-        return Plainness::Rich;
-    }
-    if text.split(['\n', '\r']).any(underline) {
-        return Plainness::Rich;
-    }
-    if memchr::memchr(b'{', b).is_some() {
+    if marks && rule {
+        Plainness::Rich
+    } else if braces {
         Plainness::Braces
     } else {
         Plainness::Plain
@@ -82,7 +106,6 @@ pub(crate) fn plainness(text: &str) -> Plainness {
 }
 
 /// Whether `text` holds nothing the instruction analysis looks for.
-#[cfg(test)]
 pub(crate) fn is_plain(text: &str) -> bool {
     plainness(text) == Plainness::Plain
 }
@@ -114,27 +137,52 @@ pub(crate) fn brace_variables(text: &str) -> Vec<Variable> {
     out
 }
 
-/// A line made of `-` or `=` (and spaces) alone, after any quote markers.
-fn underline(line: &str) -> bool {
-    let content = line.trim_matches(|c| c == ' ' || c == '>');
-    !content.is_empty()
-        && content
-            .bytes()
-            .all(|c| matches!(c, b'-' | b'=' | b' ' | b'>'))
-}
-
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
 
     use super::{Plainness, is_plain, plainness};
-    use crate::instructions::{FragmentKind, analyze_instructions, structure::analyze};
+    use crate::instructions::{
+        FragmentKind, analyze_instructions, scan::is_word_byte, structure::analyze,
+    };
+
+    /// A line made of `-` or `=` (and spaces) alone, after any quote markers.
+    fn underline(line: &str) -> bool {
+        let content = line.trim_matches(|c| c == ' ' || c == '>');
+        !content.is_empty()
+            && content
+                .bytes()
+                .all(|c| matches!(c, b'-' | b'=' | b' ' | b'>'))
+    }
+
+    /// The plainness of `text` found as the module's documentation lists
+    /// it, one look after another: what the one pass must answer.
+    fn plainness_by_looks(text: &str) -> Plainness {
+        let b = text.as_bytes();
+        let word_start = |i: usize| i == 0 || !is_word_byte(b[i - 1]);
+        let rich = b
+            .iter()
+            .any(|c| matches!(c, b'`' | b'~' | b'#' | b'<' | b'[' | b'\t'))
+            || memchr::memchr_iter(b'_', b).any(word_start)
+            || memchr::memmem::find(b, b"SGN_").is_some()
+            || b.windows(4)
+                .any(|w| w == b"    " || w.eq_ignore_ascii_case(b"like"))
+            || text.split(['\n', '\r']).any(underline);
+        if rich {
+            Plainness::Rich
+        } else if b.contains(&b'{') {
+            Plainness::Braces
+        } else {
+            Plainness::Plain
+        }
+    }
 
     /// A plain text's analysis is the empty text's, and what
     /// `analyze_instructions` answers is the whole analysis (the empty
     /// text's with the brace variables, for a text of braces), for both
     /// kinds.
     fn holds(text: &str) {
+        assert_eq!(plainness(text), plainness_by_looks(text), "{text:?}");
         for kind in [FragmentKind::Prompt, FragmentKind::File] {
             let whole = analyze(text, kind);
             if is_plain(text) {
@@ -215,6 +263,7 @@ mod tests {
                 .chain(std::iter::once(file.as_str()));
             for text in pieces {
                 texts += 1;
+                assert_eq!(plainness(text), plainness_by_looks(text), "{text:?}");
                 match plainness(text) {
                     Plainness::Plain => plain += 1,
                     Plainness::Braces => braces += 1,

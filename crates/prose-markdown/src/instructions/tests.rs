@@ -3,7 +3,7 @@
 
 use expect_test::Expect;
 
-use super::{FragmentKind, analyze_instructions, check};
+use super::{FragmentKind, analyze_instructions, check, check_finds_nothing};
 pub(crate) use crate::testing::{apply_fix, render};
 use crate::{Diagnostic, testing::ExampleFiles};
 
@@ -118,6 +118,39 @@ fn prompts_that_do_not_use_the_language_get_only_misspellings() {
             K001 1:23-1:34 warning: `_termiante_` is not a keyword: did you mean `_terminate_`?
         "#]],
     );
+}
+
+/// A prompt `check_finds_nothing` skips gets nothing from `check`, even
+/// when the files it could name are missing; one it does not skip may.
+#[test]
+fn prompts_skipped_as_finding_nothing_get_nothing() {
+    let skipped = [
+        "",
+        "Plain words about {topic}.",
+        "You can _run_ the tests and _then_ report _if_ anything fails.",
+        "Read `notes.md` and [the plan](plan.md), then _spawn_ a helper.",
+        "# Heading\n\n    indented code\n~~~\nfence\n~~~\n<b>html</b> SGN_x like this",
+    ];
+    for text in skipped {
+        let ins = analyze_instructions(text, FragmentKind::Prompt);
+        assert!(check_finds_nothing(&ins), "{text:?}");
+        let missing = ExampleFiles(Default::default());
+        assert!(check(text, &ins, &missing).is_empty(), "{text:?}");
+    }
+    for (text, kind) in [
+        (
+            "Review, then _termiante_ \"SGN_DONE\".",
+            FragmentKind::Prompt,
+        ),
+        (
+            "_if_ done _then_ _terminate_ \"SGN_DONE\"",
+            FragmentKind::Prompt,
+        ),
+        ("Plain words.", FragmentKind::File),
+    ] {
+        let ins = analyze_instructions(text, kind);
+        assert!(!check_finds_nothing(&ins), "{text:?}");
+    }
 }
 
 #[test]
