@@ -301,7 +301,7 @@ fn splice(
 
     // The text before the window is the same in both; the new window is
     // the only new text to look at.
-    if has_fence(old_text, window_end_old) || new_text[window].contains(FENCE) {
+    if has_fence(old_text, window_end_old) || has_fence(&new_text[window], window.len()) {
         return Err(Fallback::Fence);
     }
     let part = parse_window(&new_text[window], interrupt, first.range.start() > 0.into());
@@ -378,8 +378,7 @@ fn relex_string_text(
     new_text: &str,
 ) -> Option<(Parse, TextRange)> {
     let (start, end) = (edit.delete.start(), edit.delete.end());
-    let root = old.syntax_node();
-    let token = root.token_at_offset(start).right_biased()?;
+    let token = token_right_of(&old.syntax_node(), start)?;
     let range = token.text_range();
     if token.kind() != SyntaxKind::STRING_TEXT || start <= range.start() || end > range.end() {
         return None;
@@ -522,12 +521,28 @@ fn check_next(
     Ok(())
 }
 
+/// The token `root.token_at_offset(at).right_biased()` gives, found from
+/// the top-level child that holds `at` inside it (a binary search among
+/// the root's children): rowan's search makes a handle for every child of
+/// the root, thousands in a long program. At the edge of a top-level child
+/// (or at the end of the text) rowan's search is asked.
+fn token_right_of(root: &crate::SyntaxNode, at: TextSize) -> Option<crate::SyntaxToken> {
+    let inside = |r: TextRange| r.start() < at && at < r.end();
+    match root.child_or_token_at_range(TextRange::empty(at)) {
+        Some(NodeOrToken::Node(child)) if inside(child.text_range()) => {
+            child.token_at_offset(at).right_biased()
+        }
+        Some(NodeOrToken::Token(token)) if inside(token.text_range()) => Some(token),
+        _ => root.token_at_offset(at).right_biased(),
+    }
+}
+
 /// Whether a fence's backticks occur in `text` before `end`. Where a `"""`
 /// string with a fence ends depends on the lines after the fence, up to
 /// hundreds of lines further (`fence.rs`): an edit after a fence may change
 /// how the text before the edit is read.
 fn has_fence(text: &str, end: TextSize) -> bool {
-    text[..usize::from(end)].contains(FENCE)
+    memchr::memmem::find(&text.as_bytes()[..usize::from(end)], FENCE.as_bytes()).is_some()
 }
 
 const FENCE: &str = "```";

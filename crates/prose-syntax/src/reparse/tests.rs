@@ -268,3 +268,27 @@ proptest::proptest! {
         proptest::prop_assert_eq!(common_suffix(&a, &b), suffix);
     }
 }
+
+/// `token_right_of` finds what rowan's search from the root finds, at
+/// every offset of whole, broken and empty programs.
+#[test]
+fn the_token_right_of_an_offset_is_rowans() {
+    for text in [
+        "agent a:\n  model: opus\n# note\nlet x = session: a\nsession \"{x} y\"\n",
+        "parallel:\n  a = session \"x\"\n  b = do blk(1, [2, {k: 3}])\nif **done**:\n  session \"y\"\n",
+        "session \"unterminated\n  ) ] }\n\tfoo bar:\n",
+        "session \"\"\"\n  long\n  text\n  \"\"\"\n\n\nsession \"end",
+        "# only a comment",
+        "",
+    ] {
+        let root = crate::parse(text).syntax_node();
+        for at in 0..=text.len() {
+            let at = offset(at);
+            assert_eq!(
+                token_right_of(&root, at),
+                root.token_at_offset(at).right_biased(),
+                "{text:?} at {at:?}"
+            );
+        }
+    }
+}
