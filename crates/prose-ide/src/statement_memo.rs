@@ -30,7 +30,7 @@ use std::{
     },
 };
 
-use prose_syntax::{GreenNode, SyntaxNode, TextSize};
+use prose_syntax::{GreenNode, GreenNodeData, NodeOrToken, SyntaxNode, TextRange, TextSize};
 
 use crate::{db::SourceFile, injection::Injection};
 
@@ -84,9 +84,28 @@ impl<T> Default for StatementMemo<T> {
 }
 
 /// The key of a statement: the address of its green node.
-fn key(stmt: &SyntaxNode) -> usize {
-    let green = stmt.green();
+fn green_key(green: &GreenNodeData) -> usize {
     std::ptr::from_ref(green).cast::<u8>() as usize
+}
+
+/// The handle of the top-level statement of `root` whose green node is
+/// `green`, starting at `start`: found by a binary search among the root's
+/// children, or (for an empty statement, which that search cannot tell
+/// from its neighbours) by going through them.
+fn statement_at(root: &SyntaxNode, start: TextSize, green: &GreenNodeData) -> SyntaxNode {
+    let is_it = |n: &SyntaxNode| {
+        n.text_range().start() == start && green_key(n.green()) == green_key(green)
+    };
+    let range = TextRange::at(start, green.text_len());
+    if !range.is_empty()
+        && let Some(NodeOrToken::Node(n)) = root.child_or_token_at_range(range)
+        && is_it(&n)
+    {
+        return n;
+    }
+    root.children()
+        .find(is_it)
+        .expect("a child of the root starts there")
 }
 
 impl<T> StatementMemo<T> {
@@ -120,7 +139,17 @@ impl<T> StatementMemo<T> {
         compute: impl FnOnce(&[SyntaxNode]) -> Vec<T>,
         reusable: impl Fn(&T) -> bool,
     ) -> Vec<(TextSize, Arc<T>)> {
-        let statements: Vec<SyntaxNode> = root.children().collect();
+        // The statements as their green nodes and starts: a handle is
+        // made only for each statement to compute.
+        let green = root.green();
+        let mut statements: Vec<(usize, TextSize, &GreenNodeData)> = Vec::new();
+        let mut at = root.text_range().start();
+        for child in green.children() {
+            if let NodeOrToken::Node(node) = child {
+                statements.push((green_key(node), at, node));
+            }
+            at += child.text_len();
+        }
         let mut run = Run {
             memo: self,
             file,
@@ -133,11 +162,8 @@ impl<T> StatementMemo<T> {
         let mut asked: ByKey<()> = ByKey::default();
         let missing: Vec<SyntaxNode> = statements
             .iter()
-            .filter(|s| {
-                let k = key(s);
-                !run.previous.contains_key(&k) && asked.insert(k, ()).is_none()
-            })
-            .cloned()
+            .filter(|&&(k, _, _)| !run.previous.contains_key(&k) && asked.insert(k, ()).is_none())
+            .map(|&(_, start, node)| statement_at(root, start, node))
             .collect();
         self.computed
             .fetch_add(missing.len() as u64, Ordering::Relaxed);
@@ -145,15 +171,14 @@ impl<T> StatementMemo<T> {
         // Every value of this computation by key, kept or not.
         let mut values: ByKey<Arc<T>> = sized(statements.len());
         let mut out = Vec::with_capacity(statements.len());
-        for stmt in &statements {
-            let k = key(stmt);
+        for &(k, start, node) in &statements {
             let value = if let Some(v) = values.get(&k) {
                 v.clone()
             } else {
                 let entry = match run.previous.remove(&k) {
                     Some(e) => e,
                     None => Entry {
-                        _green: stmt.green().to_owned(),
+                        _green: node.to_owned(),
                         value: Arc::new(fresh.next().expect("one result per missing statement")),
                     },
                 };
@@ -164,7 +189,7 @@ impl<T> StatementMemo<T> {
                 values.insert(k, value.clone());
                 value
             };
-            out.push((stmt.text_range().start(), value));
+            out.push((start, value));
         }
         run.done = true;
         out
@@ -261,6 +286,27 @@ mod tests {
         host.set_file_text("/ws/a.prose", text.clone());
         assert_eq!(injections(&host), fresh(&text));
         assert!(host_computed(&host) - at <= 2);
+    }
+
+    /// `statement_at` finds each child of the root from its green node and
+    /// start, in whole and broken programs (where empty nodes may sit
+    /// beside others).
+    #[test]
+    fn statements_are_found_from_their_green_nodes() {
+        for text in [
+            PROGRAM,
+            "session \"unterminated\n  ) ] }\n\tfoo bar:\n",
+            ")\n]\n: x\nlet\nagent\n",
+            "session \"a\"\nsession \"a\"\n",
+            "",
+        ] {
+            let root = prose_syntax::parse(text).syntax_node();
+            for child in root.children() {
+                let start = child.text_range().start();
+                let found = super::statement_at(&root, start, child.green());
+                assert_eq!(found, child, "{text:?}");
+            }
+        }
     }
 
     fn host_computed(host: &AnalysisHost) -> u64 {

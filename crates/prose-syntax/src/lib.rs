@@ -22,7 +22,7 @@ pub mod reparse;
 use std::{fmt, sync::Arc};
 
 pub use kind::SyntaxKind;
-pub use rowan::{Direction, GreenNode, NodeOrToken, TextRange, TextSize, WalkEvent};
+pub use rowan::{Direction, GreenNode, GreenNodeData, NodeOrToken, TextRange, TextSize, WalkEvent};
 
 /// The rowan language tag for OpenProse.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
