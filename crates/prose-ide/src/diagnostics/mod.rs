@@ -492,7 +492,7 @@ fn sort(out: &mut Vec<Diagnostic>) {
 /// Applies the profile and the per-code overrides to what the rules
 /// reported, and sorts the result by position.
 pub(crate) fn finish(config: &Config, reported: Vec<Acc>) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(reported.iter().map(|acc| acc.out.len()).sum());
     for acc in reported {
         let rule = acc.rule;
         if !config.is_selected(rule.code) {

@@ -117,22 +117,31 @@ impl<'a> Ctx<'a> {
         statement: Option<SyntaxNode>,
     ) -> Ctx<'a> {
         let indexed = RuleKinds::indexed();
-        let mut nodes: Vec<SyntaxNode> = Vec::new();
+        // About one indexed node per 16 bytes of a program: most indexes
+        // are made without growing.
+        let mut nodes: Vec<SyntaxNode> =
+            Vec::with_capacity(usize::from(scope.text_range().len()) / 16);
+        // How many nodes of each kind, to size each kind's list.
+        let mut counts: Vec<u32> = vec![0; indexed.len()];
         pre_order(&scope, |i, n| {
             if i % (1 << 16) == 0 {
                 db.unwind_if_revision_cancelled();
             }
-            if indexed.get(n.kind() as usize).copied().unwrap_or(true) {
+            let k = n.kind() as usize;
+            if indexed.get(k).copied().unwrap_or(true) {
+                if counts.len() <= k {
+                    counts.resize(k + 1, 0);
+                }
+                counts[k] += 1;
                 nodes.push(n.clone());
             }
         });
-        let mut by_kind: Vec<Vec<u32>> = Vec::new();
+        let mut by_kind: Vec<Vec<u32>> = counts
+            .iter()
+            .map(|&n| Vec::with_capacity(n as usize))
+            .collect();
         for (i, node) in nodes.iter().enumerate() {
-            let k = node.kind() as usize;
-            if by_kind.len() <= k {
-                by_kind.resize_with(k + 1, Vec::new);
-            }
-            by_kind[k].push(i as u32);
+            by_kind[node.kind() as usize].push(i as u32);
         }
         Ctx {
             db,
