@@ -43,15 +43,17 @@ pub(crate) fn instructions_of<'db>(db: &'db dyn Db, key: GuestText<'db>) -> Arc<
 }
 
 /// The analysis of `text` read as `fragment`: what [`instructions_of`]
-/// answers, without interning the text when it is plain (it holds nothing
-/// the analysis looks for, `prose_markdown::instructions::is_plain`), as
-/// most prompts are: its analysis is then the empty text's, shared.
+/// answers, without interning the text when it is `plain` (it holds
+/// nothing the analysis looks for, `prose_markdown::instructions::is_plain`),
+/// as most prompts are: its analysis is then the empty text's, shared.
 pub(crate) fn instructions(
     db: &dyn Db,
     text: &Arc<str>,
+    plain: bool,
     fragment: FragmentKind,
 ) -> Arc<Instructions> {
-    if prose_markdown::instructions::is_plain(text) {
+    debug_assert_eq!(plain, prose_markdown::instructions::is_plain(text));
+    if plain {
         return empty(fragment, || analyze_instructions("", fragment));
     }
     instructions_of(db, GuestText::new(db, text.clone(), fragment))

@@ -87,6 +87,11 @@ pub struct Injection {
     /// answers nothing there; the host does.
     pub opaque: Vec<TextRange>,
     pub escape: Escape,
+    /// Whether the guest text is plain (it holds nothing the instruction
+    /// language's analysis looks for: `prose_markdown::instructions::is_plain`),
+    /// found once when the injection is made: a program's prompts are
+    /// mostly plain, and the per-statement memo keeps this with them.
+    pub(crate) plain: bool,
     /// Whether the guest's diagnostics are reported (a fence whose info
     /// string says `ignore` is an example meant to be wrong: its hover and
     /// highlighting stay).
@@ -102,6 +107,7 @@ impl Injection {
         map.shrink_to_fit();
         Injection {
             language,
+            plain: prose_markdown::instructions::is_plain(&text),
             text: Arc::from(text),
             map,
             opaque: Vec::new(),
@@ -201,7 +207,9 @@ pub(crate) fn guests(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>
                 let carries = always
                     || fragment == FragmentKind::Prompt
                     || prose_markdown::instructions::is_instruction_file(&inj.text);
-                Guest::Instructions(carries.then(|| memo::instructions(db, &inj.text, fragment)))
+                Guest::Instructions(
+                    carries.then(|| memo::instructions(db, &inj.text, inj.plain, fragment)),
+                )
             }
             GuestLanguage::OpenProse => Guest::OpenProse(next_file.next().copied()),
             GuestLanguage::Dialect => {

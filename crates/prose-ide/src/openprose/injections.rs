@@ -49,6 +49,7 @@ pub(crate) fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<Injection> {
             map: inj.map.moved(TextSize::new(0), *start),
             opaque: inj.opaque.clone(),
             escape: inj.escape,
+            plain: inj.plain,
             checked: inj.checked,
         })
     }));
