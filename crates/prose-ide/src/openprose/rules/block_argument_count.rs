@@ -53,18 +53,21 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// Reports each `do` call whose number of arguments differs from the
-/// number of parameters of the block it calls.
+/// number of parameters of the block it calls (found by the name's text,
+/// without a copy).
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     // The first block of each name (calls resolve to it), with its number
-    // of parameters.
-    let mut blocks: rustc_hash::FxHashMap<String, (ast::BlockDef, usize)> = Default::default();
-    for b in nodes::<ast::BlockDef>(ctx) {
-        if let Some(n) = b.name() {
-            blocks.entry(n.text()).or_insert_with(|| {
-                let params = b.params().count();
-                (b, params)
-            });
-        }
+    // of parameters; keyed by the names' token text (the tokens are kept).
+    let named: Vec<(Option<SyntaxToken>, ast::BlockDef)> = nodes::<ast::BlockDef>(ctx)
+        .filter_map(|b| Some((b.name()?.ident_token(), b)))
+        .collect();
+    let mut blocks: rustc_hash::FxHashMap<&str, (&ast::BlockDef, usize)> = Default::default();
+    for (ident, b) in &named {
+        // As `Name::text` reads it: no token is "".
+        let text = ident.as_ref().map_or("", |t| t.text());
+        blocks
+            .entry(text)
+            .or_insert_with(|| (b, b.params().count()));
     }
     for call in nodes::<ast::DoCall>(ctx) {
         let Some(name) = call.name_ref() else {

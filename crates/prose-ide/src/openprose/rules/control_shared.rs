@@ -46,7 +46,8 @@ pub(in crate::openprose::rules) fn enclosing_scoped<'a>(
     outer_definition(ctx, construct, name, false)
 }
 
-/// [`outer_variable`] (with `declarations`) or [`enclosing_scoped`].
+/// [`outer_variable`] (with `declarations`) or [`enclosing_scoped`]: one
+/// index lookup for each node enclosing `construct`.
 fn outer_definition<'a>(
     ctx: &Ctx<'a>,
     construct: &SyntaxNode,
@@ -57,67 +58,78 @@ fn outer_definition<'a>(
     let index = ctx.shared(OuterIndex::new);
     // A name no variable of the index has is found nowhere.
     let name = *index.names.get(name)?;
-    let scoped = |range: TextRange| index.scoped.get(&(name, range));
-    let flat = |range: TextRange, kind: SyntaxKind| {
-        declarations
-            .then(|| index.flat.get(&(name, range, kind)))
-            .flatten()
-    };
+    let sema = ctx.sema();
     let mut best: Option<&Def> = None;
-    for a in construct.ancestors() {
-        let range = a.text_range();
-        let ids = scoped(range).into_iter().flatten();
-        let mut found: Vec<&Def> = ids
-            .map(|&id| ctx.sema().def(id))
-            .filter(|d| d.scope.is_some_and(|s| s.contains_range(here)))
-            .collect();
-        if let Some(ids) = flat(range, a.kind()) {
-            // In the list's order: the last one ending before `construct`.
-            let before = ids.partition_point(|&id| ctx.sema().def(id).range.end() <= here.start());
-            found.extend(before.checked_sub(1).map(|i| ctx.sema().def(ids[i])));
+    // The latest declaration wins; on a tie, the one found first.
+    let mut consider = |d: &'a Def| {
+        if d.range != here && best.is_none_or(|b| d.name_range.start() > b.name_range.start()) {
+            best = Some(d);
         }
-        for d in found.into_iter().filter(|d| d.range != here) {
-            if best.is_none_or(|b| d.name_range.start() > b.name_range.start()) {
-                best = Some(d);
+    };
+    for a in construct.ancestors() {
+        let Some(vars) = index.at.get(&(name, a.text_range())) else {
+            continue;
+        };
+        for &id in &vars.scoped {
+            let d = sema.def(id);
+            if d.scope.is_some_and(|s| s.contains_range(here)) {
+                consider(d);
+            }
+        }
+        let kind = a.kind();
+        if let Some((_, ids)) = vars.flat.iter().find(|(k, _)| declarations && *k == kind) {
+            // In the list's order: the last one ending before `construct`.
+            let before = ids.partition_point(|&id| sema.def(id).range.end() <= here.start());
+            if let Some(i) = before.checked_sub(1) {
+                consider(sema.def(ids[i]));
             }
         }
     }
     best
 }
 
-/// The variables [`outer_variable`] looks for, indexed once per file:
-/// scoped variables by name and scope, declarations (flat bindings and
-/// inputs) by name and the statement list that holds them.
+/// The variables [`outer_variable`] looks for, indexed once per file by
+/// name and range: scoped variables by their scope, declarations (flat
+/// bindings and inputs) by the statement list that holds them.
 #[derive(Default)]
 pub(super) struct OuterIndex {
-    /// A number for each name, the key of the maps below (one map each
-    /// rather than one per name).
+    /// A number for each name, the key of the map below (one map rather
+    /// than one per name).
     names: HashMap<Name, u32>,
-    scoped: HashMap<(u32, TextRange), Vec<DefId>>,
-    /// In the order of their lists.
-    flat: HashMap<(u32, TextRange, SyntaxKind), Vec<DefId>>,
+    at: HashMap<(u32, TextRange), Vars>,
+}
+
+/// The variables of one name whose scope or list has one range.
+#[derive(Default)]
+struct Vars {
+    /// The scoped variables, in definition order.
+    scoped: Vec<DefId>,
+    /// The declarations by the kind of their list (a range may be the
+    /// range of several nodes), each in the order of the list.
+    flat: Vec<(SyntaxKind, Vec<DefId>)>,
 }
 
 impl OuterIndex {
     /// Indexes the definitions of `ctx`'s file (the statements of the
     /// declarations from [`declared_places`]).
     fn new(ctx: &Ctx<'_>) -> OuterIndex {
-        let mut index = OuterIndex::default();
+        let defs = ctx.sema().defs.len();
+        let mut index = OuterIndex {
+            names: HashMap::with_capacity_and_hasher(defs, Default::default()),
+            at: HashMap::with_capacity_and_hasher(defs, Default::default()),
+        };
         let places = declared_places(ctx);
-        let number = |names: &mut HashMap<Name, u32>, name: &Name| match names.get(name) {
-            Some(&n) => n,
-            None => {
-                let n = names.len() as u32;
-                names.insert(name.clone(), n);
-                n
-            }
+        // One lookup per name: a new name gets the next number.
+        let number = |names: &mut HashMap<Name, u32>, name: &Name| {
+            let next = names.len() as u32;
+            *names.entry(name.clone()).or_insert(next)
         };
         for (i, (d, place)) in ctx.sema().defs.iter().zip(places.iter()).enumerate() {
             let id = DefId(i as u32);
             if d.kind.is_scoped() {
                 if let Some(scope) = d.scope {
                     let n = number(&mut index.names, &d.name);
-                    index.scoped.entry((n, scope)).or_default().push(id);
+                    index.at.entry((n, scope)).or_default().scoped.push(id);
                 }
             } else if (d.kind.is_flat_binding() || d.kind == DefKind::Input)
                 && let Some(list) = place
@@ -126,15 +138,18 @@ impl OuterIndex {
                     .and_then(|s| s.parent())
             {
                 let n = number(&mut index.names, &d.name);
-                index
-                    .flat
-                    .entry((n, list.text_range(), list.kind()))
-                    .or_default()
-                    .push(id);
+                let flat = &mut index.at.entry((n, list.text_range())).or_default().flat;
+                let kind = list.kind();
+                match flat.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, ids)) => ids.push(id),
+                    None => flat.push((kind, vec![id])),
+                }
             }
         }
-        for ids in index.flat.values_mut() {
-            ids.sort_by_key(|&id| ctx.sema().def(id).range.end());
+        for vars in index.at.values_mut() {
+            for (_, ids) in &mut vars.flat {
+                ids.sort_by_key(|&id| ctx.sema().def(id).range.end());
+            }
         }
         index
     }
@@ -198,11 +213,17 @@ pub(super) enum Count {
     /// An integer literal, possibly negated (`-1`).
     Int(i64),
     /// A variable (or a field of one), known only at run time.
-    Name { resolves: bool },
+    Name,
     /// Anything else: a decimal, a number with a unit, a string, an expression.
     Other,
 }
 
+/// What the integer-valued setting `e` holds (see [`Count`]).
+///
+/// A name reads the file's names, as the test whether it resolves once
+/// did (no rule asks that any more): in a statement context the read is
+/// recorded ([`Ctx::escaped`]), so that the statement rules keep (or do
+/// not keep) their findings as before.
 pub(super) fn classify(ctx: &Ctx<'_>, e: &ast::Expr) -> Count {
     match e {
         ast::Expr::Literal(l) => l.as_integer().map_or(Count::Other, Count::Int),
@@ -215,18 +236,14 @@ pub(super) fn classify(ctx: &Ctx<'_>, e: &ast::Expr) -> Count {
             }
         }
         ast::Expr::Paren(p) => p.expr().map_or(Count::Other, |e| classify(ctx, &e)),
-        ast::Expr::NameRef(n) => Count::Name {
-            resolves: resolves(ctx, n),
-        },
+        ast::Expr::NameRef(_) => name(ctx),
         ast::Expr::Field(f) => {
             let mut base = f.receiver();
             while let Some(ast::Expr::Field(inner)) = base {
                 base = inner.receiver();
             }
             match base {
-                Some(ast::Expr::NameRef(n)) => Count::Name {
-                    resolves: resolves(ctx, &n),
-                },
+                Some(ast::Expr::NameRef(_)) => name(ctx),
                 _ => Count::Other,
             }
         }
@@ -234,13 +251,10 @@ pub(super) fn classify(ctx: &Ctx<'_>, e: &ast::Expr) -> Count {
     }
 }
 
-/// Whether the variable reference `n` resolved.
-fn resolves(ctx: &Ctx<'_>, n: &ast::NameRef) -> bool {
-    let range = n.syntax().text_range();
-    ctx.sema()
-        .refs
-        .iter()
-        .any(|r| r.range == range && matches!(r.kind, RefKind::Variable(_)) && r.target.is_some())
+/// [`Count::Name`], after reading the file's names (see [`classify`]).
+fn name(ctx: &Ctx<'_>) -> Count {
+    let _ = ctx.sema();
+    Count::Name
 }
 
 /// Reports each value that is an integer below 1 (P701, P706, P807):
@@ -282,7 +296,7 @@ pub(super) fn report_not_integer(
         let message = format!("{what} must be an integer (got `{}`)", shown(&value));
         match count {
             Count::Int(_) => {}
-            Count::Name { .. } => acc.report_calibrated(range, message, Vec::new(), Level::Off),
+            Count::Name => acc.report_calibrated(range, message, Vec::new(), Level::Off),
             Count::Other => acc.report(range, message),
         }
     }
@@ -304,31 +318,59 @@ pub(super) fn shown(e: &ast::Expr) -> String {
 /// The values of every `key:` setting of sessions and resumes: properties
 /// (`retry: 3` under a session) and inline modifiers (`session "x" (retry: 3)`).
 /// Agent properties are not included: `retry:`/`backoff:` there is P811.
+///
+/// The settings the rules ask for (`retry`, `backoff`) are collected in
+/// one pass, once per context ([`Ctx::shared`]), not once per rule.
 pub(super) fn session_settings(ctx: &Ctx<'_>, key: &str) -> Vec<ast::Expr> {
-    let mut out = Vec::new();
+    match SHARED_KEYS.iter().position(|k| *k == key) {
+        Some(i) => ctx.shared(shared_settings)[i].clone(),
+        None => settings_of(ctx, &[key]).pop().unwrap_or_default(),
+    }
+}
+
+/// The keys whose settings [`session_settings`] collects together.
+const SHARED_KEYS: [&str; 2] = ["retry", "backoff"];
+
+/// The settings of each of [`SHARED_KEYS`].
+fn shared_settings(ctx: &Ctx<'_>) -> Vec<Vec<ast::Expr>> {
+    settings_of(ctx, &SHARED_KEYS)
+}
+
+/// The values of the session settings of each of `keys` (see
+/// [`session_settings`]), in file order, from one pass over the
+/// properties and modifiers. The owner's kind (two steps up) is tested
+/// before the key, and the key is compared as the token's text, without a
+/// copy.
+fn settings_of(ctx: &Ctx<'_>, keys: &[&str]) -> Vec<Vec<ast::Expr>> {
+    let mut out = vec![Vec::new(); keys.len()];
+    let owner = |node: &SyntaxNode| node.parent().and_then(|b| b.parent()).map(|o| o.kind());
+    let slot = |text: &str| keys.iter().position(|k| *k == text);
     for node in ctx.nodes_matching(|k| matches!(k, SyntaxKind::PROPERTY | SyntaxKind::MODIFIER)) {
         match node.kind() {
             SyntaxKind::PROPERTY => {
-                let Some(p) = ast::Property::cast(node.clone()) else {
+                if !matches!(
+                    owner(&node),
+                    Some(SyntaxKind::SESSION_EXPR | SyntaxKind::RESUME_EXPR)
+                ) {
+                    continue;
+                }
+                let Some(p) = ast::Property::cast(node) else {
                     continue;
                 };
-                let owner = node.parent().and_then(|b| b.parent()).map(|o| o.kind());
-                if p.key() == key
-                    && matches!(
-                        owner,
-                        Some(SyntaxKind::SESSION_EXPR | SyntaxKind::RESUME_EXPR)
-                    )
-                {
-                    out.extend(p.any_value());
+                // As `Property::key` reads it: a missing key is "".
+                if let Some(i) = slot(p.key_token().as_ref().map_or("", |t| t.text())) {
+                    out[i].extend(p.any_value());
                 }
             }
             SyntaxKind::MODIFIER => {
-                let Some(m) = ast::Modifier::cast(node.clone()) else {
+                if owner(&node) != Some(SyntaxKind::SESSION_EXPR) {
+                    continue;
+                }
+                let Some(m) = ast::Modifier::cast(node) else {
                     continue;
                 };
-                let owner = node.parent().and_then(|l| l.parent()).map(|o| o.kind());
-                if m.key().as_deref() == Some(key) && owner == Some(SyntaxKind::SESSION_EXPR) {
-                    out.extend(m.value());
+                if let Some(i) = m.key_token().and_then(|t| slot(t.text())) {
+                    out[i].extend(m.value());
                 }
             }
             _ => {}

@@ -115,25 +115,25 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         } else {
             &all
         };
-        let found = earlier
-            .strongest(&later.name, &later.stmt)
-            .map(|(relation, _)| relation)
-            .zip(earlier.first(&later.name).copied());
+        // A parallel result reassigning a const, parameter or loop variable
+        // is P401: recorded, but not compared.
+        let p401 = later.reassigns.is_some_and(|id| {
+            matches!(
+                ctx.sema().def(id).kind,
+                DefKind::Const | DefKind::Param | DefKind::LoopVar | DefKind::IndexVar
+            )
+        });
+        // The first declaration is looked up only for a collision.
+        let found = (!p401)
+            .then(|| earlier.strongest(&later.name, &later.stmt))
+            .flatten()
+            .and_then(|(relation, _)| Some((relation, *earlier.first(&later.name)?)));
         if later.kind != DeclKind::Input
             && let Some(not_inputs) = &mut not_inputs
         {
             not_inputs.insert(&later.name, later.stmt.clone(), later);
         }
         all.insert(&later.name, later.stmt.clone(), later);
-        // A parallel result reassigning a const, parameter or loop variable is P401.
-        if later.reassigns.is_some_and(|id| {
-            matches!(
-                ctx.sema().def(id).kind,
-                DefKind::Const | DefKind::Param | DefKind::LoopVar | DefKind::IndexVar
-            )
-        }) {
-            continue;
-        }
         let Some((strongest, first)) = found else {
             continue;
         };

@@ -56,20 +56,26 @@ pub(crate) const RULE: Rule = Rule {
     check: Check::OpenProse(check),
 };
 
+/// Reports each variable of a `for`, `repeat` or `loop` (item and index)
+/// named like an outer variable; the construct is told by its kind, and
+/// its names are read in one walk, without collecting them.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for node in ctx.nodes_matching(|k| {
         ast::ForExpr::can_cast(k) || ast::RepeatExpr::can_cast(k) || ast::LoopExpr::can_cast(k)
     }) {
-        let names: Vec<ast::Name> = if let Some(f) = ast::ForExpr::cast(node.clone()) {
-            f.item().into_iter().chain(f.index()).collect()
+        let (first, second) = if ast::ForExpr::can_cast(node.kind()) {
+            // `ForExpr::item` and `ForExpr::index` (its first and second
+            // names), from one walk over its children.
+            let mut names = node.children().filter_map(ast::Name::cast);
+            (names.next(), names.next())
         } else if let Some(r) = ast::RepeatExpr::cast(node.clone()) {
-            r.index().into_iter().collect()
+            (r.index(), None)
         } else if let Some(l) = ast::LoopExpr::cast(node.clone()) {
-            l.index().into_iter().collect()
+            (l.index(), None)
         } else {
             continue;
         };
-        for n in names {
+        for n in first.into_iter().chain(second) {
             report_shadowing(ctx, acc, &node, &n, "Loop variable");
         }
     }

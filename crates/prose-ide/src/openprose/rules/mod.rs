@@ -47,7 +47,7 @@ pub(crate) mod prelude {
                 if crate::openprose::suggestions::bag_distance(name, c).is_some_and(|b| b > bound) {
                     return None;
                 }
-                let d = strsim::damerau_levenshtein(name, c);
+                let d = crate::openprose::suggestions::damerau_levenshtein(name, c);
                 (d <= bound).then_some((d, *c))
             })
             .min()

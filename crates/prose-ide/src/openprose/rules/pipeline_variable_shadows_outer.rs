@@ -49,6 +49,9 @@ pub(crate) const RULE: Rule = Rule {
     check: Check::OpenProse(check),
 };
 
+/// Reports each pipeline variable named like an outer variable: the names
+/// of a `reduce(acc, x)`, and the implicit `item` of `map`, `filter` and
+/// `pmap` (the operator read as its token's text, without a copy).
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for op in nodes::<ast::PipeOp>(ctx) {
         let node = op.syntax();
@@ -56,15 +59,15 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             for n in params.params().filter_map(|p| p.name()) {
                 report_shadowing(ctx, acc, node, &n, "Explicit variable");
             }
-        } else if matches!(op.op_name().as_str(), "map" | "filter" | "pmap")
-            && let Some(kw) = op.op_token()
+        } else if let Some(kw) = op.op_token()
+            && matches!(kw.text(), "map" | "filter" | "pmap")
             && let Some(outer) = outer_variable(ctx, node, "item")
         {
             acc.report_related(
                 kw.text_range(),
                 format!(
                     "Implicit variable shadows outer variable: `item` in this `{}` body hides the outer `item`",
-                    op.op_name()
+                    kw.text()
                 ),
                 vec![related(ctx, outer, "outer variable defined here")],
             );

@@ -105,8 +105,10 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     // parallel result (Parallel Blocks: "Duplicate variable in parallel").
     let mut results = Vec::new();
     let mut covering = Covering::new(ctx.syntax());
+    let bodies = ParallelBodies::new(ctx);
     for r in &ctx.sema().refs {
-        if r.kind != RefKind::Variable(RefSite::AssignTarget) {
+        // Only a target inside a `parallel:` body can be a branch's.
+        if r.kind != RefKind::Variable(RefSite::AssignTarget) || !bodies.hold(r.range) {
             continue;
         }
         let Some((_, Some(stmt))) = covering.at(r.range) else {
@@ -125,14 +127,55 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     merge_by_key(out, results, |d| d.name_range.start())
 }
 
+/// The bodies of the file's `parallel` blocks, for telling cheaply
+/// whether a range lies in one of them.
+struct ParallelBodies {
+    /// The bodies' starts, in order, each with the furthest end of the
+    /// bodies starting there or before.
+    starts: Vec<(TextSize, TextSize)>,
+}
+
+impl ParallelBodies {
+    /// The bodies (every block directly in a `parallel` node) of `ctx`'s file.
+    fn new(ctx: &Ctx<'_>) -> ParallelBodies {
+        ParallelBodies::of(
+            nodes::<ast::ParallelExpr>(ctx)
+                .flat_map(|p| p.syntax().children())
+                .filter(|b| b.kind() == SyntaxKind::BLOCK)
+                .map(|b| b.text_range())
+                .collect(),
+        )
+    }
+
+    /// The bodies at `ranges`, in any order.
+    fn of(mut ranges: Vec<TextRange>) -> ParallelBodies {
+        ranges.sort_unstable_by_key(|r| r.start());
+        let mut furthest = TextSize::from(0);
+        let starts = ranges
+            .iter()
+            .map(|r| {
+                furthest = furthest.max(r.end());
+                (r.start(), furthest)
+            })
+            .collect();
+        ParallelBodies { starts }
+    }
+
+    /// Whether a body contains `range`: one starting at or before it ends
+    /// at or after it (the furthest end of those that start by then).
+    fn hold(&self, range: TextRange) -> bool {
+        let before = self.starts.partition_point(|&(s, _)| s <= range.start());
+        before > 0 && self.starts[before - 1].1 >= range.end()
+    }
+}
+
 /// `a` followed by `b`, stably sorted by `key`: a merge when both are
 /// already in order (as the definitions and references of a file mostly
-/// are), else a sort.
-fn merge_by_key<T, K: Ord>(mut a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+/// are), else a sort ([`stable_sort_by_key`]).
+fn merge_by_key<T, K: Ord + Into<u32>>(mut a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
     if !(a.is_sorted_by_key(&key) && b.is_sorted_by_key(&key)) {
         a.extend(b);
-        a.sort_by_key(key);
-        return a;
+        return stable_sort_by_key(a, key);
     }
     let mut out = Vec::with_capacity(a.len() + b.len());
     let mut b = b.into_iter().peekable();
@@ -145,6 +188,23 @@ fn merge_by_key<T, K: Ord>(mut a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> K) -> V
     }
     out.extend(b);
     out
+}
+
+/// `v` stably sorted by `key`: the keys and positions are sorted, packed
+/// into one integer each (ties by position, so the order is the stable
+/// one), and the elements moved once each, to their place.
+fn stable_sort_by_key<T, K: Into<u32>>(v: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+    let mut order: Vec<u64> = v
+        .iter()
+        .zip(0u64..)
+        .map(|(e, i)| (u64::from(key(e).into()) << 32) | i)
+        .collect();
+    order.sort_unstable();
+    let mut slots: Vec<Option<T>> = v.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|o| slots[(o & u64::from(u32::MAX)) as usize].take())
+        .collect()
 }
 
 // ---- messages ---------------------------------------------------------------------
@@ -316,9 +376,24 @@ pub(super) fn count_value(e: &ast::Expr) -> Result<i64, bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::merge_by_key;
+    use super::{ParallelBodies, TextRange, TextSize, merge_by_key};
 
     proptest::proptest! {
+        /// A range is held when one of the bodies contains it, whatever
+        /// the bodies (nested, overlapping, empty or none).
+        #[test]
+        fn bodies_hold_what_one_contains(
+            bodies in proptest::collection::vec((0u32..40, 0u32..20), 0..8),
+            start in 0u32..60,
+            len in 0u32..20,
+        ) {
+            let range = |(s, l): (u32, u32)| TextRange::at(TextSize::from(s), TextSize::from(l));
+            let bodies: Vec<TextRange> = bodies.into_iter().map(range).collect();
+            let r = range((start, len));
+            let expected = bodies.iter().any(|b| b.contains_range(r));
+            proptest::prop_assert_eq!(ParallelBodies::of(bodies).hold(r), expected);
+        }
+
         /// The merge is the stable sort of the two lists one after the
         /// other, whether or not they are in order.
         #[test]
