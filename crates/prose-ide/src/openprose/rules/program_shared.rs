@@ -66,16 +66,19 @@ pub(super) fn where_to_put(ctx: &Ctx<'_>, path: &str) -> Option<String> {
 }
 
 /// [`where_to_put`] from the candidates of the path's registry form: the
-/// first in the workspace's `.prose/imports/`, relative to the root.
+/// first in the workspace's `.prose/imports/`, relative to the root (the
+/// prefixes compared piece by piece, not formatted).
 fn place_among(ctx: &Ctx<'_>, candidates: &[String]) -> Option<String> {
     let root = ctx.root_dir();
-    let in_workspace = format!("{root}/.prose/imports/");
-    let candidate = candidates.iter().find(|p| p.starts_with(&in_workspace))?;
-    Some(
-        candidate
-            .strip_prefix(&format!("{root}/"))
-            .map_or(candidate.clone(), str::to_string),
-    )
+    let candidate = candidates
+        .iter()
+        .find(|p| below_root(p, &root).is_some_and(|rest| rest.starts_with(".prose/imports/")))?;
+    Some(below_root(candidate, &root).map_or(candidate.clone(), str::to_string))
+}
+
+/// `path` relative to `root`, if it is below it (after `{root}/`).
+fn below_root<'p>(path: &'p str, root: &str) -> Option<&'p str> {
+    path.strip_prefix(root)?.strip_prefix('/')
 }
 
 /// [`resolve_use`] of `path`, and when it finds no file, [`where_to_put`]

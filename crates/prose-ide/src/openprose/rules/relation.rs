@@ -74,16 +74,27 @@ impl Covering {
             let found = wanted.and_then(|w| node.ancestors().find(|n| w(n.kind())));
             return Some((node.clone(), statement_holding(node), found));
         }
+        let mut popped = None;
         while self.path.len() > 1
             && !self
                 .path
                 .last()
                 .is_some_and(|n| n.text_range().contains_range(range))
         {
-            self.path.pop();
+            popped = self.path.pop();
         }
         let mut top = self.path.last().expect("the root").clone();
-        while child_node_may_cover(&top)
+        // A child of `top` left the path because it does not hold the
+        // range: if it overlaps the range, no other child holds it either
+        // (children do not overlap), and there is nothing to descend into.
+        let descend = popped.is_none_or(|child| {
+            child
+                .text_range()
+                .intersect(range)
+                .is_none_or(|common| common.is_empty())
+        });
+        while descend
+            && child_node_may_cover(&top)
             && let Some(prose_syntax::NodeOrToken::Node(child)) = top.child_or_token_at_range(range)
         {
             self.path.push(child.clone());
