@@ -202,7 +202,12 @@ impl Callee<'_> {
 /// `imports` is the file's [`imports`].
 pub(super) fn callee<'a>(ctx: &Ctx<'a>, imports: &[Import], name: &str) -> Option<Callee<'a>> {
     let &i = ctx.shared(callee_imports).get(name)?;
-    let import = &imports[i];
+    imported_callee(ctx, &imports[i])
+}
+
+/// The program `import` imports, if its path is well formed and the
+/// program is available locally ([`callee`] once the `use` is found).
+fn imported_callee<'a>(ctx: &Ctx<'a>, import: &Import) -> Option<Callee<'a>> {
     if is_malformed(&import.path) {
         return None;
     }
@@ -240,11 +245,30 @@ pub(super) struct ProgramCall<'a> {
 /// order (E026, E027).
 pub(super) fn resolved_calls<'a>(ctx: &Ctx<'a>) -> Vec<ProgramCall<'a>> {
     let all = imports(ctx);
+    ctx.shared(import_calls)
+        .iter()
+        .filter_map(|(call, name, i)| {
+            let callee = imported_callee(ctx, &all[*i])?;
+            Some(ProgramCall {
+                call: call.clone(),
+                name: name.clone(),
+                callee,
+            })
+        })
+        .collect()
+}
+
+/// Every call `NAME(args)` whose name a `use` binds ([`program_call`]),
+/// with the `use` [`callee`] takes (its position in [`imports`]), in source
+/// order: found once per file for E026 and E027, each of which then looks
+/// up the programs itself.
+fn import_calls(ctx: &Ctx<'_>) -> Vec<(ast::CallExpr, ast::NameRef, usize)> {
+    let first = ctx.shared(callee_imports);
     nodes::<ast::CallExpr>(ctx)
         .filter_map(|call| {
             let name = program_call(&call)?;
-            let callee = callee(ctx, &all, &name.text())?;
-            Some(ProgramCall { call, name, callee })
+            let &i = first.get(name.text().as_str())?;
+            Some((call, name, i))
         })
         .collect()
 }
