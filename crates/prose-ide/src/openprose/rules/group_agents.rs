@@ -121,27 +121,72 @@ fn shared_owned_properties(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<(Owner, ast::Proper
     ctx.shared(compute_owned_properties)
 }
 
+/// Every owned property ([`owned_properties`]), found from the kind index
+/// of properties: a property counts when its parent is the first property
+/// block of an agent, a session or a resume (what `property_block()`
+/// finds). No handle is made for an owner's other children, and each block
+/// is looked at once. The properties come grouped by owner, owners in
+/// pre-order (they are sorted so only when an owner sits inside another's
+/// property).
 fn compute_owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
-    let mut out = Vec::new();
-    for node in ctx.nodes_matching(|k| {
-        ast::AgentDef::can_cast(k) || ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k)
-    }) {
-        // Most sessions have no block of properties: look at the green
-        // children before making a handle for each child.
-        let has_block = node
-            .green()
-            .children()
-            .any(|c| c.kind() == SyntaxKind::PROPERTY_BLOCK.into());
-        if !has_block {
+    let mut out: Vec<(Owner, ast::Property)> = Vec::new();
+    // Each property's owner in pre-order: by start, an outer one first.
+    let mut keys: Vec<(TextSize, std::cmp::Reverse<TextSize>)> = Vec::new();
+    let mut last: Option<(SyntaxNode, Option<(Owner, TextRange)>)> = None;
+    for p in ctx.nodes_of::<ast::Property>() {
+        let Some(block) = p.syntax().parent() else {
             continue;
+        };
+        let owner = match &last {
+            Some((b, owner)) if *b == block => *owner,
+            _ => {
+                let owner = block_owner(&block);
+                last = Some((block, owner));
+                owner
+            }
+        };
+        if let Some((owner, range)) = owner {
+            keys.push((range.start(), std::cmp::Reverse(range.end())));
+            out.push((owner, p));
         }
-        out.extend(block_properties(node));
+    }
+    if !keys.is_sorted() {
+        let mut order: Vec<usize> = (0..out.len()).collect();
+        order.sort_by_key(|&i| keys[i]);
+        let mut items: Vec<Option<(Owner, ast::Property)>> = out.into_iter().map(Some).collect();
+        out = order.iter().filter_map(|&i| items[i].take()).collect();
     }
     out
 }
 
+/// The kind of owner of `block` and the owner's range, if `block` is the
+/// first property block of an agent, a session or a resume.
+fn block_owner(block: &SyntaxNode) -> Option<(Owner, TextRange)> {
+    if block.kind() != SyntaxKind::PROPERTY_BLOCK {
+        return None;
+    }
+    let owner = block.parent()?;
+    let kind = owner.kind();
+    let which = if ast::AgentDef::can_cast(kind) {
+        Owner::Agent
+    } else if ast::SessionExpr::can_cast(kind) {
+        Owner::Session
+    } else if ast::ResumeExpr::can_cast(kind) {
+        Owner::Resume
+    } else {
+        return None;
+    };
+    let first = owner
+        .green()
+        .children()
+        .position(|c| c.kind() == SyntaxKind::PROPERTY_BLOCK.into())?;
+    (first == block.index()).then(|| (which, owner.text_range()))
+}
+
 /// The properties of `node`'s block with its kind of owner (none if it is
-/// not an agent, a session or a resume, or has no block).
+/// not an agent, a session or a resume, or has no block): what
+/// [`compute_owned_properties`] finds, asked of one node.
+#[cfg(test)]
 fn block_properties(node: SyntaxNode) -> impl Iterator<Item = (Owner, ast::Property)> {
     owner_block(node)
         .into_iter()
@@ -150,6 +195,7 @@ fn block_properties(node: SyntaxNode) -> impl Iterator<Item = (Owner, ast::Prope
 
 /// The kind of owner `node` is and its block of properties, if it is an
 /// agent, a session or a resume with one.
+#[cfg(test)]
 fn owner_block(node: SyntaxNode) -> Option<(Owner, ast::PropertyBlock)> {
     if let Some(a) = ast::AgentDef::cast(node.clone()) {
         Some((Owner::Agent, a.property_block()?))
@@ -322,6 +368,9 @@ mod tests {
             .map(|(_, t)| t)
             .collect();
         texts.push("agent a:\n  :\nsession \"s\"\n  model\nresume: a\n  prompt: \"p\"\n".into());
+        // An owner inside another's property, and a second block.
+        texts.push("session \"a\"\n  context: session \"b\"\n    model: opus\n  model: haiku\nagent b:\n  model: opus\n  model: x\n".into());
+        texts.push("let x = session \"a\"\n  prompt: resume: b\n    prompt: \"q\"\n    model: m\n  model: n\n".into());
         for text in texts {
             let mut host = crate::AnalysisHost::new();
             let file = host.set_file_text("/ws/p.prose", text.as_str());

@@ -84,8 +84,12 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         .collect();
     decls.sort_by_key(|(d, _)| d.name_range.start());
     // The earlier outputs, and the earlier variables.
-    let mut outputs = Earlier::new();
-    let mut variables = Earlier::new();
+    let output_count = decls
+        .iter()
+        .filter(|(d, _)| d.kind == DefKind::Output)
+        .count();
+    let mut outputs = Earlier::with_capacity(output_count);
+    let mut variables = Earlier::with_capacity(decls.len() - output_count);
     for (def, stmt) in decls {
         let is_output = def.kind == DefKind::Output;
         let (others, own) = if is_output {

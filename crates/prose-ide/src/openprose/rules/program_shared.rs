@@ -7,7 +7,7 @@ use crate::{
     db::{SourceFile, join_path},
     openprose::rules::{
         prelude::*,
-        relation::{Earlier, Relation, declared_name_node},
+        relation::{Earlier, Relation, declared_places, is_declaring_statement},
     },
 };
 
@@ -66,16 +66,19 @@ pub(super) fn where_to_put(ctx: &Ctx<'_>, path: &str) -> Option<String> {
 }
 
 /// [`where_to_put`] from the candidates of the path's registry form: the
-/// first in the workspace's `.prose/imports/`, relative to the root.
+/// first in the workspace's `.prose/imports/`, relative to the root (the
+/// prefixes compared piece by piece, not formatted).
 fn place_among(ctx: &Ctx<'_>, candidates: &[String]) -> Option<String> {
     let root = ctx.root_dir();
-    let in_workspace = format!("{root}/.prose/imports/");
-    let candidate = candidates.iter().find(|p| p.starts_with(&in_workspace))?;
-    Some(
-        candidate
-            .strip_prefix(&format!("{root}/"))
-            .map_or(candidate.clone(), str::to_string),
-    )
+    let candidate = candidates
+        .iter()
+        .find(|p| below_root(p, &root).is_some_and(|rest| rest.starts_with(".prose/imports/")))?;
+    Some(below_root(candidate, &root).map_or(candidate.clone(), str::to_string))
+}
+
+/// `path` relative to `root`, if it is below it (after `{root}/`).
+fn below_root<'p>(path: &'p str, root: &str) -> Option<&'p str> {
+    path.strip_prefix(root)?.strip_prefix('/')
 }
 
 /// [`resolve_use`] of `path`, and when it finds no file, [`where_to_put`]
@@ -195,11 +198,16 @@ impl Callee<'_> {
 }
 
 /// The first non-duplicate, well-formed `use` binding `name`, if the
-/// program it imports is available locally (its contract is known).
+/// program it imports is available locally (its contract is known);
+/// `imports` is the file's [`imports`].
 pub(super) fn callee<'a>(ctx: &Ctx<'a>, imports: &[Import], name: &str) -> Option<Callee<'a>> {
-    let import = imports
-        .iter()
-        .find(|i| i.name.as_deref() == Some(name) && !i.duplicate)?;
+    let &i = ctx.shared(callee_imports).get(name)?;
+    imported_callee(ctx, &imports[i])
+}
+
+/// The program `import` imports, if its path is well formed and the
+/// program is available locally ([`callee`] once the `use` is found).
+fn imported_callee<'a>(ctx: &Ctx<'a>, import: &Import) -> Option<Callee<'a>> {
     if is_malformed(&import.path) {
         return None;
     }
@@ -208,6 +216,21 @@ pub(super) fn callee<'a>(ctx: &Ctx<'a>, imports: &[Import], name: &str) -> Optio
         import_range: import.path_range,
         contract,
     })
+}
+
+/// For each name a `use` binds, the first non-duplicate `use` binding it
+/// (its position in [`imports`]): what [`callee`] looks for, found once per
+/// file instead of by a scan of the imports per call.
+fn callee_imports(ctx: &Ctx<'_>) -> rustc_hash::FxHashMap<String, usize> {
+    let mut first = rustc_hash::FxHashMap::default();
+    for (i, import) in imports(ctx).iter().enumerate() {
+        if let Some(name) = &import.name
+            && !import.duplicate
+        {
+            first.entry(name.clone()).or_insert(i);
+        }
+    }
+    first
 }
 
 /// A call `NAME(args)` of an imported program that is available locally.
@@ -222,11 +245,30 @@ pub(super) struct ProgramCall<'a> {
 /// order (E026, E027).
 pub(super) fn resolved_calls<'a>(ctx: &Ctx<'a>) -> Vec<ProgramCall<'a>> {
     let all = imports(ctx);
+    ctx.shared(import_calls)
+        .iter()
+        .filter_map(|(call, name, i)| {
+            let callee = imported_callee(ctx, &all[*i])?;
+            Some(ProgramCall {
+                call: call.clone(),
+                name: name.clone(),
+                callee,
+            })
+        })
+        .collect()
+}
+
+/// Every call `NAME(args)` whose name a `use` binds ([`program_call`]),
+/// with the `use` [`callee`] takes (its position in [`imports`]), in source
+/// order: found once per file for E026 and E027, each of which then looks
+/// up the programs itself.
+fn import_calls(ctx: &Ctx<'_>) -> Vec<(ast::CallExpr, ast::NameRef, usize)> {
+    let first = ctx.shared(callee_imports);
     nodes::<ast::CallExpr>(ctx)
         .filter_map(|call| {
             let name = program_call(&call)?;
-            let callee = callee(ctx, &all, &name.text())?;
-            Some(ProgramCall { call, name, callee })
+            let &i = first.get(name.text().as_str())?;
+            Some((call, name, i))
         })
         .collect()
 }
@@ -351,29 +393,34 @@ fn is_stmt_decl(kind: DefKind) -> bool {
 }
 
 /// The declaring statement of every declaration of those kinds, by the
-/// range of its name (what [`find_decl_stmt`] looks from).
+/// range of its name (what [`find_decl_stmt`] finds): read from
+/// [`declared_places`], which found it on the way down to the name.
 fn decl_stmts(ctx: &Ctx<'_>) -> rustc_hash::FxHashMap<TextRange, SyntaxNode> {
-    ctx.sema()
-        .defs
-        .iter()
-        .filter(|d| is_stmt_decl(d.kind))
-        .filter_map(|d| Some((d.name_range, find_decl_stmt(ctx, d)?)))
-        .collect()
+    let places = declared_places(ctx);
+    let defs = &ctx.sema().defs;
+    let mut out = rustc_hash::FxHashMap::default();
+    out.reserve(defs.len());
+    for (d, place) in defs.iter().zip(places.iter()) {
+        if !is_stmt_decl(d.kind) {
+            continue;
+        }
+        let stmt = match place {
+            Some(place) => place.declaring.clone(),
+            None => find_decl_stmt(ctx, d),
+        };
+        if let Some(stmt) = stmt {
+            out.insert(d.name_range, stmt);
+        }
+    }
+    out
 }
 
+/// The declaring statement of `def`: the innermost of the node at its
+/// name and that node's ancestors that is a declaring statement.
 fn find_decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<SyntaxNode> {
-    declared_name_node(ctx, def.name_range)?
+    node_at(ctx, def.name_range)?
         .ancestors()
-        .find(|n| {
-            matches!(
-                n.kind(),
-                SyntaxKind::LET_STMT
-                    | SyntaxKind::CONST_STMT
-                    | SyntaxKind::OUTPUT_DECL
-                    | SyntaxKind::INPUT_DECL
-                    | SyntaxKind::ASSIGN_STMT
-            )
-        })
+        .find(|n| is_declaring_statement(n.kind()))
 }
 
 /// Every declaration of `kind` whose name an earlier one of that kind
@@ -389,7 +436,7 @@ pub(super) fn redeclarations<'a>(
         .defs_of(kind)
         .filter_map(|(_, d)| Some((d, stmts.get(d)?)))
         .collect();
-    let mut earlier = Earlier::new();
+    let mut earlier = Earlier::with_capacity(decls.len());
     let mut out = Vec::new();
     for (def, stmt) in decls {
         if let Some((relation, &first)) = earlier.strongest(&def.name, &stmt) {

@@ -54,23 +54,48 @@ impl Covering {
     /// The innermost node covering `range` ([`node_at`]), and the statement
     /// holding it ([`statement_holding`]).
     pub(super) fn at(&mut self, range: TextRange) -> Option<(SyntaxNode, Option<SyntaxNode>)> {
+        self.at_finding(range, None)
+            .map(|(node, stmt, _)| (node, stmt))
+    }
+
+    /// [`Covering::at`], and (if `wanted` is given) the innermost of the
+    /// node and its ancestors whose kind is `wanted`, read from the path
+    /// instead of by a walk up.
+    pub(super) fn at_finding(
+        &mut self,
+        range: TextRange,
+        wanted: Option<fn(SyntaxKind) -> bool>,
+    ) -> Option<(SyntaxNode, Option<SyntaxNode>, Option<SyntaxNode>)> {
         if range.is_empty() || !self.path[0].text_range().contains_range(range) {
             let node = match self.path[0].covering_element(range) {
                 prose_syntax::NodeOrToken::Node(n) => n,
                 prose_syntax::NodeOrToken::Token(t) => t.parent()?,
             };
-            return Some((node.clone(), statement_holding(node)));
+            let found = wanted.and_then(|w| node.ancestors().find(|n| w(n.kind())));
+            return Some((node.clone(), statement_holding(node), found));
         }
+        let mut popped = None;
         while self.path.len() > 1
             && !self
                 .path
                 .last()
                 .is_some_and(|n| n.text_range().contains_range(range))
         {
-            self.path.pop();
+            popped = self.path.pop();
         }
         let mut top = self.path.last().expect("the root").clone();
-        while let Some(prose_syntax::NodeOrToken::Node(child)) = top.child_or_token_at_range(range)
+        // A child of `top` left the path because it does not hold the
+        // range: if it overlaps the range, no other child holds it either
+        // (children do not overlap), and there is nothing to descend into.
+        let descend = popped.is_none_or(|child| {
+            child
+                .text_range()
+                .intersect(range)
+                .is_none_or(|common| common.is_empty())
+        });
+        while descend
+            && child_node_may_cover(&top)
+            && let Some(prose_syntax::NodeOrToken::Node(child)) = top.child_or_token_at_range(range)
         {
             self.path.push(child.clone());
             top = child;
@@ -81,17 +106,28 @@ impl Covering {
             .iter()
             .rposition(is_list)
             .map(|list| self.path[list + 1].clone());
-        Some((top, statement))
+        let found = wanted.and_then(|w| self.path.iter().rev().find(|n| w(n.kind())).cloned());
+        Some((top, statement, found))
     }
+}
+
+/// Whether a child node of `node` may cover the non-empty `range` that
+/// `node` covers: false when `node`'s only child is a token (a name's
+/// identifier), so that no handle is made for the token only to stop there.
+fn child_node_may_cover(node: &SyntaxNode) -> bool {
+    let mut children = node.green().children();
+    !(children.len() == 1 && children.next().is_some_and(|c| c.as_node().is_none()))
 }
 
 /// Where a declaration of a variable by a statement sits
 /// ([`declared_places`]).
 pub(super) struct DeclaredAt {
-    /// The node at its name ([`node_at`] of the name range).
-    pub(super) name_node: SyntaxNode,
-    /// The statement holding that node ([`statement_holding`]).
+    /// The statement holding the node at its name ([`statement_holding`]
+    /// of [`node_at`] of the name range).
     pub(super) statement: Option<SyntaxNode>,
+    /// The innermost of the node at its name and that node's ancestors
+    /// that is a declaring statement ([`is_declaring_statement`]).
+    pub(super) declaring: Option<SyntaxNode>,
     /// The statement holding the definition's whole range
     /// ([`statement_holding`] of [`node_at`] of `Def::range`).
     pub(super) range_statement: Option<SyntaxNode>,
@@ -101,6 +137,19 @@ pub(super) struct DeclaredAt {
 /// `output`, `let`, `const`, destructuring, assignment, `session name:`).
 fn declared_by_statement(kind: DefKind) -> bool {
     kind.is_flat_binding() || kind == DefKind::Input
+}
+
+/// Whether a node of `kind` is a statement that declares a variable
+/// (`let`, `const`, `output`, `input`, or an assignment).
+pub(super) fn is_declaring_statement(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        SyntaxKind::LET_STMT
+            | SyntaxKind::CONST_STMT
+            | SyntaxKind::OUTPUT_DECL
+            | SyntaxKind::INPUT_DECL
+            | SyntaxKind::ASSIGN_STMT
+    )
 }
 
 /// For each definition of the file (by position), where it sits if it is
@@ -121,36 +170,15 @@ fn compute_declared_places(ctx: &Ctx<'_>) -> Vec<Option<DeclaredAt>> {
             if !declared_by_statement(d.kind) {
                 return None;
             }
-            let (name_node, statement) = covering.at(d.name_range)?;
+            let (_, statement, declaring) =
+                covering.at_finding(d.name_range, Some(is_declaring_statement))?;
             let range_statement = covering.at(d.range).and_then(|(_, s)| s);
             Some(DeclaredAt {
-                name_node,
                 statement,
+                declaring,
                 range_statement,
             })
         })
-        .collect()
-}
-
-/// The node at the name of a variable declaration ([`node_at`] of its
-/// name range), looked up once per file for every such declaration: E019's
-/// declarations and the declaring statements of P203, E021, E024 and E028
-/// start from the same nodes, and finding one walks down from the root.
-pub(super) fn declared_name_node(ctx: &Ctx<'_>, name_range: TextRange) -> Option<SyntaxNode> {
-    match ctx.shared(declared_name_nodes).get(&name_range) {
-        Some(node) => Some(node.clone()),
-        None => node_at(ctx, name_range),
-    }
-}
-
-/// [`declared_places`]' name nodes by name range.
-fn declared_name_nodes(ctx: &Ctx<'_>) -> HashMap<TextRange, SyntaxNode> {
-    let places = declared_places(ctx);
-    ctx.sema()
-        .defs
-        .iter()
-        .zip(places.iter())
-        .filter_map(|(d, p)| Some((d.name_range, p.as_ref()?.name_node.clone())))
         .collect()
 }
 
@@ -327,23 +355,6 @@ struct Index {
     latest_other_frame: Option<usize>,
 }
 
-/// The statement lists above `stmt` up to its frame, innermost first, and
-/// the frame ([`frame_of`]), from one walk up.
-fn lists_and_frame(stmt: &SyntaxNode) -> (Vec<SyntaxNode>, Option<SyntaxNode>) {
-    let mut lists = Vec::new();
-    let mut above = stmt.parent();
-    while let Some(n) = above {
-        if n.kind() == SyntaxKind::BLOCK_DEF {
-            return (lists, Some(n));
-        }
-        above = n.parent();
-        if is_list(&n) {
-            lists.push(n);
-        }
-    }
-    (lists, None)
-}
-
 /// The statement lists above `stmt` up to its frame, innermost first.
 fn lists_in_frame(stmt: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> {
     stmt.ancestors()
@@ -353,17 +364,32 @@ fn lists_in_frame(stmt: &SyntaxNode) -> impl Iterator<Item = SyntaxNode> {
 }
 
 impl Index {
-    /// Records entry `i`, declared by `stmt` (entries come in order).
+    /// Records entry `i`, declared by `stmt` (entries come in order): the
+    /// statement lists above it up to its frame ([`frame_of`]) and the
+    /// frame are read in one walk up, without collecting the lists.
     fn add(&mut self, i: usize, stmt: &SyntaxNode) {
         let local = self.ids.len();
-        let (lists, frame) = lists_and_frame(stmt);
-        let mut lists = lists.into_iter();
-        // The list holding `stmt`, beyond its frame if none is inside it.
-        let list = lists.next().or_else(|| list_of(stmt));
-        self.in_list.insert(list.clone(), local);
-        for above in lists {
-            self.under_list.insert(above, local);
+        // The innermost list inside the frame; the others are above it.
+        let mut inner: Option<SyntaxNode> = None;
+        let mut frame = None;
+        let mut above = stmt.parent();
+        while let Some(n) = above {
+            if n.kind() == SyntaxKind::BLOCK_DEF {
+                frame = Some(n);
+                break;
+            }
+            above = n.parent();
+            if is_list(&n) {
+                if inner.is_none() {
+                    inner = Some(n);
+                } else {
+                    self.under_list.insert(n, local);
+                }
+            }
         }
+        // The list holding `stmt`, beyond its frame if none is inside it.
+        let list = inner.or_else(|| list_of(stmt));
+        self.in_list.insert(list.clone(), local);
         if let Some(latest) = self.places.last()
             && latest.frame != frame
         {
@@ -419,10 +445,22 @@ impl Index {
 }
 
 impl<'n, T> Earlier<'n, T> {
+    /// No declaration seen yet.
     pub(super) fn new() -> Self {
         Earlier {
             entries: Vec::new(),
             by_name: Default::default(),
+        }
+    }
+
+    /// No declaration seen yet, with room for `n` of them (and as many
+    /// names), so that recording them does not grow the tables.
+    pub(super) fn with_capacity(n: usize) -> Self {
+        let mut by_name = rustc_hash::FxHashMap::default();
+        by_name.reserve(n);
+        Earlier {
+            entries: Vec::with_capacity(n),
+            by_name,
         }
     }
 
@@ -552,7 +590,7 @@ mod tests {
     }
 
     /// [`Covering`] answers what [`node_at`] and [`statement_holding`]
-    /// answer, for ranges in file order and out of it (every node's and
+    /// answer (and the declaring statement above, what a walk up finds), for ranges in file order and out of it (every node's and
     /// token's range, parts of tokens and empty ranges).
     #[test]
     fn covering_agrees_with_looking_up_from_the_root() {
@@ -580,7 +618,8 @@ mod tests {
                 prose_syntax::NodeOrToken::Node(n) => n,
                 prose_syntax::NodeOrToken::Token(t) => t.parent().unwrap(),
             };
-            (node.clone(), statement_holding(node))
+            let declaring = node.ancestors().find(|n| is_declaring_statement(n.kind()));
+            (node.clone(), statement_holding(node), declaring)
         };
         let mut in_order = ranges.clone();
         in_order.sort_by_key(|r| (r.start(), r.end()));
@@ -592,11 +631,17 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             shuffled.swap(i, (state >> 33) as usize % (i + 1));
         }
-        for order in [in_order, shuffled] {
+        for order in [in_order.clone(), shuffled] {
             let mut covering = Covering::new(&root);
             for range in order {
-                assert_eq!(covering.at(range), Some(expected(range)), "{range:?}");
+                let found = covering.at_finding(range, Some(is_declaring_statement));
+                assert_eq!(found, Some(expected(range)), "{range:?}");
             }
+        }
+        let mut covering = Covering::new(&root);
+        for range in in_order {
+            let (node, statement, _) = expected(range);
+            assert_eq!(covering.at(range), Some((node, statement)), "{range:?}");
         }
     }
 }
