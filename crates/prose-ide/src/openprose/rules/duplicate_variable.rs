@@ -94,7 +94,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     // compared with those that are not inputs (two inputs are E021): the
     // same answer while no earlier input has its name, so those are kept
     // apart only once one does.
-    let mut all = Earlier::new();
+    let mut all = Earlier::with_capacity(decls.len());
     let mut input_names: rustc_hash::FxHashSet<&str> = Default::default();
     let mut not_inputs: Option<Earlier<&Decl>> = None;
     for (at, later) in decls.iter().enumerate() {
