@@ -35,9 +35,15 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         64 * 1024,
         std::io::stdout().lock(),
     ));
-    let out = Box::new(anstream::AutoStream::new(buffered, choice));
-    // Styles the stream would strip are not made at all.
+    // Styles the stream would strip are not made at all, and then nothing
+    // is left to strip: the report goes to the buffer as it is (the
+    // stripper reads every byte of it, a percent of a run on a long report).
     let styled = choice != anstream::ColorChoice::Never;
+    let out: Box<dyn Write> = if styled {
+        Box::new(anstream::AutoStream::new(buffered, choice))
+    } else {
+        buffered
+    };
     ExitCode::from(check(args, out, Teardown::Leave, styled))
 }
 
