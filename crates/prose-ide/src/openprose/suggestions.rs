@@ -90,60 +90,57 @@ pub(crate) fn bag_distance(a: &str, b: &str) -> Option<usize> {
     Some(more.max(fewer))
 }
 
-/// The longest text (in bytes) [`damerau_levenshtein`] measures on the
-/// stack; longer ones go to `strsim`.
-const SHORT: usize = 62;
+/// The longest text (in bytes) [`damerau_levenshtein`] measures in a table
+/// on the stack; longer ones go to `strsim`.
+const SHORT: usize = 30;
 
 /// `strsim::damerau_levenshtein(a, b)`: the unrestricted edit distance
 /// (insertions, deletions, substitutions, and transpositions of adjacent
-/// characters even when edited further). For ASCII texts of up to
-/// [`SHORT`] bytes it runs `strsim`'s algorithm (Zhao and Sahni's linear
-/// space one), step for step, over bytes and rows on the stack, where
-/// `strsim` allocates three rows and a 256-entry table per call; other
-/// texts go to `strsim` itself.
+/// characters even when edited further). Names are short: for ASCII texts
+/// of up to [`SHORT`] bytes it fills the textbook table (Lowrance and
+/// Wagner's) on the stack, where `strsim` allocates its rows and a map of
+/// characters per call; other texts go to `strsim` itself.
 pub(crate) fn damerau_levenshtein(a: &str, b: &str) -> usize {
     if !a.is_ascii() || !b.is_ascii() || a.len() > SHORT || b.len() > SHORT {
         return strsim::damerau_levenshtein(a, b);
     }
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    let max_val = a.len().max(b.len()) as i32 + 1;
-    // The row (1-based) of the last occurrence of each byte in `a` so far.
-    let mut last_row_id = [-1i32; 128];
-    let mut fr = [max_val; SHORT + 2];
-    let (mut rows, mut rows1) = ([0i32; SHORT + 2], [max_val; SHORT + 2]);
-    let (mut r, mut r1) = (&mut rows, &mut rows1);
-    r[0] = max_val;
-    for (j, v) in r[1..b.len() + 2].iter_mut().enumerate() {
-        *v = j as i32;
+    // Every entry is at most twice `SHORT`: bytes will do.
+    let far = (a.len() + b.len()) as u8;
+    // `d[i + 1][j + 1]`: the distance between the first `i` bytes of `a`
+    // and the first `j` of `b`; row and column 0 stand beyond every
+    // transposition.
+    let mut d = [[0u8; SHORT + 2]; SHORT + 2];
+    d[0][0] = far;
+    for i in 0..=a.len() {
+        d[i + 1][0] = far;
+        d[i + 1][1] = i as u8;
     }
-    for (i, &ch1) in (1..).zip(a) {
-        std::mem::swap(&mut r, &mut r1);
-        let mut last_col_id: i32 = -1;
-        let mut last_i2l1 = r[1];
-        r[1] = i;
-        let mut t = max_val;
-        for (j, &ch2) in (1..).zip(b) {
-            let diag = r1[j] + i32::from(ch1 != ch2);
-            let mut temp = diag.min(r[j] + 1).min(r1[j + 1] + 1);
-            if ch1 == ch2 {
-                last_col_id = j as i32;
-                fr[j + 1] = r1[j - 1];
-                t = last_i2l1;
-            } else {
-                let k = last_row_id[usize::from(ch2)];
-                let l = last_col_id;
-                if j as i32 - l == 1 {
-                    temp = temp.min(fr[j + 1] + (i - k));
-                } else if i - k == 1 {
-                    temp = temp.min(t + (j as i32 - l));
-                }
+    for j in 0..=b.len() {
+        d[0][j + 1] = far;
+        d[1][j + 1] = j as u8;
+    }
+    // The last row of `a` (1-based) holding each byte, so far.
+    let mut last_in_a = [0usize; 128];
+    for i in 1..=a.len() {
+        // The last column of `b` (1-based) matching `a[i - 1]`, in this row.
+        let mut last_match = 0;
+        for j in 1..=b.len() {
+            let k = last_in_a[usize::from(b[j - 1])];
+            let l = last_match;
+            let same = a[i - 1] == b[j - 1];
+            if same {
+                last_match = j;
             }
-            last_i2l1 = r[j + 1];
-            r[j + 1] = temp;
+            let swapped = d[k][l] + (i - k - 1) as u8 + 1 + (j - l - 1) as u8;
+            d[i + 1][j + 1] = (d[i][j] + u8::from(!same))
+                .min(d[i + 1][j] + 1)
+                .min(d[i][j + 1] + 1)
+                .min(swapped);
         }
-        last_row_id[usize::from(ch1)] = i;
+        last_in_a[usize::from(a[i - 1])] = i;
     }
-    r[b.len() + 1] as usize
+    usize::from(d[a.len() + 1][b.len() + 1])
 }
 
 #[cfg(test)]
@@ -158,7 +155,7 @@ mod tests {
         fn damerau_levenshtein_is_strsims(
             a in "[a-d_]{0,12}",
             b in "[a-d_]{0,12}",
-            long in "[ab]{60,70}",
+            long in "[ab]{28,40}",
             wide in "[aé]{0,6}",
         ) {
             for (x, y) in [(&a, &b), (&long, &a), (&a, &long), (&long, &long), (&wide, &a)] {
