@@ -185,10 +185,15 @@ impl ForExpr {
         support::child(&self.0)
     }
     pub fn item(&self) -> Option<Name> {
-        support::children(&self.0).next()
+        self.variables().next()
     }
     pub fn index(&self) -> Option<Name> {
-        support::children(&self.0).nth(1)
+        self.variables().nth(1)
+    }
+    /// The item, then the index if there is one, from one walk over the
+    /// children.
+    pub fn variables(&self) -> impl Iterator<Item = Name> + use<> {
+        support::children(&self.0).take(2)
     }
     pub fn collection(&self) -> Option<Expr> {
         support::child_after(&self.0, IN_KW)

@@ -34,17 +34,30 @@ impl StringLit {
     /// are kept as written (`{name}`).
     pub fn value(&self) -> String {
         let mut out = String::new();
-        for e in self.0.children_with_tokens() {
-            match e {
-                rowan::NodeOrToken::Token(t) => match t.kind() {
-                    STRING_TEXT => out.push_str(t.text()),
-                    STRING_ESCAPE => out.push_str(decode_escape(t.text())),
-                    _ => {}
-                },
-                rowan::NodeOrToken::Node(n) => out.push_str(&n.text().to_string()),
+        self.value_into(&mut out);
+        out
+    }
+    /// [`StringLit::value`] into `out` (cleared first), read from the green
+    /// tree: no handle per piece, and a buffer reused over many strings
+    /// makes no new string.
+    pub fn value_into(&self, out: &mut String) {
+        out.clear();
+        for child in self.0.green().children() {
+            match child {
+                rowan::NodeOrToken::Token(t) => {
+                    let kind = t.kind().0;
+                    if kind == STRING_TEXT as u16 {
+                        out.push_str(t.text());
+                    } else if kind == STRING_ESCAPE as u16 {
+                        out.push_str(decode_escape(t.text()));
+                    }
+                }
+                rowan::NodeOrToken::Node(n) => {
+                    use std::fmt::Write;
+                    let _ = write!(out, "{n}");
+                }
             }
         }
-        out
     }
     /// The range of the content between the quotes.
     pub fn content_range(&self) -> crate::TextRange {
@@ -109,5 +122,54 @@ impl DiscretionExpr {
             .count()
             .min(open);
         inner[..inner.len() - close].trim().to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `value` read before it read the green tree: each piece's
+    /// handle, in turn.
+    fn value_by_handles(s: &StringLit) -> String {
+        let mut out = String::new();
+        for e in s.syntax().children_with_tokens() {
+            match e {
+                rowan::NodeOrToken::Token(t) => match t.kind() {
+                    STRING_TEXT => out.push_str(t.text()),
+                    STRING_ESCAPE => out.push_str(decode_escape(t.text())),
+                    _ => {}
+                },
+                rowan::NodeOrToken::Node(n) => out.push_str(&n.text().to_string()),
+            }
+        }
+        out
+    }
+
+    /// The value of every string of `text`, with the buffer reused, is
+    /// what reading the handles gives.
+    fn values_agree(text: &str) {
+        let root = crate::parse(text).syntax_node();
+        let mut buffer = String::from("left over");
+        for s in root.descendants().filter_map(StringLit::cast) {
+            s.value_into(&mut buffer);
+            assert_eq!(buffer, value_by_handles(&s), "{s:?} in {text:?}");
+        }
+    }
+
+    #[test]
+    fn values_of_programs() {
+        values_agree(
+            "agent a:\n  skills: [\"web-search\", \"a\\\"b\\n{c}\\{\", \"x {y.z} w\", \"\", \"\"\"\n  t\n\"\"\"]\nsession \"unterminated\n",
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn values_match_the_handles(
+            text in "(session |skills: |\\[|\\]|\"|\"\"\"|a|b c|\\{|\\}|\\\\|\\\\n|\\\\q|\\.|, |\n|  ){0,30}"
+        ) {
+            values_agree(&text);
+        }
     }
 }

@@ -57,16 +57,14 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// Reports each variable of a `for`, `repeat` or `loop` (item and index)
-/// named like an outer variable; the construct is told by its kind, and
-/// its names are read in one walk, without collecting them.
+/// named like an outer variable; a `for`'s names are read in one walk,
+/// without collecting them.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for node in ctx.nodes_matching(|k| {
         ast::ForExpr::can_cast(k) || ast::RepeatExpr::can_cast(k) || ast::LoopExpr::can_cast(k)
     }) {
-        let (first, second) = if ast::ForExpr::can_cast(node.kind()) {
-            // `ForExpr::item` and `ForExpr::index` (its first and second
-            // names), from one walk over its children.
-            let mut names = node.children().filter_map(ast::Name::cast);
+        let (first, second) = if let Some(f) = ast::ForExpr::cast(node.clone()) {
+            let mut names = f.variables();
             (names.next(), names.next())
         } else if let Some(r) = ast::RepeatExpr::cast(node.clone()) {
             (r.index(), None)

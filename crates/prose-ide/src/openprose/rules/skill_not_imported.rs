@@ -77,7 +77,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let mut name = String::new();
     for el in skill_elements(ctx) {
         let ast::Expr::String(s) = el else { continue };
-        string_value_into(s.syntax(), &mut name);
+        s.value_into(&mut name);
         if imported_set.contains(name.as_str()) {
             continue;
         }
@@ -97,30 +97,6 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     }
 }
 
-/// Puts into `out` (cleared first) the value of the string literal
-/// `string`: what `ast::StringLit::value` gives (the text between the
-/// quotes, escapes decoded, interpolations as written), read from the green
-/// tree without making a handle per token or a new string.
-fn string_value_into(string: &SyntaxNode, out: &mut String) {
-    out.clear();
-    for child in string.green().children() {
-        match child {
-            prose_syntax::NodeOrToken::Token(t) => {
-                let kind = t.kind().0;
-                if kind == SyntaxKind::STRING_TEXT as u16 {
-                    out.push_str(t.text());
-                } else if kind == SyntaxKind::STRING_ESCAPE as u16 {
-                    out.push_str(ast::decode_escape(t.text()));
-                }
-            }
-            prose_syntax::NodeOrToken::Node(n) => {
-                use std::fmt::Write;
-                let _ = write!(out, "{n}");
-            }
-        }
-    }
-}
-
 /// The name `use "PATH"` binds without `as`: the last path segment,
 /// without a `.prose` extension.
 fn use_bound_name(path: &str) -> String {
@@ -131,35 +107,7 @@ fn use_bound_name(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::openprose::rule_tests::{check_code, check_no};
-    use crate::openprose::rules::prelude::*;
     use expect_test::expect;
-
-    /// [`super::string_value_into`] gives what `StringLit::value` gives,
-    /// for every string of `text`, with the buffer reused.
-    fn string_values_agree(text: &str) {
-        let root = prose_syntax::parse(text).syntax_node();
-        let mut buffer = String::from("left over");
-        for s in root.descendants().filter_map(ast::StringLit::cast) {
-            super::string_value_into(s.syntax(), &mut buffer);
-            assert_eq!(buffer, s.value(), "{s:?} in {text:?}");
-        }
-    }
-
-    #[test]
-    fn string_values_of_programs() {
-        string_values_agree(
-            "agent a:\n  skills: [\"web-search\", \"a\\\"b\\n{c}\\{\", \"x {y.z} w\", \"\", \"\"\"\n  t\n\"\"\"]\nsession \"unterminated\n",
-        );
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn string_value_matches_value(
-            text in "(session |skills: |\\[|\\]|\"|\"\"\"|a|b c|\\{|\\}|\\\\|\\\\n|\\\\q|\\.|, |\n|  ){0,30}"
-        ) {
-            string_values_agree(&text);
-        }
-    }
 
     #[test]
     fn unimported_skills() {
