@@ -151,10 +151,10 @@ fn compute_owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
         }
     }
     if !keys.is_sorted() {
-        let mut order: Vec<usize> = (0..out.len()).collect();
-        order.sort_by_key(|&i| keys[i]);
-        let mut items: Vec<Option<(Owner, ast::Property)>> = out.into_iter().map(Some).collect();
-        out = order.iter().filter_map(|&i| items[i].take()).collect();
+        // Stable: an owner's properties keep their order.
+        let mut keyed: Vec<_> = keys.into_iter().zip(out).collect();
+        keyed.sort_by_key(|(key, _)| *key);
+        out = keyed.into_iter().map(|(_, owned)| owned).collect();
     }
     out
 }
