@@ -49,6 +49,7 @@
 //! stays in the message.
 
 use crate::openprose::rules::prelude::*;
+use crate::openprose::suggestions::{bag_distance, damerau_levenshtein};
 
 pub(crate) const RULE: Rule = Rule {
     code: "P101",
@@ -147,12 +148,10 @@ fn closest_variable<'a>(ctx: &'a Ctx<'_>, r: &crate::semantics::Reference) -> Op
             d.name.len().abs_diff(r.name.len()) <= 2 * 4
                 && d.name.chars().count().abs_diff(chars) <= 2
         })
-        .map(|d| {
-            (
-                strsim::damerau_levenshtein(&r.name, &d.name),
-                d.name.as_str(),
-            )
-        })
+        // A candidate the letters alone put over two edits away is not
+        // measured (the bound is never over the distance).
+        .filter(|d| bag_distance(&r.name, &d.name).is_none_or(|b| b <= 2))
+        .map(|d| (damerau_levenshtein(&r.name, &d.name), d.name.as_str()))
         .filter(|(dist, _)| *dist <= 2)
         .min()
         .map(|(_, n)| n)
