@@ -11,6 +11,7 @@
 
 pub mod ast;
 mod fence;
+pub mod green_search;
 mod interrupt;
 mod kind;
 pub mod layout;

@@ -9,7 +9,7 @@
 //! and passes them in (`AnalysisHost::set_memory_files`,
 //! `AnalysisHost::set_file_text`).
 
-use prose_syntax::{AstNode, SyntaxNode, ast};
+use prose_syntax::{AstNode, SyntaxKind, SyntaxNode, ast};
 
 use crate::{
     contract::{Persist, agent_persist},
@@ -89,6 +89,12 @@ pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> Ex
 /// What the agents and `use`s in `stmt` need, in text order.
 fn needs(stmt: &SyntaxNode) -> Vec<Need> {
     let mut out = Vec::new();
+    // Most statements hold neither: a look at the green tree spares
+    // making a handle for each of their nodes.
+    if !prose_syntax::green_search::holds_kind(stmt, &[SyntaxKind::AGENT_DEF, SyntaxKind::USE_STMT])
+    {
+        return out;
+    }
     for node in stmt.descendants() {
         if let Some(agent) = ast::AgentDef::cast(node.clone()) {
             if let (Some(name), Some(persist)) = (agent.name(), agent_persist(&agent)) {

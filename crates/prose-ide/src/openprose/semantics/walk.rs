@@ -142,6 +142,15 @@ struct Walker<'a> {
     interrupt: &'a dyn Fn(),
 }
 
+/// The kinds of the nodes [`Walker::hoisted`] takes definitions from.
+const HOISTED: &[SyntaxKind] = &[
+    SyntaxKind::AGENT_DEF,
+    SyntaxKind::BLOCK_DEF,
+    SyntaxKind::USE_STMT,
+    SyntaxKind::IMPORT_STMT,
+    SyntaxKind::INPUT_DECL,
+];
+
 impl Walker<'_> {
     fn tick(&mut self) {
         *self.ticks = self.ticks.wrapping_add(1);
@@ -156,6 +165,11 @@ impl Walker<'_> {
 
     /// The hoisted definitions: agents, blocks, imports, inputs, anywhere.
     fn hoisted(&mut self, node: &SyntaxNode) {
+        // Most statements hold none: a look at the green tree spares
+        // making a handle for each of their nodes.
+        if !prose_syntax::green_search::holds_kind(node, HOISTED) {
+            return;
+        }
         for node in node.descendants() {
             let def = |name: String, kind, name_range: TextRange| NameDef {
                 name: name.into(),
