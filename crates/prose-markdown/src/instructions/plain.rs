@@ -62,7 +62,31 @@ pub(crate) fn plainness(text: &str) -> Plainness {
     // made of `-`, `=`, spaces and `>` (`marks`) with a `-` or `=` in it
     // (`rule`): a setext underline or a front matter fence.
     let (mut spaces, mut marks, mut rule) = (0, true, false);
-    for (i, &c) in b.iter().enumerate() {
+    // A byte that matters only as "something else on the line", or a lone
+    // space before one (no run of spaces to count, and the other byte
+    // ends the line's chance of being an underline anyway).
+    let ordinary = |i: usize| {
+        !SPECIAL[usize::from(b[i])]
+            || (b[i] == b' '
+                && (i == 0 || b[i - 1] != b' ')
+                && i + 1 < b.len()
+                && !SPECIAL[usize::from(b[i + 1])])
+    };
+    let mut i = 0;
+    while i < b.len() {
+        // A run of such bytes (most of a prompt's words and the spaces
+        // between them) is stepped over at once; it ends with a byte that
+        // is not a space.
+        if ordinary(i) {
+            i += 1;
+            while i < b.len() && ordinary(i) {
+                i += 1;
+            }
+            (spaces, marks) = (0, false);
+            continue;
+        }
+        let (at, c) = (i, b[i]);
+        i += 1;
         if c == b' ' {
             spaces += 1;
             if spaces == 4 {
@@ -74,9 +98,9 @@ pub(crate) fn plainness(text: &str) -> Plainness {
         match c {
             b'`' | b'~' | b'#' | b'<' | b'[' | b'\t' => return Plainness::Rich,
             // An `_` inside a word (`topic_name`) starts no `_keyword_`.
-            b'_' if i == 0 || !is_word_byte(b[i - 1]) => return Plainness::Rich,
-            b'S' if b[i..].starts_with(b"SGN_") => return Plainness::Rich,
-            b'l' | b'L' if b.len() - i >= 4 && b[i..i + 4].eq_ignore_ascii_case(b"like") => {
+            b'_' if at == 0 || !is_word_byte(b[at - 1]) => return Plainness::Rich,
+            b'S' if b[at..].starts_with(b"SGN_") => return Plainness::Rich,
+            b'l' | b'L' if b.len() - at >= 4 && b[at..at + 4].eq_ignore_ascii_case(b"like") => {
                 return Plainness::Rich;
             }
             b'{' => braces = true,
@@ -104,6 +128,19 @@ pub(crate) fn plainness(text: &str) -> Plainness {
         Plainness::Plain
     }
 }
+
+/// The bytes [`plainness`] looks at one by one; any other byte only ends a
+/// run of spaces and makes its line more than an underline.
+const SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut k = 0;
+    let special = b" `~#<[\t_SlL{-=>\n\r";
+    while k < special.len() {
+        t[special[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
 
 /// Whether `text` holds nothing the instruction analysis looks for.
 pub(crate) fn is_plain(text: &str) -> bool {
