@@ -78,9 +78,7 @@ pub(crate) fn scan_triple(bytes: &[u8], inner: &mut dyn FnMut(usize, usize)) -> 
                 fence = line_start(&bytes[i..], fence);
             }
             _ => {
-                i += 1 + bytes[i + 1..]
-                    .iter()
-                    .position(|&b| matches!(b, b'"' | b'\\' | b'\n'))
+                i += 1 + memchr::memchr3(b'"', b'\\', b'\n', &bytes[i + 1..])
                     .unwrap_or(bytes.len() - i - 1)
             }
         }
