@@ -11,7 +11,6 @@
 
 pub mod ast;
 mod fence;
-pub mod green_search;
 mod interrupt;
 mod kind;
 pub mod layout;
@@ -19,6 +18,7 @@ pub mod lexer;
 pub mod lines;
 mod parser;
 pub mod reparse;
+pub mod walk;
 
 use std::{fmt, sync::Arc};
 

@@ -123,7 +123,7 @@ impl<'a> Ctx<'a> {
             Vec::with_capacity(usize::from(scope.text_range().len()) / 16);
         // How many nodes of each kind, to size each kind's list.
         let mut counts: Vec<u32> = vec![0; indexed.len()];
-        pre_order(&scope, |i, n| {
+        for (i, n) in prose_syntax::walk::descendants(&scope).enumerate() {
             if i % (1 << 16) == 0 {
                 db.unwind_if_revision_cancelled();
             }
@@ -133,9 +133,9 @@ impl<'a> Ctx<'a> {
                     counts.resize(k + 1, 0);
                 }
                 counts[k] += 1;
-                nodes.push(n.clone());
+                nodes.push(n);
             }
-        });
+        }
         let mut by_kind: Vec<Vec<u32>> = counts
             .iter()
             .map(|&n| Vec::with_capacity(n as usize))
@@ -585,37 +585,6 @@ impl RuleKinds {
     }
 }
 
-/// Calls `f` with every node of `scope`'s subtree, `scope` first, in
-/// pre-order, and its number in that order: what `descendants()` gives,
-/// stepping from node to node without the enter and leave events of
-/// rowan's walk.
-fn pre_order(scope: &SyntaxNode, mut f: impl FnMut(usize, &SyntaxNode)) {
-    let mut node = scope.clone();
-    let mut i = 0;
-    loop {
-        f(i, &node);
-        i += 1;
-        if let Some(child) = node.first_child() {
-            node = child;
-            continue;
-        }
-        // Up until a node has a next sibling, stopping at `scope`.
-        loop {
-            if node == *scope {
-                return;
-            }
-            if let Some(next) = node.next_sibling() {
-                node = next;
-                break;
-            }
-            match node.parent() {
-                Some(parent) => node = parent,
-                None => return,
-            }
-        }
-    }
-}
-
 /// The kinds `pred` accepts, computed once per predicate (rules ask with
 /// the same few functions for every file and statement).
 fn kinds_matching(
@@ -676,31 +645,6 @@ mod tests {
                     }
                 })
                 .unwrap();
-        }
-    }
-
-    /// `pre_order` visits what `descendants()` visits, in the same order,
-    /// from the root and from inner nodes (a statement scope), on text with
-    /// errors too.
-    #[test]
-    fn pre_order_is_descendants() {
-        for text in [
-            "agent a:\n  model: opus\nlet x = session: a\nsession \"{x}\"\n",
-            "parallel:\n  a = session \"x\"\n  b = do blk(1, [2, {k: 3}])\nif **done**:\n  session \"y\"\n",
-            "session \"unterminated\n  ) ] }\n\tfoo bar:\n",
-            "",
-        ] {
-            let root = prose_syntax::parse(text).syntax_node();
-            let scopes = std::iter::once(root.clone()).chain(root.descendants().skip(1).step_by(3));
-            for scope in scopes {
-                let mut seen = Vec::new();
-                super::pre_order(&scope, |i, n| {
-                    assert_eq!(i, seen.len());
-                    seen.push(n.clone());
-                });
-                let expected: Vec<_> = scope.descendants().collect();
-                assert_eq!(seen, expected, "{text:?} from {scope:?}");
-            }
         }
     }
 

@@ -91,11 +91,10 @@ fn needs(stmt: &SyntaxNode) -> Vec<Need> {
     let mut out = Vec::new();
     // Most statements hold neither: a look at the green tree spares
     // making a handle for each of their nodes.
-    if !prose_syntax::green_search::holds_kind(stmt, &[SyntaxKind::AGENT_DEF, SyntaxKind::USE_STMT])
-    {
+    if !prose_syntax::walk::holds_kind(stmt, &[SyntaxKind::AGENT_DEF, SyntaxKind::USE_STMT]) {
         return out;
     }
-    for node in stmt.descendants() {
+    for node in prose_syntax::walk::descendants(stmt) {
         if let Some(agent) = ast::AgentDef::cast(node.clone()) {
             if let (Some(name), Some(persist)) = (agent.name(), agent_persist(&agent)) {
                 out.push(Need::Memory {

@@ -31,7 +31,7 @@ pub(crate) fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<Injection> {
     let root = parse(db, file).syntax_node();
     let per_statement = db.statement_memos().injections.each(file, &root, |stmt| {
         let start = stmt.text_range().start();
-        stmt.descendants()
+        prose_syntax::walk::descendants(stmt)
             .filter_map(ast::StringLit::cast)
             .filter(is_prompt)
             .map(|s| {

@@ -167,10 +167,10 @@ impl Walker<'_> {
     fn hoisted(&mut self, node: &SyntaxNode) {
         // Most statements hold none: a look at the green tree spares
         // making a handle for each of their nodes.
-        if !prose_syntax::green_search::holds_kind(node, HOISTED) {
+        if !prose_syntax::walk::holds_kind(node, HOISTED) {
             return;
         }
-        for node in node.descendants() {
+        for node in prose_syntax::walk::descendants(node) {
             let def = |name: String, kind, name_range: TextRange| NameDef {
                 name: name.into(),
                 kind,
@@ -665,10 +665,7 @@ impl Walker<'_> {
     }
 
     fn strings_in(&mut self, node: &SyntaxNode) {
-        for n in node
-            .descendants()
-            .filter(|n| n.kind() == SyntaxKind::STRING)
-        {
+        for n in prose_syntax::walk::descendants(node).filter(|n| n.kind() == SyntaxKind::STRING) {
             if let Some(s) = ast::StringLit::cast(n) {
                 self.string(&s);
             }
