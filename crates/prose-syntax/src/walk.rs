@@ -1,6 +1,6 @@
 //! Walks of a subtree that make fewer node handles than rowan's own.
 //!
-//! - [`descendants`]: every node of a subtree in pre-order, what
+//! - [`pre_order`]: every node of a subtree in pre-order, what
 //!   `SyntaxNode::descendants()` gives, stepping from node to node (first
 //!   child, next sibling, up to the parent) without the enter and leave
 //!   events of rowan's walk, each of which clones and drops a handle.
@@ -12,48 +12,32 @@
 
 use crate::{GreenNodeData, NodeOrToken, SyntaxKind, SyntaxNode};
 
-/// Every node of `scope`'s subtree, `scope` first, in pre-order: what
-/// `scope.descendants()` gives.
-pub fn descendants(scope: &SyntaxNode) -> Descendants {
-    Descendants {
-        scope: scope.clone(),
-        next: Some(scope.clone()),
-    }
-}
-
-/// The iterator of [`descendants`].
-#[derive(Debug, Clone)]
-pub struct Descendants {
-    scope: SyntaxNode,
-    next: Option<SyntaxNode>,
-}
-
-impl Iterator for Descendants {
-    type Item = SyntaxNode;
-
-    fn next(&mut self) -> Option<SyntaxNode> {
-        let node = self.next.take()?;
-        self.next = match node.first_child() {
-            Some(child) => Some(child),
-            None => self.after(&node),
-        };
-        Some(node)
-    }
-}
-
-impl Descendants {
-    /// The node after `node`'s subtree: the next sibling of it or of its
-    /// nearest ancestor that has one, stopping at the scope.
-    fn after(&self, node: &SyntaxNode) -> Option<SyntaxNode> {
-        let mut node = node.clone();
+/// Calls `f` with every node of `scope`'s subtree, `scope` first, in
+/// pre-order: the nodes `scope.descendants()` gives. (A loop with a closure,
+/// not an iterator: generic, so compiled into each caller; an iterator
+/// stepping the same way, called across the crate boundary, cost more per
+/// node than rowan's walk saves.)
+pub fn pre_order(scope: &SyntaxNode, mut f: impl FnMut(&SyntaxNode)) {
+    let mut node = scope.clone();
+    loop {
+        f(&node);
+        if let Some(child) = node.first_child() {
+            node = child;
+            continue;
+        }
+        // Up until a node has a next sibling, stopping at `scope`.
         loop {
-            if node == self.scope {
-                return None;
+            if node == *scope {
+                return;
             }
             if let Some(next) = node.next_sibling() {
-                return Some(next);
+                node = next;
+                break;
             }
-            node = node.parent()?;
+            match node.parent() {
+                Some(parent) => node = parent,
+                None => return,
+            }
         }
     }
 }
@@ -129,17 +113,18 @@ mod tests {
         }
     }
 
-    /// `descendants` visits what rowan's `descendants()` visits, in the
+    /// `pre_order` visits what rowan's `descendants()` visits, in the
     /// same order, from the root and from inner nodes, on text with errors
     /// too.
     #[test]
-    fn descendants_are_rowans() {
+    fn pre_order_is_rowans_descendants() {
         for text in PROGRAMS {
             let root = crate::parse(text).syntax_node();
             for scope in root.descendants() {
-                let ours: Vec<_> = descendants(&scope).collect();
                 let rowans: Vec<_> = scope.descendants().collect();
-                assert_eq!(ours, rowans, "{scope:?} of {text:?}");
+                let mut visited = Vec::new();
+                pre_order(&scope, |n| visited.push(n.clone()));
+                assert_eq!(visited, rowans, "{scope:?} of {text:?}");
             }
         }
     }
@@ -152,6 +137,8 @@ mod tests {
         let root = crate::parse(&text).syntax_node();
         assert!(!holds_kind(&root, &[AGENT_DEF]));
         assert!(holds_kind(&root, &[LET_STMT]));
-        assert_eq!(descendants(&root).count(), root.descendants().count());
+        let mut n = 0;
+        pre_order(&root, |_| n += 1);
+        assert_eq!(n, root.descendants().count());
     }
 }

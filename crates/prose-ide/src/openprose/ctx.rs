@@ -123,19 +123,21 @@ impl<'a> Ctx<'a> {
             Vec::with_capacity(usize::from(scope.text_range().len()) / 16);
         // How many nodes of each kind, to size each kind's list.
         let mut counts: Vec<u32> = vec![0; indexed.len()];
-        for (i, n) in prose_syntax::walk::descendants(&scope).enumerate() {
+        let mut i = 0usize;
+        prose_syntax::walk::pre_order(&scope, |n| {
             if i % (1 << 16) == 0 {
                 db.unwind_if_revision_cancelled();
             }
+            i += 1;
             let k = n.kind() as usize;
             if indexed.get(k).copied().unwrap_or(true) {
                 if counts.len() <= k {
                     counts.resize(k + 1, 0);
                 }
                 counts[k] += 1;
-                nodes.push(n);
+                nodes.push(n.clone());
             }
-        }
+        });
         let mut by_kind: Vec<Vec<u32>> = counts
             .iter()
             .map(|&n| Vec::with_capacity(n as usize))

@@ -94,7 +94,7 @@ fn needs(stmt: &SyntaxNode) -> Vec<Need> {
     if !prose_syntax::walk::holds_kind(stmt, &[SyntaxKind::AGENT_DEF, SyntaxKind::USE_STMT]) {
         return out;
     }
-    for node in prose_syntax::walk::descendants(stmt) {
+    prose_syntax::walk::pre_order(stmt, |node| {
         if let Some(agent) = ast::AgentDef::cast(node.clone()) {
             if let (Some(name), Some(persist)) = (agent.name(), agent_persist(&agent)) {
                 out.push(Need::Memory {
@@ -102,11 +102,11 @@ fn needs(stmt: &SyntaxNode) -> Vec<Need> {
                     persist,
                 });
             }
-        } else if let Some(u) = ast::UseStmt::cast(node)
+        } else if let Some(u) = ast::UseStmt::cast(node.clone())
             && let Some(path) = u.path()
         {
             out.push(Need::Program(path.value()));
         }
-    }
+    });
     out
 }

@@ -31,15 +31,17 @@ pub(crate) fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<Injection> {
     let root = parse(db, file).syntax_node();
     let per_statement = db.statement_memos().injections.each(file, &root, |stmt| {
         let start = stmt.text_range().start();
-        prose_syntax::walk::descendants(stmt)
-            .filter_map(ast::StringLit::cast)
-            .filter(is_prompt)
-            .map(|s| {
+        let mut out = Vec::new();
+        prose_syntax::walk::pre_order(stmt, |n| {
+            if let Some(s) = ast::StringLit::cast(n.clone())
+                && is_prompt(&s)
+            {
                 let mut inj = injection(text, &s);
                 inj.map = inj.map.moved(start, TextSize::new(0));
-                inj
-            })
-            .collect()
+                out.push(inj);
+            }
+        });
+        out
     });
     let mut out = Vec::with_capacity(per_statement.iter().map(|(_, injs)| injs.len()).sum());
     out.extend(per_statement.iter().flat_map(|(start, injs)| {

@@ -170,12 +170,14 @@ impl Walker<'_> {
         if !prose_syntax::walk::holds_kind(node, HOISTED) {
             return;
         }
-        for node in prose_syntax::walk::descendants(node) {
+        let base = self.base;
+        let mut hoisted = Vec::new();
+        prose_syntax::walk::pre_order(node, |node| {
             let def = |name: String, kind, name_range: TextRange| NameDef {
                 name: name.into(),
                 kind,
-                name_range: name_range - self.base,
-                range: range(&node) - self.base,
+                name_range: name_range - base,
+                range: range(node) - base,
                 scope: None,
                 in_block_def: false,
             };
@@ -211,9 +213,10 @@ impl Walker<'_> {
                 _ => None,
             };
             if let Some(d) = found {
-                self.steps.push(Step::Hoisted(d));
+                hoisted.push(Step::Hoisted(d));
             }
-        }
+        });
+        self.steps.extend(hoisted);
     }
 
     /// Records a definition; its ordinal.
@@ -665,10 +668,12 @@ impl Walker<'_> {
     }
 
     fn strings_in(&mut self, node: &SyntaxNode) {
-        for n in prose_syntax::walk::descendants(node).filter(|n| n.kind() == SyntaxKind::STRING) {
-            if let Some(s) = ast::StringLit::cast(n) {
+        prose_syntax::walk::pre_order(node, |n| {
+            if n.kind() == SyntaxKind::STRING
+                && let Some(s) = ast::StringLit::cast(n.clone())
+            {
                 self.string(&s);
             }
-        }
+        });
     }
 }
