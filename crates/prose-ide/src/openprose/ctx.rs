@@ -125,7 +125,7 @@ impl<'a> Ctx<'a> {
         let mut counts: Vec<u32> = vec![0; indexed.len()];
         let mut i = 0usize;
         prose_syntax::walk::pre_order(&scope, |n| {
-            if i % (1 << 16) == 0 {
+            if i.is_multiple_of(1 << 16) {
                 db.unwind_if_revision_cancelled();
             }
             i += 1;
