@@ -88,41 +88,7 @@ fn element_at_offset(node: &SyntaxNode, offset: TextSize) -> rowan::TokenAtOffse
     }
 }
 
-mod support {
-    use super::*;
-
-    pub(super) fn child<N: AstNode>(parent: &SyntaxNode) -> Option<N> {
-        parent.children().find_map(N::cast)
-    }
-
-    pub(super) fn children<N: AstNode>(parent: &SyntaxNode) -> impl Iterator<Item = N> + use<N> {
-        parent.children().filter_map(N::cast)
-    }
-
-    pub(super) fn token(parent: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
-        parent
-            .children_with_tokens()
-            .filter_map(|e| e.into_token())
-            .find(|t| t.kind() == kind)
-    }
-
-    /// The first child of type `N` that comes after a `kind` token.
-    pub(super) fn child_after<N: AstNode>(parent: &SyntaxNode, kind: SyntaxKind) -> Option<N> {
-        let mut seen = false;
-        for e in parent.children_with_tokens() {
-            match e {
-                rowan::NodeOrToken::Token(t) if t.kind() == kind => seen = true,
-                rowan::NodeOrToken::Node(n) if seen => {
-                    if let Some(n) = N::cast(n) {
-                        return Some(n);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    }
-}
+mod support;
 
 macro_rules! ast_node {
     ($(#[$meta:meta])* $name:ident, $($kind:ident)|+) => {
