@@ -23,10 +23,9 @@ impl Name {
     pub fn ident_token(&self) -> Option<SyntaxToken> {
         self.0.first_token()
     }
+    /// The text of [`Name::ident_token`] (empty without one).
     pub fn text(&self) -> String {
-        self.ident_token()
-            .map(|t| t.text().to_string())
-            .unwrap_or_default()
+        support::first_token_text(&self.0)
     }
 }
 
@@ -34,10 +33,9 @@ impl NameRef {
     pub fn ident_token(&self) -> Option<SyntaxToken> {
         self.0.first_token()
     }
+    /// The text of [`NameRef::ident_token`] (empty without one).
     pub fn text(&self) -> String {
-        self.ident_token()
-            .map(|t| t.text().to_string())
-            .unwrap_or_default()
+        support::first_token_text(&self.0)
     }
 }
 

@@ -65,6 +65,21 @@ pub(super) fn token(parent: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken
     None
 }
 
+/// The text of `node.first_token()` (empty without one), read from the
+/// green tree: the first element of the node, of that element's node and
+/// so on down to a token.
+pub(super) fn first_token_text(node: &SyntaxNode) -> String {
+    let green = node.green();
+    let mut at: &rowan::GreenNodeData = &green;
+    loop {
+        match at.children().next() {
+            Some(NodeOrToken::Token(t)) => return t.text().to_string(),
+            Some(NodeOrToken::Node(n)) => at = n,
+            None => return String::new(),
+        }
+    }
+}
+
 /// The first child of type `N` that comes after a `kind` token.
 pub(super) fn child_after<N: AstNode>(parent: &SyntaxNode, kind: SyntaxKind) -> Option<N> {
     let mut seen = false;
@@ -103,8 +118,9 @@ mod tests {
     }
 
     /// Every node of whole and broken programs (and of the corpus when
-    /// `PROSE_CORPUS` is set): the first token of every kind and the first
-    /// child of several types are those a walk of the handles finds.
+    /// `PROSE_CORPUS` is set): the first token of every kind, the first
+    /// child of several types and the text of the first token are those a
+    /// walk of the handles finds.
     #[test]
     fn lookups_are_those_of_a_walk_of_the_handles() {
         let kinds: Vec<SyntaxKind> = (0u16..).map_while(SyntaxKind::from_raw).collect();
@@ -130,6 +146,8 @@ mod tests {
                         "{kind:?} in {node:?}"
                     );
                 }
+                let first = node.first_token().map(|t| t.text().to_string());
+                assert_eq!(first_token_text(&node), first.unwrap_or_default());
                 check::<Expr>(&node);
                 check::<StringLit>(&node);
                 check::<Name>(&node);
