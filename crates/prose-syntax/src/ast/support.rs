@@ -70,7 +70,7 @@ pub(super) fn token(parent: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken
 /// so on down to a token.
 pub(super) fn first_token_text(node: &SyntaxNode) -> String {
     let green = node.green();
-    let mut at: &rowan::GreenNodeData = &green;
+    let mut at: &rowan::GreenNodeData = green;
     loop {
         match at.children().next() {
             Some(NodeOrToken::Token(t)) => return t.text().to_string(),
