@@ -223,15 +223,17 @@ impl FileSemantics {
     }
 }
 
-/// The definitions of one name.
+/// The definitions of one name. Most names are defined once or twice, by
+/// one kind of definition: those lists stay inline, without an allocation
+/// of their own (the names are made again after every edit).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 struct Named {
     /// In definition order.
-    ids: Vec<DefId>,
+    ids: smallvec::SmallVec<[DefId; 2]>,
     /// The first of each kind (a handful of kinds at most), so that
     /// [`FileSemantics::find`] does not scan thousands of definitions of
     /// one name.
-    first_of_kind: Vec<(DefKind, DefId)>,
+    first_of_kind: smallvec::SmallVec<[(DefKind, DefId); 1]>,
 }
 
 impl Named {

@@ -3,6 +3,7 @@
 //! empty bodies, and integer-valued settings (`repeat N`, `max:`, `retry:`).
 
 use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
 
 use crate::openprose::rules::{prelude::*, relation::declared_places};
 
@@ -99,14 +100,15 @@ pub(super) struct OuterIndex {
     at: HashMap<(u32, TextRange), Vars>,
 }
 
-/// The variables of one name whose scope or list has one range.
+/// The variables of one name whose scope or list has one range: nearly
+/// always one, kept inline (no allocation per entry).
 #[derive(Default)]
 struct Vars {
     /// The scoped variables, in definition order.
-    scoped: Vec<DefId>,
+    scoped: SmallVec<[DefId; 1]>,
     /// The declarations by the kind of their list (a range may be the
     /// range of several nodes), each in the order of the list.
-    flat: Vec<(SyntaxKind, Vec<DefId>)>,
+    flat: SmallVec<[(SyntaxKind, SmallVec<[DefId; 1]>); 1]>,
 }
 
 impl OuterIndex {
@@ -142,7 +144,7 @@ impl OuterIndex {
                 let kind = list.kind();
                 match flat.iter_mut().find(|(k, _)| *k == kind) {
                     Some((_, ids)) => ids.push(id),
-                    None => flat.push((kind, vec![id])),
+                    None => flat.push((kind, smallvec::smallvec![id])),
                 }
             }
         }
