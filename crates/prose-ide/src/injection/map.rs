@@ -7,6 +7,8 @@
 //! be contiguous in the host: a fence inside a list item leaves out the
 //! item's indentation on every line.
 
+use std::sync::Arc;
+
 use prose_syntax::{TextRange, TextSize};
 
 /// One run of the guest text and where it came from.
@@ -24,33 +26,78 @@ impl Piece {
 }
 
 /// Maps offsets and ranges of a guest text to its host's, and back.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+///
+/// The pieces are shared, and their host ranges are kept relative to a
+/// shift: the map of a text that moved in its host (an edit before it) is
+/// the same pieces with another shift, made without copying them (a long
+/// program's thousands of prompts move after every edit).
+#[derive(Debug, Clone, Default)]
 pub struct OffsetMap {
-    pieces: Vec<Piece>,
+    /// In guest order, host ranges before the shift.
+    pieces: Arc<Vec<Piece>>,
+    /// Added to every host offset of `pieces`.
+    shift: i64,
     /// Where an empty guest text stands in the host.
     anchor: TextSize,
+}
+
+/// Two maps are equal when they map alike, however their pieces are
+/// shifted.
+impl PartialEq for OffsetMap {
+    fn eq(&self, other: &OffsetMap) -> bool {
+        self.anchor == other.anchor
+            && self.pieces.len() == other.pieces.len()
+            && (self.shift == other.shift && Arc::ptr_eq(&self.pieces, &other.pieces)
+                || self.pieces().eq(other.pieces()))
+    }
+}
+
+impl Eq for OffsetMap {}
+
+impl std::hash::Hash for OffsetMap {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.anchor.hash(state);
+        self.pieces.len().hash(state);
+        self.pieces().for_each(|p| p.hash(state));
+    }
 }
 
 impl OffsetMap {
     /// Gives back the capacity the pieces do not use.
     pub(crate) fn shrink_to_fit(&mut self) {
-        self.pieces.shrink_to_fit();
+        Arc::make_mut(&mut self.pieces).shrink_to_fit();
+    }
+
+    /// The pieces, with their host ranges where they are in the host.
+    fn pieces(&self) -> impl DoubleEndedIterator<Item = Piece> + '_ {
+        self.pieces.iter().map(|p| self.shifted(*p))
+    }
+
+    /// `p` with its host range where it is in the host.
+    fn shifted(&self, p: Piece) -> Piece {
+        if self.shift == 0 {
+            return p;
+        }
+        let at = |o: TextSize| TextSize::new((i64::from(u32::from(o)) + self.shift) as u32);
+        Piece {
+            guest: p.guest,
+            host: TextRange::new(at(p.host.start()), at(p.host.end())),
+        }
+    }
+
+    /// The piece at `i`, shifted.
+    fn piece(&self, i: usize) -> Option<Piece> {
+        self.pieces.get(i).map(|p| self.shifted(*p))
     }
 
     /// The same map for the host text moved: every host offset `from` or
     /// after it is moved to start at `to` instead (none lies before `from`).
     pub(crate) fn moved(&self, from: TextSize, to: TextSize) -> OffsetMap {
-        let at = |o: TextSize| o - from + to;
+        let by = i64::from(u32::from(to)) - i64::from(u32::from(from));
         OffsetMap {
-            pieces: self
-                .pieces
-                .iter()
-                .map(|p| Piece {
-                    guest: p.guest,
-                    host: TextRange::new(at(p.host.start()), at(p.host.end())),
-                })
-                .collect(),
-            anchor: at(self.anchor),
+            pieces: self.pieces.clone(),
+            shift: self.shift + by,
+            anchor: TextSize::new((i64::from(u32::from(self.anchor)) + by) as u32),
         }
     }
 
@@ -64,8 +111,11 @@ impl OffsetMap {
         } else {
             self.pieces.partition_point(|p| p.guest.end() <= offset)
         };
-        let Some(p) = self.pieces.get(i) else {
-            return self.pieces.last().map_or(self.anchor, |p| p.host.end());
+        let Some(p) = self.piece(i) else {
+            return self
+                .pieces()
+                .next_back()
+                .map_or(self.anchor, |p| p.host.end());
         };
         if offset <= p.guest.start() {
             return p.host.start();
@@ -95,10 +145,9 @@ impl OffsetMap {
         }
         // A piece that holds the offset, else one that ends at it.
         let p = self
-            .pieces
-            .iter()
+            .pieces()
             .find(|p| p.host.contains(offset))
-            .or_else(|| self.pieces.iter().find(|p| p.host.end() == offset))?;
+            .or_else(|| self.pieces().find(|p| p.host.end() == offset))?;
         Some(if p.is_verbatim() {
             p.guest.start() + (offset - p.host.start())
         } else {
@@ -137,7 +186,7 @@ impl OffsetMap {
 
     /// The host range from the first piece to the last.
     pub fn host_span(&self) -> TextRange {
-        match (self.pieces.first(), self.pieces.last()) {
+        match (self.piece(0), self.pieces().next_back()) {
             (Some(a), Some(b)) => TextRange::new(a.host.start(), b.host.end()),
             _ => TextRange::empty(self.anchor),
         }
@@ -157,7 +206,8 @@ impl GuestText {
         GuestText {
             text: String::new(),
             map: OffsetMap {
-                pieces: Vec::new(),
+                pieces: Arc::default(),
+                shift: 0,
                 anchor,
             },
         }
@@ -174,8 +224,11 @@ impl GuestText {
         let start = TextSize::of(self.text.as_str());
         self.text.push_str(guest_text);
         let guest = TextRange::at(start, TextSize::of(guest_text));
+        // The pieces are this builder's own, not shifted.
+        debug_assert_eq!(self.map.shift, 0);
+        let pieces = Arc::make_mut(&mut self.map.pieces);
         // Verbatim runs that continue each other in both texts are one piece.
-        if let Some(last) = self.map.pieces.last_mut()
+        if let Some(last) = pieces.last_mut()
             && last.is_verbatim()
             && host.len() == guest.len()
             && last.host.end() == host.start()
@@ -185,7 +238,7 @@ impl GuestText {
             last.guest = last.guest.cover(guest);
             return;
         }
-        self.map.pieces.push(Piece { guest, host });
+        pieces.push(Piece { guest, host });
     }
 
     /// Appends the host's text of `range` as it is.
@@ -256,6 +309,50 @@ mod tests {
         );
         assert!(m.is_verbatim(r(0, 2)));
         assert_eq!(m.to_guest(20.into()), None);
+    }
+
+    /// A moved map maps as the map built where the text moved to, and is
+    /// equal to it (with the same hash); moved back, it is the first.
+    #[test]
+    fn moved_maps_are_maps_built_there() {
+        let build = |at: u32| {
+            let host = format!("{}say \"a\\nb\" x", " ".repeat(at as usize));
+            let mut g = GuestText::at((at + 5).into());
+            g.copy(&host, r(at + 5, at + 6));
+            g.replace(r(at + 6, at + 8), "\n");
+            g.copy(&host, r(at + 8, at + 9));
+            g.map
+        };
+        let hash = |m: &OffsetMap| {
+            use std::hash::{BuildHasher, BuildHasherDefault};
+            BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(m)
+        };
+        let (here, there) = (build(3), build(40));
+        let moved = here.moved(3.into(), 40.into());
+        assert_eq!(moved, there);
+        assert_eq!(hash(&moved), hash(&there));
+        assert_ne!(here, there);
+        for offset in 0..4u32 {
+            for end_bias in [false, true] {
+                assert_eq!(
+                    moved.to_host(offset.into(), end_bias),
+                    there.to_host(offset.into(), end_bias)
+                );
+            }
+        }
+        for offset in 0..60u32 {
+            assert_eq!(moved.to_guest(offset.into()), there.to_guest(offset.into()));
+        }
+        assert_eq!(moved.host_span(), there.host_span());
+        // Down to the start of the text and back.
+        let back = moved.moved(45.into(), 0.into()).moved(0.into(), 8.into());
+        assert_eq!(back, here);
+        assert_eq!(back.host_span(), r(8, 12));
+        let empty = GuestText::at(7.into()).map;
+        assert_eq!(
+            empty.moved(7.into(), 2.into()).to_host(0.into(), false),
+            2.into()
+        );
     }
 
     #[test]
