@@ -67,10 +67,8 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             .filter(|t| t.kind() == SyntaxKind::STRING_TEXT)
         {
             let base = t.text_range().start();
-            for (i, c) in t.text().char_indices() {
-                if c != '"' {
-                    continue;
-                }
+            // A `"` byte is always the character `"` in UTF-8.
+            for i in memchr::memchr_iter(b'"', t.text().as_bytes()) {
                 let at = TextRange::at(base + prose_syntax::TextSize::from(i as u32), 1.into());
                 match runs.last_mut() {
                     Some(last) if last.end() == at.start() => *last = last.cover(at),
