@@ -82,11 +82,14 @@ pub(crate) fn session_prompts(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<SessionPrompt>> 
 
 fn compute_session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
     let mut out = Vec::new();
+    // One buffer for every prompt's value.
+    let mut buffer = String::new();
     let mut string = |e: Option<ast::Expr>| {
         if let Some(ast::Expr::String(s)) = e
             && s.is_terminated()
         {
-            let value = PromptValue::of(&s.value());
+            s.value_into(&mut buffer);
+            let value = PromptValue::of(&buffer);
             out.push(SessionPrompt::String(s, value));
         }
     };
