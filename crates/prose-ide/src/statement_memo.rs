@@ -66,12 +66,16 @@ pub(crate) struct StatementMemo<T> {
     /// How many statements were computed (not taken from the memo), for
     /// tests.
     computed: AtomicU64,
+    /// How many runs started: each run's number marks the entries it uses.
+    runs: AtomicU64,
 }
 
 struct Entry<T> {
     /// Keeps the allocation the entry is keyed by alive.
     _green: GreenNode,
     value: Arc<T>,
+    /// The number of the last run that used it ([`Run::mark`]).
+    mark: u64,
 }
 
 impl<T> Default for StatementMemo<T> {
@@ -79,6 +83,7 @@ impl<T> Default for StatementMemo<T> {
         StatementMemo {
             files: Mutex::new(HashMap::new()),
             computed: AtomicU64::new(0),
+            runs: AtomicU64::new(0),
         }
     }
 }
@@ -153,19 +158,30 @@ impl<T> StatementMemo<T> {
         let mut run = Run {
             memo: self,
             file,
-            previous: self.entries().remove(&file).unwrap_or_default(),
-            next: sized(statements.len()),
-            done: false,
+            entries: self.entries().remove(&file).unwrap_or_default(),
+            mark: self.runs.fetch_add(1, Ordering::Relaxed) + 1,
         };
-        // The statements to compute: those not kept, each allocation once
-        // (a statement whose text recurs may share one).
+        // What is kept, marked as used by this run; `None` where the
+        // statement is to compute. The statements to compute: those not
+        // kept, each allocation once (a statement whose text recurs may
+        // share one).
+        let mut out: Vec<(TextSize, Option<Arc<T>>)> = Vec::with_capacity(statements.len());
+        let mut wanted: Vec<usize> = Vec::new();
         let mut asked: ByKey<()> = ByKey::default();
-        let wanted: Vec<usize> = (0..statements.len())
-            .filter(|&i| {
-                let k = statements[i].0;
-                !run.previous.contains_key(&k) && asked.insert(k, ()).is_none()
-            })
-            .collect();
+        for (i, &(k, start, _)) in statements.iter().enumerate() {
+            match run.entries.get_mut(&k) {
+                Some(e) => {
+                    e.mark = run.mark;
+                    out.push((start, Some(e.value.clone())));
+                }
+                None => {
+                    if asked.insert(k, ()).is_none() {
+                        wanted.push(i);
+                    }
+                    out.push((start, None));
+                }
+            }
+        }
         // Many to compute (a file opened, the CLI): a handle for every
         // statement, made in one pass over the root's children and kept
         // while they are computed (the walks' nodes then reuse the same
@@ -186,31 +202,33 @@ impl<T> StatementMemo<T> {
             .collect();
         self.computed
             .fetch_add(missing.len() as u64, Ordering::Relaxed);
-        let mut fresh = compute(&missing).into_iter();
-        // Every value of this computation by key, kept or not.
-        let mut values: ByKey<Arc<T>> = sized(statements.len());
-        let mut out = Vec::with_capacity(statements.len());
-        for &(k, start, node) in &statements {
-            let value = if let Some(v) = values.get(&k) {
-                v.clone()
-            } else {
-                let entry = match run.previous.remove(&k) {
-                    Some(e) => e,
-                    None => Entry {
-                        _green: node.to_owned(),
-                        value: Arc::new(fresh.next().expect("one result per missing statement")),
-                    },
+        let fresh = compute(&missing);
+        assert_eq!(fresh.len(), missing.len(), "one result per missing statement");
+        // The computed values by key (kept for later runs when reusable).
+        let mut computed: ByKey<Arc<T>> = sized(wanted.len());
+        for (&i, value) in wanted.iter().zip(fresh) {
+            let (k, _, node) = statements[i];
+            let value = Arc::new(value);
+            if reusable(&value) {
+                let entry = Entry {
+                    _green: node.to_owned(),
+                    value: value.clone(),
+                    mark: run.mark,
                 };
-                let value = entry.value.clone();
-                if reusable(&value) {
-                    run.next.insert(k, entry);
-                }
-                values.insert(k, value.clone());
-                value
-            };
-            out.push((start, value));
+                run.entries.insert(k, entry);
+            }
+            computed.insert(k, value);
         }
-        run.done = true;
+        let out = out
+            .into_iter()
+            .zip(&statements)
+            .map(|((start, kept), &(k, _, _))| {
+                let value = kept.unwrap_or_else(|| computed[&k].clone());
+                (start, value)
+            })
+            .collect();
+        // The file keeps the entries this run used or made.
+        run.entries.retain(|_, e| e.mark == run.mark);
         out
     }
 
@@ -226,24 +244,22 @@ impl<T> StatementMemo<T> {
     }
 }
 
-/// One computation over a file's statements: when it ends, the file keeps
-/// the entries it used; when it is interrupted (a cancelled revision
-/// unwinds through `compute`), the file keeps every entry it had as well,
+/// One computation over a file's statements, holding the file's entries
+/// meanwhile and giving them back when dropped: when it ends, it has kept
+/// only the entries it used or made; when it is interrupted (a cancelled
+/// revision unwinds through `compute`), the file keeps every entry it had,
 /// for the next computation.
 struct Run<'m, T> {
     memo: &'m StatementMemo<T>,
     file: SourceFile,
-    previous: ByKey<Entry<T>>,
-    next: ByKey<Entry<T>>,
-    done: bool,
+    entries: ByKey<Entry<T>>,
+    /// This run's number, set on each entry it uses or makes.
+    mark: u64,
 }
 
 impl<T> Drop for Run<'_, T> {
     fn drop(&mut self) {
-        let mut kept = std::mem::take(&mut self.next);
-        if !self.done {
-            kept.extend(self.previous.drain());
-        }
+        let kept = std::mem::take(&mut self.entries);
         self.memo.entries().insert(self.file, kept);
     }
 }
@@ -326,6 +342,61 @@ mod tests {
                 assert_eq!(found, child, "{text:?}");
             }
         }
+    }
+
+    /// A computation interrupted halfway (a cancelled revision unwinds
+    /// through it) loses nothing: the next one computes only what is new.
+    /// Entries no longer used are dropped by the next complete run.
+    #[test]
+    fn an_interrupted_run_keeps_the_entries() {
+        let mut host = AnalysisHost::new();
+        let id = host.set_file_text("/ws/a.prose", PROGRAM.to_string());
+        let analysis = host.analysis();
+        let file = analysis.source_file(id);
+        let memo = super::StatementMemo::<String>::default();
+        let text = |n: &prose_syntax::SyntaxNode| n.text().to_string();
+        let root = prose_syntax::parse(PROGRAM).syntax_node();
+        let first: Vec<String> = memo
+            .each(file, &root, text)
+            .iter()
+            .map(|(_, v)| v.to_string())
+            .collect();
+        assert_eq!(memo.computed(), 3);
+        // The second statement replaced, the others' green nodes kept (as
+        // the re-parse splices them); the run is interrupted.
+        let index = root
+            .green()
+            .children()
+            .enumerate()
+            .filter(|(_, c)| c.as_node().is_some())
+            .nth(1)
+            .map(|(i, _)| i)
+            .unwrap();
+        let new_statement = prose_syntax::parse("session \"Draft it\"\n")
+            .syntax_node()
+            .first_child()
+            .unwrap()
+            .green()
+            .to_owned();
+        let root = prose_syntax::SyntaxNode::new_root(
+            root.green()
+                .replace_child(index, prose_syntax::NodeOrToken::Node(new_statement)),
+        );
+        let interrupted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            memo.each(file, &root, |_| -> String { panic!("cancelled") })
+        }));
+        assert!(interrupted.is_err());
+        let before = memo.computed();
+        let again: Vec<String> = memo
+            .each(file, &root, text)
+            .iter()
+            .map(|(_, v)| v.to_string())
+            .collect();
+        assert_eq!(memo.computed() - before, 1, "only the edited statement");
+        assert_eq!(again[0], first[0]);
+        assert_eq!(again[2], first[2]);
+        assert!(again[1].contains("Draft it"));
+        assert_eq!(memo.entries()[&file].len(), 3, "the old second statement is gone");
     }
 
     fn host_computed(host: &AnalysisHost) -> u64 {
