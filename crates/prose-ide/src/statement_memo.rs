@@ -203,7 +203,11 @@ impl<T> StatementMemo<T> {
         self.computed
             .fetch_add(missing.len() as u64, Ordering::Relaxed);
         let fresh = compute(&missing);
-        assert_eq!(fresh.len(), missing.len(), "one result per missing statement");
+        assert_eq!(
+            fresh.len(),
+            missing.len(),
+            "one result per missing statement"
+        );
         // The computed values by key (kept for later runs when reusable).
         let mut computed: ByKey<Arc<T>> = sized(wanted.len());
         for (&i, value) in wanted.iter().zip(fresh) {
@@ -396,7 +400,11 @@ mod tests {
         assert_eq!(again[0], first[0]);
         assert_eq!(again[2], first[2]);
         assert!(again[1].contains("Draft it"));
-        assert_eq!(memo.entries()[&file].len(), 3, "the old second statement is gone");
+        assert_eq!(
+            memo.entries()[&file].len(),
+            3,
+            "the old second statement is gone"
+        );
     }
 
     fn host_computed(host: &AnalysisHost) -> u64 {
