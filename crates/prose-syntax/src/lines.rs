@@ -84,7 +84,27 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> + '_ {
 
 /// The number of line breaks in `text`.
 pub fn count_breaks(text: &str) -> usize {
-    line_starts(text).count()
+    breaks_ending_in(text.as_bytes(), 0, text.len())
+}
+
+/// The number of line breaks of `bytes` whose last byte lies in
+/// `from..to`: the line starts in `from + 1..=to`. Counts add up over
+/// adjacent ranges, wherever they split (even inside a `\r\n`), so the
+/// line of an offset can be counted on from that of an earlier one.
+/// Counted many bytes at a time: the `\n`s, then the `\r`s (rare) one by
+/// one, a lone one being a break of its own.
+pub fn breaks_ending_in(bytes: &[u8], from: usize, to: usize) -> usize {
+    let part = &bytes[from..to];
+    // In chunks whose counts fit a byte: the compiler sums those with
+    // vector instructions.
+    let newlines: usize = part
+        .chunks(255)
+        .map(|c| usize::from(c.iter().map(|&b| u8::from(b == b'\n')).sum::<u8>()))
+        .sum();
+    let lone_returns = memchr::memchr_iter(b'\r', part)
+        .filter(|&i| bytes.get(from + i + 1) != Some(&b'\n'))
+        .count();
+    newlines + lone_returns
 }
 
 #[cfg(test)]
@@ -114,6 +134,26 @@ mod tests {
                 .map(|i| i + 1)
                 .collect();
             proptest::prop_assert_eq!(line_starts(&text).collect::<Vec<_>>(), expected);
+        }
+
+        /// Counted from any earlier offset, the breaks before an offset are
+        /// the line starts up to it.
+        #[test]
+        fn breaks_ending_in_counts_line_starts(
+            text in "[\r\na é\u{2028}]{0,64}",
+            a in 0usize..80,
+            b in 0usize..80,
+        ) {
+            let len = text.len();
+            let (from, to) = (a.min(b).min(len), a.max(b).min(len));
+            let starts = |at: usize| line_starts(&text).filter(|&s| s <= at).count();
+            let bytes = text.as_bytes();
+            proptest::prop_assert_eq!(breaks_ending_in(bytes, 0, to), starts(to));
+            proptest::prop_assert_eq!(
+                breaks_ending_in(bytes, 0, from) + breaks_ending_in(bytes, from, to),
+                starts(to)
+            );
+            proptest::prop_assert_eq!(count_breaks(&text), line_starts(&text).count());
         }
     }
 

@@ -51,9 +51,9 @@ pub struct Ctx<'a> {
     indexed: std::sync::Arc<Vec<bool>>,
     /// Which kinds the rules asked for, learnt into [`RuleKinds`] at the end.
     requested: std::cell::RefCell<Vec<bool>>,
-    /// Offsets of line starts, in order from 0, found as far as the rules
-    /// asked ([`Ctx::line_of`]), and whether they are all found.
-    line_starts: std::cell::RefCell<(Vec<u32>, bool)>,
+    /// The offsets [`Ctx::line_of`] was asked about, in order, each with
+    /// its line.
+    line_marks: std::cell::RefCell<Vec<(u32, usize)>>,
     /// Results of helpers several rules share ([`Ctx::shared`]), computed
     /// once per file.
     memo: std::cell::RefCell<Vec<(usize, std::rc::Rc<dyn std::any::Any>)>>,
@@ -158,7 +158,7 @@ impl<'a> Ctx<'a> {
             read_file: std::cell::Cell::new(false),
             nodes,
             by_kind,
-            line_starts: Default::default(),
+            line_marks: Default::default(),
             memo: Default::default(),
             suggestions: SuggestionBudget::default(),
             requested: std::cell::RefCell::new(vec![false; indexed.len()]),
@@ -258,39 +258,40 @@ impl<'a> Ctx<'a> {
 
     /// The 1-based line of `offset`.
     ///
-    /// The line starts are found as far as the rules ask: most ask near the
-    /// top of the file, or not at all, and the rest of the file is not
-    /// scanned for them. Each line break is read once, but for the line
-    /// holding the furthest offset asked so far.
+    /// The line breaks between it and the nearest offset asked before
+    /// (or the start of the text) are counted, many bytes at a time
+    /// (`prose_syntax::lines::breaks_ending_in`): the rules ask for a few
+    /// dozen lines of a long file in no particular order, and each is
+    /// counted from the nearest known one.
     pub fn line_of(&self, offset: prose_syntax::TextSize) -> usize {
         self.outside();
-        let at = u32::from(offset);
-        let mut lines = self.line_starts.borrow_mut();
-        let (starts, complete) = &mut *lines;
-        // The first rule to ask records the read of the text (as when the
-        // table was built whole on the first call).
-        let text = if starts.is_empty() {
-            starts.push(0);
+        let mut marks = self.line_marks.borrow_mut();
+        // The first rule to ask records the read of the text.
+        let text = if marks.is_empty() {
             self.text()
         } else {
             self.file.text(self.db)
         };
-        let last = *starts.last().expect("line 1 starts at 0");
-        if !*complete && last <= at {
-            // From a line start: a `\r` is read with what follows it.
-            let from = last as usize;
-            let mut beyond = false;
-            for s in prose_syntax::lines::line_starts(&text[from..]) {
-                let s = (from + s) as u32;
-                starts.push(s);
-                if s > at {
-                    beyond = true;
-                    break;
-                }
-            }
-            *complete = !beyond;
+        let at = (u32::from(offset) as usize).min(text.len());
+        let bytes = text.as_bytes();
+        let k = marks.partition_point(|&(o, _)| o as usize <= at);
+        // Counted on from the nearest offset asked before (the start of
+        // the text to begin with), or back from a nearer later one.
+        let (before, line_before) = match k {
+            0 => (0, 1),
+            _ => (marks[k - 1].0 as usize, marks[k - 1].1),
+        };
+        if before == at {
+            return line_before;
         }
-        starts.partition_point(|&s| s <= at)
+        let line = match marks.get(k) {
+            Some(&(after, line_after)) if after as usize - at < at - before => {
+                line_after - prose_syntax::lines::breaks_ending_in(bytes, at, after as usize)
+            }
+            _ => line_before + prose_syntax::lines::breaks_ending_in(bytes, before, at),
+        };
+        marks.insert(k, (at as u32, line));
+        line
     }
 
     /// Every node of type `N`, in pre-order, from the kind index.
@@ -653,7 +654,7 @@ mod tests {
     /// `line_of` finds the line starts as far as it is asked: asked first
     /// at each offset, in order, and after every line start was found, it
     /// gives the same lines, with `\n`, `\r\n`, a lone `\r` and
-    /// multi-byte characters.
+    /// multi-byte characters, in whatever order the offsets are asked.
     #[test]
     fn line_of_agrees_however_far_it_has_scanned() {
         let text = "let a = \"é\"\r\nlet b = 1\rlet c = 2\n\nsession \"ü\"\r\n\r";
@@ -675,6 +676,21 @@ mod tests {
                 }
                 assert_eq!(lines[..14], [1; 14]);
                 assert_eq!(lines.last(), Some(&7));
+                // Asked from the end back, and from the middle outwards.
+                let backwards = super::Ctx::new(db, f, None);
+                for at in (0..=end).rev() {
+                    assert_eq!(backwards.line_of(at.into()), lines[at as usize], "at {at}");
+                }
+                let outwards = super::Ctx::new(db, f, None);
+                for k in 0..=end {
+                    let at = if k % 2 == 0 {
+                        end / 2 + k / 2
+                    } else {
+                        end / 2 - k.div_ceil(2).min(end / 2)
+                    };
+                    let at = at.min(end);
+                    assert_eq!(outwards.line_of(at.into()), lines[at as usize], "at {at}");
+                }
             })
             .unwrap();
     }
