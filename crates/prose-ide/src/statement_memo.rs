@@ -147,7 +147,8 @@ impl<T> StatementMemo<T> {
         // The statements as their green nodes and starts: a handle is
         // made only for each statement to compute.
         let green = root.green();
-        let mut statements: Vec<(usize, TextSize, &GreenNodeData)> = Vec::new();
+        let mut statements: Vec<(usize, TextSize, &GreenNodeData)> =
+            Vec::with_capacity(green.children().len());
         let mut at = root.text_range().start();
         for child in green.children() {
             if let NodeOrToken::Node(node) = child {

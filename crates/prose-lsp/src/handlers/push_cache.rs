@@ -44,7 +44,9 @@ impl JsonCache {
         let suffix = (1..=(n - prefix).min(old.len() - prefix))
             .take_while(|&k| same(n - k, old.len() - k))
             .count();
-        let mut out = Vec::with_capacity(self.json.len().max(2));
+        // Room for the last list and some more: a list that grows a little
+        // is not copied to a larger buffer at its end.
+        let mut out = Vec::with_capacity(self.json.len() + self.json.len() / 8 + 2);
         let mut entries = Vec::with_capacity(n);
         out.push(b'[');
         for (i, d) in diagnostics.into_iter().enumerate() {
