@@ -12,30 +12,41 @@ use rowan::NodeOrToken;
 
 use super::*;
 
-pub(super) fn child<N: AstNode>(parent: &SyntaxNode) -> Option<N> {
+/// The first child element of `parent` that `wanted` accepts, found in
+/// the green tree: its range, and whether it is the first node child.
+fn first_green<'g>(
+    parent: &'g SyntaxNode,
+    wanted: impl Fn(NodeOrToken<&'g rowan::GreenNodeData, &'g rowan::GreenTokenData>) -> bool,
+) -> Option<(rowan::TextRange, bool)> {
     let mut at = parent.text_range().start();
-    let mut first = true;
+    let mut first_node = true;
     for green in parent.green().children() {
         let len = green.text_len();
-        if let NodeOrToken::Node(n) = green {
-            if SyntaxKind::from_raw(n.kind().0).is_some_and(N::can_cast) {
-                return if first {
-                    // The first node child is made by the plain step.
-                    parent.first_child().and_then(N::cast)
-                } else if len == TextSize::new(0) {
-                    parent.children().find_map(N::cast)
-                } else {
-                    parent
-                        .child_or_token_at_range(rowan::TextRange::at(at, len))
-                        .and_then(SyntaxElement::into_node)
-                        .and_then(N::cast)
-                };
-            }
-            first = false;
+        if wanted(green) {
+            return Some((rowan::TextRange::at(at, len), first_node));
         }
+        first_node &= green.as_node().is_none();
         at += len;
     }
     None
+}
+
+pub(super) fn child<N: AstNode>(parent: &SyntaxNode) -> Option<N> {
+    let (range, first_node) = first_green(parent, |g| {
+        g.as_node()
+            .is_some_and(|n| SyntaxKind::from_raw(n.kind().0).is_some_and(N::can_cast))
+    })?;
+    if first_node {
+        // The first node child is made by the plain step.
+        parent.first_child().and_then(N::cast)
+    } else if range.is_empty() {
+        parent.children().find_map(N::cast)
+    } else {
+        parent
+            .child_or_token_at_range(range)
+            .and_then(SyntaxElement::into_node)
+            .and_then(N::cast)
+    }
 }
 
 pub(super) fn children<N: AstNode>(parent: &SyntaxNode) -> impl Iterator<Item = N> + use<N> {
@@ -44,25 +55,16 @@ pub(super) fn children<N: AstNode>(parent: &SyntaxNode) -> impl Iterator<Item = 
 
 pub(super) fn token(parent: &SyntaxNode, kind: SyntaxKind) -> Option<SyntaxToken> {
     let want = rowan::SyntaxKind::from(kind);
-    let mut at = parent.text_range().start();
-    for green in parent.green().children() {
-        let len = green.text_len();
-        if let NodeOrToken::Token(t) = green
-            && t.kind() == want
-        {
-            if len == TextSize::new(0) {
-                return parent
-                    .children_with_tokens()
-                    .filter_map(SyntaxElement::into_token)
-                    .find(|t| t.kind() == kind);
-            }
-            return parent
-                .child_or_token_at_range(rowan::TextRange::at(at, len))
-                .and_then(SyntaxElement::into_token);
-        }
-        at += len;
+    let (range, _) = first_green(parent, |g| g.as_token().is_some_and(|t| t.kind() == want))?;
+    if range.is_empty() {
+        return parent
+            .children_with_tokens()
+            .filter_map(SyntaxElement::into_token)
+            .find(|t| t.kind() == kind);
     }
-    None
+    parent
+        .child_or_token_at_range(range)
+        .and_then(SyntaxElement::into_token)
 }
 
 /// The text of `node.first_token()` (empty without one), read from the
