@@ -37,12 +37,6 @@ use crate::{db::SourceFile, injection::Injection};
 /// Statement keys are addresses: a fast hash is enough.
 type ByKey<V> = HashMap<usize, V, BuildHasherDefault<rustc_hash::FxHasher>>;
 
-/// A map sized for `n` statements up front: growing the maps was most of
-/// the cost of an edit that computes one statement again.
-fn sized<V>(n: usize) -> ByKey<V> {
-    ByKey::with_capacity_and_hasher(n, Default::default())
-}
-
 /// Every per-statement memo of the database (shared with its snapshots).
 #[derive(Default)]
 pub struct StatementMemos {
@@ -162,26 +156,24 @@ impl<T> StatementMemo<T> {
             entries: self.entries().remove(&file).unwrap_or_default(),
             mark: self.runs.fetch_add(1, Ordering::Relaxed) + 1,
         };
-        // What is kept, marked as used by this run; `None` where the
-        // statement is to compute. The statements to compute: those not
-        // kept, each allocation once (a statement whose text recurs may
-        // share one).
-        let mut out: Vec<(TextSize, Option<Arc<T>>)> = Vec::with_capacity(statements.len());
+        // What is kept, marked as used by this run, else the statement's
+        // place among those to compute: the statements not kept, each
+        // allocation once (a statement whose text recurs may share one).
+        let mut out: Vec<(TextSize, Result<Arc<T>, usize>)> = Vec::with_capacity(statements.len());
         let mut wanted: Vec<usize> = Vec::new();
-        let mut asked: ByKey<()> = ByKey::default();
+        let mut asked: ByKey<usize> = ByKey::default();
         for (i, &(k, start, _)) in statements.iter().enumerate() {
-            match run.entries.get_mut(&k) {
+            let value = match run.entries.get_mut(&k) {
                 Some(e) => {
                     e.mark = run.mark;
-                    out.push((start, Some(e.value.clone())));
+                    Ok(e.value.clone())
                 }
-                None => {
-                    if asked.insert(k, ()).is_none() {
-                        wanted.push(i);
-                    }
-                    out.push((start, None));
-                }
-            }
+                None => Err(*asked.entry(k).or_insert_with(|| {
+                    wanted.push(i);
+                    wanted.len() - 1
+                })),
+            };
+            out.push((start, value));
         }
         // Many to compute (a file opened, the CLI): a handle for every
         // statement, made in one pass over the root's children and kept
@@ -209,28 +201,28 @@ impl<T> StatementMemo<T> {
             missing.len(),
             "one result per missing statement"
         );
-        // The computed values by key (kept for later runs when reusable).
-        let mut computed: ByKey<Arc<T>> = sized(wanted.len());
-        for (&i, value) in wanted.iter().zip(fresh) {
-            let (k, _, node) = statements[i];
-            let value = Arc::new(value);
-            if reusable(&value) {
-                let entry = Entry {
-                    _green: node.to_owned(),
-                    value: value.clone(),
-                    mark: run.mark,
-                };
-                run.entries.insert(k, entry);
-            }
-            computed.insert(k, value);
-        }
+        // The computed values, in the order of `wanted` (kept for later
+        // runs when reusable).
+        let computed: Vec<Arc<T>> = wanted
+            .iter()
+            .zip(fresh)
+            .map(|(&i, value)| {
+                let (k, _, node) = statements[i];
+                let value = Arc::new(value);
+                if reusable(&value) {
+                    let entry = Entry {
+                        _green: node.to_owned(),
+                        value: value.clone(),
+                        mark: run.mark,
+                    };
+                    run.entries.insert(k, entry);
+                }
+                value
+            })
+            .collect();
         let out = out
             .into_iter()
-            .zip(&statements)
-            .map(|((start, kept), &(k, _, _))| {
-                let value = kept.unwrap_or_else(|| computed[&k].clone());
-                (start, value)
-            })
+            .map(|(start, value)| (start, value.unwrap_or_else(|slot| computed[slot].clone())))
             .collect();
         // The file keeps the entries this run used or made.
         run.entries.retain(|_, e| e.mark == run.mark);
