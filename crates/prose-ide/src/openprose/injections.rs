@@ -46,13 +46,8 @@ pub(crate) fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<Injection> {
     let mut out = Vec::with_capacity(per_statement.iter().map(|(_, injs)| injs.len()).sum());
     out.extend(per_statement.iter().flat_map(|(start, injs)| {
         injs.iter().map(move |inj| Injection {
-            language: inj.language,
-            text: inj.text.clone(),
             map: inj.map.moved(TextSize::new(0), *start),
-            opaque: inj.opaque.clone(),
-            escape: inj.escape,
-            plain: inj.plain,
-            checked: inj.checked,
+            ..inj.clone()
         })
     }));
     out

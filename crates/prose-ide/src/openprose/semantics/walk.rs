@@ -171,7 +171,7 @@ impl Walker<'_> {
             return;
         }
         let base = self.base;
-        let mut hoisted = Vec::new();
+        let steps = &mut self.steps;
         prose_syntax::walk::pre_order(node, |node| {
             let def = |name: String, kind, name_range: TextRange| NameDef {
                 name: name.into(),
@@ -213,10 +213,9 @@ impl Walker<'_> {
                 _ => None,
             };
             if let Some(d) = found {
-                hoisted.push(Step::Hoisted(d));
+                steps.push(Step::Hoisted(d));
             }
         });
-        self.steps.extend(hoisted);
     }
 
     /// Records a definition; its ordinal.
