@@ -90,6 +90,25 @@ pub(crate) fn bag_distance(a: &str, b: &str) -> Option<usize> {
     Some(more.max(fewer))
 }
 
+/// The edit distance between `name` (of `name_chars` characters) and
+/// `candidate` when it is at most `bound`: the difference in length and
+/// the letters' [`bag_distance`] are lower bounds of the distance, taken
+/// first, and the distance is computed only where they allow.
+pub(crate) fn distance_within(
+    name: &str,
+    name_chars: usize,
+    candidate: &str,
+    bound: usize,
+) -> Option<usize> {
+    if name_chars.abs_diff(candidate.chars().count()) > bound
+        || bag_distance(name, candidate).is_some_and(|b| b > bound)
+    {
+        return None;
+    }
+    let d = damerau_levenshtein(name, candidate);
+    (d <= bound).then_some(d)
+}
+
 /// The longest text (in bytes) [`damerau_levenshtein`] measures in a table
 /// on the stack; longer ones go to `strsim`.
 const SHORT: usize = 30;
@@ -165,6 +184,21 @@ mod tests {
                     "{:?} {:?}", x, y
                 );
             }
+        }
+
+        /// The distance when it is within the bound, else nothing, with the
+        /// cheap bounds taken first.
+        #[test]
+        fn distance_within_is_the_distance_when_close(
+            a in "[a-dé_]{0,10}",
+            b in "[a-dé_]{0,10}",
+            bound in 0usize..5,
+        ) {
+            let d = strsim::damerau_levenshtein(&a, &b);
+            proptest::prop_assert_eq!(
+                distance_within(&a, a.chars().count(), &b, bound),
+                (d <= bound).then_some(d)
+            );
         }
 
         /// Never more than the edit distance, and equal to it for texts

@@ -37,18 +37,8 @@ pub(crate) mod prelude {
             .iter()
             .filter_map(|c| {
                 let bound = (name.len().max(c.len()) / 3).max(1);
-                // The distance is at least the difference in length: skip
-                // candidates that cannot be close enough without computing it.
-                if chars.abs_diff(c.chars().count()) > bound {
-                    return None;
-                }
-                // Nor those whose letters differ by more (a bound of the
-                // distance far cheaper than the distance).
-                if crate::openprose::suggestions::bag_distance(name, c).is_some_and(|b| b > bound) {
-                    return None;
-                }
-                let d = crate::openprose::suggestions::damerau_levenshtein(name, c);
-                (d <= bound).then_some((d, *c))
+                let d = crate::openprose::suggestions::distance_within(name, chars, c, bound)?;
+                Some((d, *c))
             })
             .min()
             .map(|(_, c)| c)

@@ -49,7 +49,7 @@
 //! stays in the message.
 
 use crate::openprose::rules::prelude::*;
-use crate::openprose::suggestions::{bag_distance, damerau_levenshtein};
+use crate::openprose::suggestions::distance_within;
 
 pub(crate) const RULE: Rule = Rule {
     code: "P101",
@@ -143,16 +143,15 @@ fn closest_variable<'a>(ctx: &'a Ctx<'_>, r: &crate::semantics::Reference) -> Op
         .iter()
         .filter(|d| d.kind.is_variable() && d.name != r.name)
         .filter(|d| d.scope.is_none_or(|s| s.contains_range(r.range)))
-        // The distance is at least the difference in length.
-        .filter(|d| {
-            d.name.len().abs_diff(r.name.len()) <= 2 * 4
-                && d.name.chars().count().abs_diff(chars) <= 2
+        // A character is at most four bytes: names whose byte lengths
+        // differ by more than eight are more than two edits apart.
+        .filter(|d| d.name.len().abs_diff(r.name.len()) <= 2 * 4)
+        .filter_map(|d| {
+            Some((
+                distance_within(&r.name, chars, &d.name, 2)?,
+                d.name.as_str(),
+            ))
         })
-        // A candidate the letters alone put over two edits away is not
-        // measured (the bound is never over the distance).
-        .filter(|d| bag_distance(&r.name, &d.name).is_none_or(|b| b <= 2))
-        .map(|d| (damerau_levenshtein(&r.name, &d.name), d.name.as_str()))
-        .filter(|(dist, _)| *dist <= 2)
         .min()
         .map(|(_, n)| n)
 }
