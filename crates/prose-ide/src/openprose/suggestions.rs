@@ -53,7 +53,16 @@ impl SuggestionBudget {
 
     /// ` (did you mean `x`?)`, or nothing (see [`Self::did_you_mean`]).
     pub fn hint(&self, name: &str, candidates: &[&str]) -> String {
-        self.did_you_mean(name, candidates)
+        self.hint_listed(name, candidates, candidates.len())
+    }
+
+    /// [`Self::hint`] over `distinct` candidates that stand for `listed`
+    /// ones with repeats (the closest is the same), spending `listed`.
+    pub fn hint_listed(&self, name: &str, distinct: &[&str], listed: usize) -> String {
+        if !self.spend(listed.max(1)) {
+            return String::new();
+        }
+        crate::openprose::rules::prelude::did_you_mean(name, distinct)
             .map(|s| format!(" (did you mean `{s}`?)"))
             .unwrap_or_default()
     }
@@ -262,5 +271,44 @@ mod tests {
         assert_eq!(budget.did_you_mean("reserch", &["research", "other"]), None);
         assert!(!budget.left());
         assert_eq!(budget.hint("reserch", &["research"]), "");
+    }
+
+    /// Distinct candidates standing for a list with repeats spend what
+    /// the list would, and suggest what it would.
+    #[test]
+    fn distinct_candidates_spend_for_the_repeats() {
+        let listed = ["research", "other", "research", "reseach"];
+        let distinct = ["research", "other", "reseach"];
+        let (a, b) = (
+            SuggestionBudget(Cell::new(8)),
+            SuggestionBudget(Cell::new(8)),
+        );
+        for _ in 0..2 {
+            assert_eq!(
+                a.hint("reserch", &listed),
+                b.hint_listed("reserch", &distinct, listed.len())
+            );
+            assert_eq!(a.0.get(), b.0.get());
+        }
+        assert_eq!(b.0.get(), 0);
+        assert_eq!(b.hint_listed("reserch", &distinct, 4), "");
+    }
+
+    proptest::proptest! {
+        /// Repeating a candidate never changes the suggestion.
+        #[test]
+        fn repeats_do_not_change_the_suggestion(
+            name in "[a-d]{1,6}",
+            names in proptest::collection::vec("[a-d]{1,6}", 0..8),
+            repeats in proptest::collection::vec(0usize..8, 0..8),
+        ) {
+            let distinct: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut listed = distinct.clone();
+            listed.extend(repeats.iter().filter_map(|&i| distinct.get(i).copied()));
+            proptest::prop_assert_eq!(
+                crate::openprose::rules::prelude::did_you_mean(&name, &listed),
+                crate::openprose::rules::prelude::did_you_mean(&name, &distinct)
+            );
+        }
     }
 }

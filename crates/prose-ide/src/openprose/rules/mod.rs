@@ -135,17 +135,23 @@ pub(crate) mod prelude {
         kind: RefKind,
         def_kind: DefKind,
     ) -> Vec<(TextRange, String)> {
+        // A name defined again is one candidate (the closest is the same),
+        // though the budget is spent on every definition.
+        let mut listed = 0;
+        let mut seen = rustc_hash::FxHashSet::default();
         let names: Vec<&str> = ctx
             .sema()
             .defs_of(def_kind)
             .map(|(_, d)| d.name.as_str())
+            .inspect(|_| listed += 1)
+            .filter(|n| seen.insert(*n))
             .collect();
         ctx.sema()
             .refs
             .iter()
             .filter(|r| r.kind == kind && r.target.is_none())
             .map(|r| {
-                let hint = ctx.suggestions().hint(&r.name, &names);
+                let hint = ctx.suggestions().hint_listed(&r.name, &names, listed);
                 (r.range, format!("`{}`{hint}", r.name))
             })
             .collect()

@@ -101,15 +101,13 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
 /// The variable `name` names at `at`: an enclosing scoped variable, or a
 /// declaration earlier in the file (anywhere, when `anywhere`).
 fn variable<'a>(ctx: &'a Ctx<'_>, name: &str, at: TextRange, anywhere: bool) -> Option<&'a Def> {
-    let defs = &ctx.sema().defs;
-    defs.iter()
-        .find(|d| {
-            d.name == name && d.kind.is_scoped() && d.scope.is_some_and(|s| s.contains_range(at))
-        })
+    let sema = ctx.sema();
+    let named = || sema.named(name).map(|id| sema.def(id));
+    named()
+        .find(|d| d.kind.is_scoped() && d.scope.is_some_and(|s| s.contains_range(at)))
         .or_else(|| {
-            defs.iter().find(|d| {
-                d.name == name
-                    && (d.kind.is_flat_binding() || d.kind == DefKind::Input)
+            named().find(|d| {
+                (d.kind.is_flat_binding() || d.kind == DefKind::Input)
                     && (anywhere || d.range.start() < at.start())
             })
         })

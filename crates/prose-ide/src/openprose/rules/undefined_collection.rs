@@ -78,9 +78,9 @@ fn declared_for_block_body(ctx: &Ctx<'_>, at: TextRange, name: &str) -> bool {
     in_block
         && ctx
             .sema()
-            .defs
-            .iter()
-            .any(|d| d.name == name && (d.kind.is_flat_binding() || d.kind == DefKind::Input))
+            .named(name)
+            .map(|id| ctx.sema().def(id))
+            .any(|d| d.kind.is_flat_binding() || d.kind == DefKind::Input)
 }
 
 #[cfg(test)]

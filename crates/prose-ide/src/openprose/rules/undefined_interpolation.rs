@@ -90,9 +90,8 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if hoisted
             && ctx
                 .sema()
-                .defs
-                .iter()
-                .any(|d| d.name == r.name && is_declaration(d.kind))
+                .named(&r.name)
+                .any(|id| is_declaration(ctx.sema().def(id).kind))
         {
             continue;
         }
