@@ -105,9 +105,10 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
         },
     };
     let ids: Vec<_> = loaded.iter().map(|l| l.id).collect();
-    workspace::load_dependencies(&mut host, &ids);
-
     let fixing = args.fix || args.diff;
+    // Fixing changes the texts: diagnostics computed before would be lost.
+    workspace::load_dependencies(&mut host, &ids, !fixing);
+
     let mut fixed = Vec::new();
     if fixing {
         let mut changed = Vec::new();

@@ -86,15 +86,43 @@ pub fn configure(host: &mut AnalysisHost, root: &Path, config: Config) {
     host.set_config(config);
 }
 
+/// What a thread of the first pass of [`load_dependencies`] computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Task {
+    NeededFiles(FileId),
+    Diagnostics(FileId),
+}
+
+/// The first pass's work: the files each file needs and then, with `warm`
+/// and fewer files than `cores` (one long file, typically, whose analysis
+/// would otherwise run on one core twice over), their diagnostics. A
+/// thread asking for a file's diagnostics waits for the parse another
+/// thread is computing, then computes the names and rules while the other
+/// finds the prompts; the check's own pass finds the answers computed,
+/// unless loading a dependency changed something they read (salsa then
+/// computes again what it must).
+fn tasks(files: &[FileId], warm: bool, cores: usize) -> Vec<Task> {
+    let mut tasks: Vec<Task> = files.iter().map(|&f| Task::NeededFiles(f)).collect();
+    if warm && files.len() < cores {
+        tasks.extend(files.iter().map(|&f| Task::Diagnostics(f)));
+    }
+    tasks
+}
+
 /// Loads the memory files and imported programs that `files` depend on,
 /// and the files their prompts read (`/read` targets, `_spawn_` files).
 /// Imported programs are added to the host (for their contracts) but are
 /// not reported on. (The runner's error check loads them the same way.)
-pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId]) {
+///
+/// With `warm`, and fewer files than cores, the spare threads compute the
+/// files' diagnostics meanwhile (see [`tasks`]).
+pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId], warm: bool) {
     // Finding them parses every file: on one thread per core first, so the
     // passes below (one thread) find the answers computed.
-    crate::parallel::map(host, files, |analysis, &f| {
-        analysis.needed_files(f).map(drop)
+    let tasks = tasks(files, warm, crate::parallel::cores());
+    crate::parallel::map(host, &tasks, |analysis, task| match *task {
+        Task::NeededFiles(f) => analysis.needed_files(f).map(drop),
+        Task::Diagnostics(f) => analysis.diagnostics(f).map(drop),
     });
     prose_runner::check::load_dependencies(host, files);
     let analysis = host.analysis();
@@ -110,5 +138,38 @@ pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId]) {
         // The same reading as the language server's (size limit, text or not).
         let state = prose_lsp::workspace::read_aux(Path::new(&path));
         host.set_aux_file(&path, state);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Task, tasks};
+    use prose_ide::FileId;
+
+    /// The spare threads of the first pass take the files' diagnostics:
+    /// only with fewer files than cores, and only when asked.
+    #[test]
+    fn spare_cores_take_the_diagnostics() {
+        let one = [FileId(7)];
+        assert_eq!(
+            tasks(&one, true, 2),
+            [Task::NeededFiles(FileId(7)), Task::Diagnostics(FileId(7))]
+        );
+        assert_eq!(tasks(&one, false, 2), [Task::NeededFiles(FileId(7))]);
+        assert_eq!(tasks(&one, true, 1), [Task::NeededFiles(FileId(7))]);
+        let two = [FileId(1), FileId(2)];
+        assert_eq!(
+            tasks(&two, true, 2),
+            [Task::NeededFiles(FileId(1)), Task::NeededFiles(FileId(2))]
+        );
+        assert_eq!(
+            tasks(&two, true, 4),
+            [
+                Task::NeededFiles(FileId(1)),
+                Task::NeededFiles(FileId(2)),
+                Task::Diagnostics(FileId(1)),
+                Task::Diagnostics(FileId(2))
+            ]
+        );
     }
 }
