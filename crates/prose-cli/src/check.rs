@@ -86,7 +86,13 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
     };
     // Diagnostics come from prose-ide, the same analysis the language
     // server uses, so `prose check` and the editor never disagree.
-    let mut host = AnalysisHost::new();
+    // Each text is analysed once, unless fixes change it.
+    let fixing = args.fix || args.diff;
+    let mut host = if fixing {
+        AnalysisHost::new()
+    } else {
+        AnalysisHost::for_batch()
+    };
     workspace::configure(&mut host, &root, config.clone());
     let mut failures: Vec<LoadError> = Vec::new();
     let mut stdin_bytes = None;
@@ -105,7 +111,6 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
         },
     };
     let ids: Vec<_> = loaded.iter().map(|l| l.id).collect();
-    let fixing = args.fix || args.diff;
     // Fixing changes the texts: diagnostics computed before would be lost.
     workspace::load_dependencies(&mut host, &ids, !fixing);
 

@@ -190,6 +190,19 @@ pub struct RootDatabase {
 }
 
 impl RootDatabase {
+    /// A database for analysing each text once (`prose check`): its side
+    /// caches keep nothing for later revisions (the statement memos, what
+    /// typing in a prompt reuses), so nothing is copied for them and
+    /// nothing held. Answers are the same; a later revision computes what
+    /// it needs from scratch.
+    pub fn batch() -> Self {
+        RootDatabase {
+            statements: std::sync::Arc::new(StatementMemos::batch()),
+            prompt_edits: std::sync::Arc::new(PromptEditCache::batch()),
+            ..RootDatabase::default()
+        }
+    }
+
     /// A database whose salsa events go to `callback` (tests count
     /// `WillExecute` events with it to prove incrementality).
     pub fn with_event_callback(

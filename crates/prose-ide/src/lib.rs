@@ -137,6 +137,13 @@ impl AnalysisHost {
         Self::default()
     }
 
+    /// A host that analyses each text once (`prose check`): the same
+    /// answers, without keeping per-statement results and copies for later
+    /// edits ([`RootDatabase::batch`]).
+    pub fn for_batch() -> Self {
+        Self::with_db(RootDatabase::batch())
+    }
+
     /// A host over a given database (tests pass one with an event callback).
     pub fn with_db(db: RootDatabase) -> Self {
         let workspace = Workspace::new(

@@ -54,6 +54,20 @@ pub struct StatementMemos {
     pub(crate) names: StatementMemo<crate::openprose::semantics::StatementNames>,
 }
 
+impl StatementMemos {
+    /// Memos that keep nothing for later computations (a database that
+    /// analyses each text once, [`crate::db::RootDatabase::batch`]): every
+    /// statement is computed, as it would be the first time.
+    pub(crate) fn batch() -> Self {
+        StatementMemos {
+            injections: StatementMemo::batch(),
+            needs: StatementMemo::batch(),
+            rules: StatementMemo::batch(),
+            names: StatementMemo::batch(),
+        }
+    }
+}
+
 /// One computation's results per top-level statement, per file.
 pub(crate) struct StatementMemo<T> {
     files: Mutex<HashMap<SourceFile, ByKey<Entry<T>>>>,
@@ -62,6 +76,8 @@ pub(crate) struct StatementMemo<T> {
     computed: AtomicU64,
     /// How many runs started: each run's number marks the entries it uses.
     runs: AtomicU64,
+    /// Whether nothing is kept ([`StatementMemos::batch`]).
+    batch: bool,
 }
 
 struct Entry<T> {
@@ -78,6 +94,7 @@ impl<T> Default for StatementMemo<T> {
             files: Mutex::new(HashMap::new()),
             computed: AtomicU64::new(0),
             runs: AtomicU64::new(0),
+            batch: false,
         }
     }
 }
@@ -108,6 +125,14 @@ fn statement_at(root: &SyntaxNode, start: TextSize, green: &GreenNodeData) -> Sy
 }
 
 impl<T> StatementMemo<T> {
+    /// A memo that keeps nothing.
+    fn batch() -> Self {
+        StatementMemo {
+            batch: true,
+            ..StatementMemo::default()
+        }
+    }
+
     /// For each top-level statement (child node of `root`) of `file`, in
     /// order, its start and what `compute` finds in it: taken from the
     /// file's previous computation when the statement's tree is unchanged.
@@ -209,7 +234,7 @@ impl<T> StatementMemo<T> {
             .map(|(&i, value)| {
                 let (k, _, node) = statements[i];
                 let value = Arc::new(value);
-                if reusable(&value) {
+                if !self.batch && reusable(&value) {
                     let entry = Entry {
                         _green: node.to_owned(),
                         value: value.clone(),
@@ -402,5 +427,79 @@ mod tests {
 
     fn host_computed(host: &AnalysisHost) -> u64 {
         host.db.statement_memos().injections.computed()
+    }
+
+    /// A batch host's memos keep nothing: after an edit every statement
+    /// is computed again, and the answers are those of a host that keeps
+    /// them, before and after edits, for every sample program.
+    #[test]
+    fn a_batch_host_keeps_nothing_and_answers_the_same() {
+        let memos = |host: &AnalysisHost| {
+            let m = host.db.statement_memos();
+            [
+                m.injections.computed(),
+                m.needs.computed(),
+                m.rules.computed(),
+                m.names.computed(),
+            ]
+        };
+        let kept = |host: &AnalysisHost| {
+            let m = host.db.statement_memos();
+            [
+                m.injections
+                    .entries()
+                    .values()
+                    .map(|e| e.len())
+                    .sum::<usize>(),
+                m.needs.entries().values().map(|e| e.len()).sum(),
+                m.rules.entries().values().map(|e| e.len()).sum(),
+                m.names.entries().values().map(|e| e.len()).sum(),
+            ]
+        };
+        let mut batch = AnalysisHost::for_batch();
+        let mut keeping = AnalysisHost::new();
+        let path = "/ws/a.prose";
+        let mut text = PROGRAM.to_string();
+        let edits = [
+            ("Draft the plan", "Draft the whole plan"),
+            ("x = session", "y = session"),
+        ];
+        for step in 0..=edits.len() {
+            if step > 0 {
+                let (from, to) = edits[step - 1];
+                text = text.replacen(from, to, 1);
+            }
+            let before = memos(&batch);
+            let answers: Vec<_> = [&mut batch, &mut keeping]
+                .into_iter()
+                .map(|host| {
+                    let id = host.set_file_text(path, text.clone());
+                    let analysis = host.analysis();
+                    (
+                        analysis.diagnostics(id).unwrap(),
+                        analysis.needed_files(id).unwrap(),
+                    )
+                })
+                .collect();
+            assert_eq!(answers[0], answers[1], "step {step}");
+            // The program's statements, every one computed by each memo.
+            let after = memos(&batch);
+            for (b, a) in before.iter().zip(after) {
+                assert_eq!(a - b, 3, "every statement again at step {step}");
+            }
+            assert_eq!(kept(&batch), [0; 4]);
+            assert_ne!(kept(&keeping), [0; 4]);
+        }
+        // The samples: the same diagnostics either way.
+        for (path, text) in crate::openprose::rule_tests::sample_programs() {
+            let answers: Vec<_> = [AnalysisHost::for_batch(), AnalysisHost::new()]
+                .into_iter()
+                .map(|mut host| {
+                    let id = host.set_file_text(&path, text.clone());
+                    host.analysis().diagnostics(id).unwrap()
+                })
+                .collect();
+            assert_eq!(answers[0], answers[1], "{path}");
+        }
     }
 }

@@ -49,6 +49,9 @@ pub struct PromptEditCache {
     /// Per file, what was kept for its last two parses (the names of the
     /// new parse are made before its rules run, which read the old one's).
     files: Mutex<HashMap<SourceFile, Vec<Kept>>>,
+    /// Whether nothing is kept (a database that analyses each text once,
+    /// [`crate::db::RootDatabase::batch`]).
+    batch: bool,
     /// How many times the names and the findings were moved rather than
     /// computed, for tests.
     moved: [std::sync::atomic::AtomicU64; 2],
@@ -63,6 +66,20 @@ struct Kept {
 }
 
 impl PromptEditCache {
+    /// A cache that keeps nothing.
+    pub(crate) fn batch() -> Self {
+        PromptEditCache {
+            batch: true,
+            ..PromptEditCache::default()
+        }
+    }
+
+    /// Whether what is offered is kept ([`keep_findings`] need not be
+    /// given copies otherwise).
+    pub(crate) fn keeps(&self) -> bool {
+        !self.batch
+    }
+
     fn with<T>(&self, f: impl FnOnce(&mut HashMap<SourceFile, Vec<Kept>>) -> T) -> T {
         // Nothing runs under the lock that could panic halfway.
         f(&mut self.files.lock().unwrap_or_else(PoisonError::into_inner))
@@ -70,6 +87,9 @@ impl PromptEditCache {
 
     /// Keeps `value` as made from the parse whose root is `root`.
     fn keep(&self, file: SourceFile, root: &GreenNode, set: impl FnOnce(&mut Kept)) {
+        if self.batch {
+            return;
+        }
         let key = std::ptr::from_ref(&**root).cast::<u8>() as usize;
         self.with(|files| {
             let kept = files.entry(file).or_default();

@@ -212,6 +212,7 @@ pub(crate) fn run(
     // neither the prompt nor the file's text nor the workspace are the
     // previous ones, moved (`prompt_edit.rs`).
     let kept = prompt_edit::kept_findings(db, file, config);
+    let keeps = db.prompt_edits().keeps();
     let mut keep = Vec::new();
     for &rule in rules() {
         // Rules are pure loops that call few queries: check between them
@@ -224,7 +225,9 @@ pub(crate) fn run(
             continue;
         };
         if let Some(acc) = kept.iter().flatten().find(|a| std::ptr::eq(a.rule(), rule)) {
-            keep.push(acc.clone());
+            if keeps {
+                keep.push(acc.clone());
+            }
             out.push(acc.clone());
             continue;
         }
@@ -233,12 +236,12 @@ pub(crate) fn run(
             check(&ctx, &mut acc);
             acc
         });
-        if !read_file && !prompt_edit::READ_STRINGS.contains(&rule.code) {
+        if keeps && !read_file && !prompt_edit::READ_STRINGS.contains(&rule.code) {
             keep.push(acc.clone());
         }
         out.push(acc);
     }
-    if ctx.suggestions_left() {
+    if keeps && ctx.suggestions_left() {
         prompt_edit::keep_findings(db, file, config, keep);
     }
     out
