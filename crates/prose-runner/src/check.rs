@@ -51,7 +51,8 @@ pub fn diagnostics(
     home: Option<&Path>,
     config: &Config,
 ) -> Vec<Diagnostic> {
-    let mut host = AnalysisHost::new();
+    // One analysis of one text: nothing kept for later edits.
+    let mut host = AnalysisHost::for_batch();
     host.set_roots(vec![Root {
         path: key(root),
         config: config.clone(),

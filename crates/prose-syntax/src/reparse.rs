@@ -184,10 +184,54 @@ pub fn reparse_interruptible(
     if let Some((parse, token)) = relex_string_text(old, old_text, edit, new_text) {
         return (parse, Outcome::Relexed { token });
     }
-    match splice(old, old_text, edit, new_text, interrupt) {
+    match splice(old, old_text, edit, new_text, interrupt, Fences::All) {
         Ok((parse, children, window)) => (parse, Outcome::Spliced { children, window }),
         Err(why) => (parse_window(new_text, interrupt, false), Outcome::Full(why)),
     }
+}
+
+/// The parse of `text` from `joined`, its two halves parsed apart and
+/// joined at `seam` (`halves.rs`): the statements around the seam parsed
+/// again, as for an empty edit there, and the rest kept under the same
+/// conditions, but for fences. A fence in the window is refused as for an
+/// edit. One before the window was lexed in the first half with all the
+/// text up to the seam, and its look-ahead for its closing line
+/// (`fence.rs`) reads past the seam only if it gets there: the seam's line
+/// is a statement's first word at column 0, where the look-ahead of a
+/// fence indented by any amount stops as it stops at the end of the first
+/// half. So only a fence at column 0 within a look-ahead's reach of the
+/// seam is refused. Else the whole text is parsed, on this thread.
+pub(crate) fn join_at_seam(
+    joined: &Parse,
+    text: &str,
+    seam: TextSize,
+    interrupt: &dyn Fn(),
+) -> (Parse, Outcome) {
+    let edit = Edit {
+        delete: TextRange::empty(seam),
+        insert: "",
+    };
+    if !consistent(joined, text, edit, text) {
+        return (
+            parse_window(text, interrupt, false),
+            Outcome::Full(Fallback::InvalidEdit),
+        );
+    }
+    match splice(joined, text, edit, text, interrupt, Fences::Near) {
+        Ok((parse, children, window)) => (parse, Outcome::Spliced { children, window }),
+        Err(why) => (parse_window(text, interrupt, false), Outcome::Full(why)),
+    }
+}
+
+/// Which fences before a window's end keep it from being spliced.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fences {
+    /// Any (an edit).
+    All,
+    /// Those in the window, and those at column 0 within a look-ahead's
+    /// reach before the seam at the edit (two halves joined:
+    /// [`join_at_seam`]).
+    Near,
 }
 
 /// Whether `edit` turns `old_text` into `new_text` (as far as lengths and
@@ -222,6 +266,7 @@ fn splice(
     edit: Edit<'_>,
     new_text: &str,
     interrupt: &dyn Fn(),
+    fences: Fences,
 ) -> Result<Spliced, Fallback> {
     let (start, end) = (edit.delete.start(), edit.delete.end());
     let root = old.green();
@@ -301,7 +346,11 @@ fn splice(
 
     // The text before the window is the same in both; the new window is
     // the only new text to look at.
-    if has_fence(old_text, window_end_old) || has_fence(&new_text[window], window.len()) {
+    let before = match fences {
+        Fences::All => has_fence(old_text, window_end_old),
+        Fences::Near => column_zero_fence_reaches(old_text, usize::from(start)),
+    };
+    if before || has_fence(&new_text[window], window.len()) {
         return Err(Fallback::Fence);
     }
     let part = parse_window(&new_text[window], interrupt, first.range.start() > 0.into());
@@ -543,6 +592,20 @@ fn token_right_of(root: &crate::SyntaxNode, at: TextSize) -> Option<crate::Synta
 /// how the text before the edit is read.
 fn has_fence(text: &str, end: TextSize) -> bool {
     memchr::memmem::find(&text.as_bytes()[..usize::from(end)], FENCE.as_bytes()).is_some()
+}
+
+/// Whether a fence at column 0 (backticks right after a line break, or
+/// at the start of the text) comes within a look-ahead's reach before
+/// `at`: `LOOKAHEAD_LINES` and one more `\n`s back (counting only `\n`, a
+/// text whose lines end otherwise is looked at further back).
+pub(crate) fn column_zero_fence_reaches(text: &str, at: usize) -> bool {
+    let bytes = &text.as_bytes()[..at];
+    let from = memchr::memrchr_iter(b'\n', bytes)
+        .nth(crate::fence::LOOKAHEAD_LINES + 1)
+        .unwrap_or(0);
+    memchr::memmem::find_iter(&bytes[from..], FENCE.as_bytes())
+        .map(|i| from + i)
+        .any(|i| i == 0 || matches!(bytes[i - 1], b'\n' | b'\r'))
 }
 
 const FENCE: &str = "```";
