@@ -193,10 +193,11 @@ impl RootDatabase {
     /// A database for analysing each text once (`prose check`): its side
     /// caches keep nothing for later revisions (the statement memos, what
     /// typing in a prompt reuses), so nothing is copied for them and
-    /// nothing held. Answers are the same; a later revision computes what
-    /// it needs from scratch.
+    /// nothing held, and a long text is parsed on two threads. Answers are
+    /// the same; a later revision computes what it needs from scratch.
     pub fn batch() -> Self {
         RootDatabase {
+            parses: std::sync::Arc::new(ParseCache::batch()),
             statements: std::sync::Arc::new(StatementMemos::batch()),
             prompt_edits: std::sync::Arc::new(PromptEditCache::batch()),
             ..RootDatabase::default()

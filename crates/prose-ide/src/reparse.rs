@@ -45,6 +45,10 @@ pub struct ParseCache {
     /// How many parses were made in place in a previous tree (statements
     /// spliced in, or a string's text replaced), for tests.
     spliced: AtomicU64,
+    /// Whether a long text without a previous parse is parsed on two
+    /// threads (a database that analyses each text once:
+    /// `prose_syntax::parse_interruptible_parallel`).
+    parallel: bool,
 }
 
 /// A parse made from the one before by replacing only the text of one
@@ -76,6 +80,14 @@ struct Previous {
 }
 
 impl ParseCache {
+    /// A cache whose first parse of a long text uses two threads.
+    pub(crate) fn batch() -> Self {
+        ParseCache {
+            parallel: true,
+            ..ParseCache::default()
+        }
+    }
+
     /// The parse of `text`, the current text of `file`: from the file's
     /// previous parse when there is one, else from scratch. `interrupt` may
     /// unwind (a cancelled revision); the cache is then left as it was.
@@ -115,7 +127,11 @@ impl ParseCache {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .remove(&file);
-                prose_syntax::parse_interruptible(text, interrupt)
+                if self.parallel {
+                    prose_syntax::parse_interruptible_parallel(text, interrupt)
+                } else {
+                    prose_syntax::parse_interruptible(text, interrupt)
+                }
             }
         };
         self.entries().insert(

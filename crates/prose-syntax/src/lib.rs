@@ -179,10 +179,17 @@ pub fn parse(text: &str) -> Parse {
 /// parse (the analysis, when an edit arrives) panics from `interrupt`, and
 /// the parse unwinds; this crate calls nothing else of the caller's, and
 /// when `interrupt` returns the result is [`parse`]'s.
-///
-/// A text of 64 KiB or more is parsed in two halves at once when the
-/// machine has a second core (`halves.rs`), with the same result.
 pub fn parse_interruptible(text: &str, interrupt: &dyn Fn()) -> Parse {
+    parse_window(text, interrupt, false)
+}
+
+/// [`parse_interruptible`], on two threads for a text of 64 KiB or more
+/// when the machine has a second core (`halves.rs`): the same result. For
+/// a caller that parses many texts once (`prose check`); a long-lived
+/// process that keeps the trees may prefer one thread, whose allocator
+/// pages it keeps using (a thread that ends leaves its pages to others,
+/// and freeing in them later costs a little more).
+pub fn parse_interruptible_parallel(text: &str, interrupt: &dyn Fn()) -> Parse {
     if text.len() >= halves::PARALLEL_FROM
         && cores() > 1
         && let Some(parse) = halves::parse(text, interrupt)
@@ -198,13 +205,6 @@ fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// [`parse`] on this thread alone, whatever the text's length (what the
-/// halves are compared with).
-#[doc(hidden)]
-pub fn parse_on_one_thread(text: &str) -> Parse {
-    parse_window(text, &interrupt::never, false)
-}
-
 /// [`parse`] in two halves that meet at `split`, a line start inside
 /// `text` (right after a `\n`), whatever the text's length, and whether
 /// the halves were kept (else the whole text was parsed again); equal to
@@ -214,7 +214,7 @@ pub fn parse_in_halves_at(text: &str, split: usize) -> (Parse, bool) {
     halves::parse_at(text, split, &interrupt::never)
 }
 
-/// Where [`parse`] splits a long text (for tests).
+/// Where [`parse_interruptible_parallel`] splits a long text (for tests).
 #[doc(hidden)]
 pub fn halves_split_point(text: &str) -> Option<usize> {
     halves::split_point(text)

@@ -7,8 +7,8 @@
 //! (every one for short texts), each half parsed on its own thread and the
 //! halves joined: the result must be the parse on one thread, the same
 //! tree and the same errors, whether the seam was kept or the text parsed
-//! again. Seams at the empty lines between statements, where `parse`
-//! splits, must mostly be kept: a check that always parsed again would
+//! again. Seams at the empty lines between statements, where the parallel
+//! parse splits, must mostly be kept: a check that always parsed again would
 //! prove nothing and gain nothing. Without a corpus, the corpora are
 //! skipped with a message.
 
@@ -17,7 +17,7 @@ mod program_gen;
 
 use std::path::{Path, PathBuf};
 
-use prose_syntax::{halves_split_point, parse_in_halves_at, parse_on_one_thread};
+use prose_syntax::{halves_split_point, parse, parse_in_halves_at};
 
 fn programs_in(dir: &Path) -> Vec<(String, String)> {
     prose_test_support::prose_files(dir)
@@ -42,14 +42,14 @@ struct Tally {
     seams: usize,
     kept: usize,
     /// Seams where a top-level statement starts after an empty line, with
-    /// no fence before them (what `parse` looks for).
+    /// no fence near them (what the parallel parse looks for).
     blank: usize,
     blank_kept: usize,
 }
 
 /// Splits `text` at up to `max` line starts spread over it, checking each.
 fn check_program(name: &str, text: &str, max: usize, tally: &mut Tally) {
-    let whole = parse_on_one_thread(text);
+    let whole = parse(text);
     let statements: std::collections::HashSet<usize> = whole
         .syntax_node()
         .children()
@@ -164,7 +164,7 @@ fn halves_of_the_corpora_in_one_text_equal_one_parse() {
         .into_iter()
         .map(|(_, text)| text + "\n\n")
         .collect();
-    let whole = parse_on_one_thread(&text);
+    let whole = parse(&text);
     let bytes = text.as_bytes();
     // Statement starts after empty lines, spread over the text.
     let seams: Vec<usize> = whole
@@ -202,10 +202,12 @@ fn halves_of_a_generated_program_equal_one_parse() {
     let text = program_gen::program(256 * 1024);
     let tally = run(&[("generated".into(), text.clone())], 60);
     assert_mostly_kept(&tally);
-    // Where `parse` splits it, the seam is kept, and `parse` is one parse.
+    // Where the parallel parse splits it, the seam is kept, and that parse
+    // is one parse.
     let at = halves_split_point(&text).expect("a generated program has empty lines");
     assert!(parse_in_halves_at(&text, at).1);
-    assert!(prose_syntax::parse(&text) == parse_on_one_thread(&text));
+    let parallel = prose_syntax::parse_interruptible_parallel(&text, &|| ());
+    assert!(parallel == parse(&text));
 }
 
 #[test]
