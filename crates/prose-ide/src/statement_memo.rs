@@ -490,15 +490,10 @@ mod tests {
             assert_eq!(kept(&batch), [0; 4]);
             assert_ne!(kept(&keeping), [0; 4]);
         }
-        // The samples, and all of them in one long text (which a batch
-        // host parses on two threads): the same diagnostics either way.
+        // The samples, and a long text (which a batch host parses on two
+        // threads): the same diagnostics either way.
         let mut samples = crate::openprose::rule_tests::sample_programs();
-        let mut long = String::new();
-        while long.len() <= 64 * 1024 {
-            samples
-                .iter()
-                .for_each(|(_, t)| long.extend([t.as_str(), "\n\n"]));
-        }
+        let long = format!("{PROGRAM}\n").repeat(64 * 1024 / PROGRAM.len() + 1);
         // Its halves are joined, not parsed again.
         let seam = prose_syntax::halves_split_point(&long);
         assert!(seam.is_some_and(|at| prose_syntax::parse_in_halves_at(&long, at).1));
