@@ -112,7 +112,10 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
     };
     let ids: Vec<_> = loaded.iter().map(|l| l.id).collect();
     // Fixing changes the texts: diagnostics computed before would be lost.
-    workspace::load_dependencies(&mut host, &ids, !fixing);
+    // A second thread pays off for long texts only.
+    let bytes: usize = loaded.iter().map(|l| l.text.len()).sum();
+    let warm = !fixing && bytes >= workspace::WARM_FROM;
+    workspace::load_dependencies(&mut host, &ids, warm);
 
     let mut fixed = Vec::new();
     if fixing {

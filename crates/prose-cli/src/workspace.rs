@@ -86,6 +86,11 @@ pub fn configure(host: &mut AnalysisHost, root: &Path, config: Config) {
     host.set_config(config);
 }
 
+/// The size of the checked texts from which the spare threads of the
+/// first pass compute diagnostics ([`tasks`]): below it the analysis takes
+/// about as long as starting a thread.
+pub const WARM_FROM: usize = 32 * 1024;
+
 /// What a thread of the first pass of [`load_dependencies`] computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Task {
