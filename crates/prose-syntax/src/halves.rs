@@ -15,9 +15,10 @@
 //! conditions that make the rest equal to a parse of the whole text (see
 //! `reparse.rs`: the window starts and ends at line starts after
 //! significant line breaks, the statement after it comes out unchanged
-//! with its errors, no error sits on a boundary, no fence comes before the
-//! window's end). When it cannot show that, it parses the whole text
-//! itself: the result is always [`crate::parse`]'s, and
+//! with its errors, no error sits on a boundary, no fence is in the window
+//! or, at column 0, within a fence's look-ahead before the seam
+//! ([`crate::reparse::join_at_seam`])). When it cannot show that, it parses
+//! the whole text itself: the result is always [`crate::parse`]'s, and
 //! `tests/halves.rs` compares the two over the corpus, split at many line
 //! starts.
 //!
@@ -121,31 +122,30 @@ fn join(first: &Parse, second: &Parse, split: usize) -> Parse {
 }
 
 /// Where to split `text`: the first line start at or after the middle
-/// that follows an empty line and opens a statement (a keyword that starts
-/// one, at column 0) with no fence at column 0 in reach before it (the
-/// seam would be refused: `reparse.rs`), else the last one before the
-/// middle; `None` when there is none. A line inside a prompt may look the same; the seam is
-/// then not kept and the text is parsed again, on one thread.
+/// that follows an empty line (`\n\n`) and opens a statement (a keyword
+/// that starts one, at column 0), with no fence at column 0 in reach
+/// before it (the seam would be refused: `reparse.rs`), else the last one
+/// before the middle; `None` when there is none (a text whose lines end
+/// with `\r\n` has none: it is parsed on one thread). A line inside a
+/// prompt may look the same; the seam is then not kept and the text is
+/// parsed again, on one thread.
 pub(crate) fn split_point(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
+    // `at` follows a `\n\n`.
     let opens = |at: usize| {
-        at >= 2
-            && at < bytes.len()
-            && bytes[at - 1] == b'\n'
-            && matches!(bytes[at - 2], b'\n' | b'\r')
+        at < bytes.len()
             && opens_statement(&bytes[at..])
             && !crate::reparse::column_zero_fence_reaches(text, at)
     };
     let middle = bytes.len() / 2;
-    let split = memchr::memmem::find_iter(&bytes[middle..], b"\n\n")
+    memchr::memmem::find_iter(&bytes[middle..], b"\n\n")
         .map(|i| middle + i + 2)
         .find(|&at| opens(at))
         .or_else(|| {
             memchr::memmem::rfind_iter(&bytes[..middle], b"\n\n")
                 .map(|i| i + 2)
                 .find(|&at| opens(at))
-        })?;
-    Some(split)
+        })
 }
 
 /// Whether a line starting with `line` opens a statement: one of the
@@ -208,7 +208,8 @@ mod tests {
     }
 
     /// A fence indented in a prompt: its look-ahead stops at the next line
-    /// at column 0, in the first half as in the whole text.
+    /// at column 0 (before the window, at the latest its first line), in
+    /// the first half as in the whole text.
     const INDENTED_FENCE: &str = "session \"\"\"\n  ```\n  \"\"\"\n\nlet x = 1\n\nlet y = 2\n\nlet q = \"\"\"\n  ```\n  \"\"\"\n\nlet z = 3\n";
 
     /// A seam after an indented fence is kept.

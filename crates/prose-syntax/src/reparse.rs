@@ -196,11 +196,12 @@ pub fn reparse_interruptible(
 /// conditions, but for fences. A fence in the window is refused as for an
 /// edit. One before the window was lexed in the first half with all the
 /// text up to the seam, and its look-ahead for its closing line
-/// (`fence.rs`) reads past the seam only if it gets there: the seam's line
-/// is a statement's first word at column 0, where the look-ahead of a
-/// fence indented by any amount stops as it stops at the end of the first
-/// half. So only a fence at column 0 within a look-ahead's reach of the
-/// seam is refused. Else the whole text is parsed, on this thread.
+/// (`fence.rs`) differs only if it reads past the seam. That of an
+/// indented fence stops at the first non-blank line indented less, at the
+/// latest at the window's first line (a top-level statement at column 0,
+/// before the seam); that of a fence at column 0 stops only after
+/// `LOOKAHEAD_LINES` lines. So only a fence at column 0 within that reach
+/// of the seam is refused. Else the whole text is parsed, on this thread.
 pub(crate) fn join_at_seam(
     joined: &Parse,
     text: &str,
