@@ -14,27 +14,9 @@
 
 #[path = "../benches/program_gen/mod.rs"]
 mod program_gen;
-
-use std::path::{Path, PathBuf};
+mod programs;
 
 use prose_syntax::{halves_split_point, parse, parse_in_halves_at};
-
-fn programs_in(dir: &Path) -> Vec<(String, String)> {
-    prose_test_support::prose_files(dir)
-        .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).expect("a program is UTF-8 text");
-            (p.display().to_string(), text)
-        })
-        .collect()
-}
-
-fn test_data() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test_data");
-    let mut all = programs_in(&dir.join("ok"));
-    all.extend(programs_in(&dir.join("err")));
-    all
-}
 
 /// How the seams of a set of programs went.
 #[derive(Default, Debug)]
@@ -124,7 +106,7 @@ fn assert_mostly_kept(tally: &Tally) {
 
 #[test]
 fn halves_of_the_parser_test_data_equal_one_parse() {
-    let programs = test_data();
+    let programs = programs::test_data();
     assert!(
         programs.len() > 50,
         "test_data/ has {} programs",
@@ -135,19 +117,10 @@ fn halves_of_the_parser_test_data_equal_one_parse() {
 
 #[test]
 fn halves_of_the_corpora_equal_one_parse() {
-    let Some(corpus) = prose_test_support::corpus_dir() else {
+    let Some(programs) = programs::corpora() else {
         eprintln!("no corpus (PROSE_CORPUS): skipped");
         return;
     };
-    let mut programs = programs_in(&corpus);
-    let history = match std::env::var_os("PROSE_HISTORY_CORPUS") {
-        Some(dir) => Some(prose_test_support::workspace_root().join(dir)),
-        None => corpus.parent().map(|p| p.join("openprose-history")),
-    };
-    match history {
-        Some(dir) if dir.is_dir() => programs.extend(programs_in(&dir)),
-        _ => eprintln!("no history corpus beside {}: skipped", corpus.display()),
-    }
     let tally = run(&programs, 60);
     assert_mostly_kept(&tally);
 }
@@ -160,7 +133,7 @@ fn halves_of_the_corpora_in_one_text_equal_one_parse() {
         eprintln!("no corpus (PROSE_CORPUS): skipped");
         return;
     };
-    let text: String = programs_in(&corpus)
+    let text: String = programs::programs_in(&corpus)
         .into_iter()
         .map(|(_, text)| text + "\n\n")
         .collect();

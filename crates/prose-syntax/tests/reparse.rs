@@ -14,8 +14,7 @@
 
 #[path = "../benches/program_gen/mod.rs"]
 mod program_gen;
-
-use std::path::{Path, PathBuf};
+mod programs;
 
 use prose_syntax::{
     SyntaxKind,
@@ -171,23 +170,6 @@ fn check_program(name: &str, text: &str, seed: u64, edits: usize, tally: &mut Ta
     }
 }
 
-fn programs_in(dir: &Path) -> Vec<(String, String)> {
-    prose_test_support::prose_files(dir)
-        .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).expect("a program is UTF-8 text");
-            (p.display().to_string(), text)
-        })
-        .collect()
-}
-
-fn test_data() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test_data");
-    let mut all = programs_in(&dir.join("ok"));
-    all.extend(programs_in(&dir.join("err")));
-    all
-}
-
 fn edits_per_program() -> usize {
     std::env::var("REPARSE_EDITS")
         .ok()
@@ -230,7 +212,7 @@ fn assert_mostly_spliced(tally: &Tally) {
 
 #[test]
 fn random_edits_of_the_parser_test_data_equal_full_parses() {
-    let programs = test_data();
+    let programs = programs::test_data();
     assert!(
         programs.len() > 50,
         "test_data/ holds the parser's programs"
@@ -240,18 +222,9 @@ fn random_edits_of_the_parser_test_data_equal_full_parses() {
 
 #[test]
 fn random_edits_of_the_corpora_equal_full_parses() {
-    let Some(official) = prose_test_support::corpus_dir() else {
+    let Some(programs) = programs::corpora() else {
         return;
     };
-    let mut programs = programs_in(&official);
-    let history = match std::env::var_os("PROSE_HISTORY_CORPUS") {
-        Some(dir) => Some(prose_test_support::workspace_root().join(dir)),
-        None => official.parent().map(|p| p.join("openprose-history")),
-    };
-    match history {
-        Some(dir) if dir.is_dir() => programs.extend(programs_in(&dir)),
-        _ => eprintln!("no history corpus beside {}: skipped", official.display()),
-    }
     assert_mostly_spliced(&run(&programs, 1000, edits_per_program()));
 }
 
