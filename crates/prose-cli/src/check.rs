@@ -110,12 +110,9 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
             }
         },
     };
-    let ids: Vec<_> = loaded.iter().map(|l| l.id).collect();
+    let files: Vec<_> = loaded.iter().map(|l| (l.id, l.text.len())).collect();
     // Fixing changes the texts: diagnostics computed before would be lost.
-    // A second thread pays off for long texts only.
-    let bytes: usize = loaded.iter().map(|l| l.text.len()).sum();
-    let warm = !fixing && bytes >= workspace::WARM_FROM;
-    workspace::load_dependencies(&mut host, &ids, warm);
+    workspace::load_dependencies(&mut host, &files, !fixing);
 
     let mut fixed = Vec::new();
     if fixing {

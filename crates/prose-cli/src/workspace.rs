@@ -89,27 +89,44 @@ pub fn configure(host: &mut AnalysisHost, root: &Path, config: Config) {
 /// The size of the checked texts from which the spare threads of the
 /// first pass compute diagnostics ([`tasks`]): below it the analysis takes
 /// about as long as starting a thread.
-pub const WARM_FROM: usize = 32 * 1024;
+const WARM_FROM: usize = 32 * 1024;
+
+/// The size of a file from which a spare thread also runs its statement
+/// rules, in contexts of their own ([`tasks`]): below it the contexts
+/// cost the thread more than the other saves (a 151 KB program took 6%
+/// longer).
+const APART_FROM: usize = 1024 * 1024;
 
 /// What a thread of the first pass of [`load_dependencies`] computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Task {
     NeededFiles(FileId),
     Diagnostics(FileId),
+    /// What the statement rules report, which the diagnostics read last.
+    StatementRules(FileId),
 }
 
-/// The first pass's work: the files each file needs and then, with `warm`
-/// and fewer files than `cores` (one long file, typically, whose analysis
-/// would otherwise run on one core twice over), their diagnostics. A
-/// thread asking for a file's diagnostics waits for the parse another
-/// thread is computing, then computes the names and rules while the other
-/// finds the prompts; the check's own pass finds the answers computed,
-/// unless loading a dependency changed something they read (salsa then
-/// computes again what it must).
-fn tasks(files: &[FileId], warm: bool, cores: usize) -> Vec<Task> {
-    let mut tasks: Vec<Task> = files.iter().map(|&f| Task::NeededFiles(f)).collect();
-    if warm && files.len() < cores {
-        tasks.extend(files.iter().map(|&f| Task::Diagnostics(f)));
+/// The first pass's work for `files` (each with its text's length): the
+/// files each file needs and then, with `warm`, fewer files than `cores`
+/// (one long file, typically, whose analysis would otherwise run on one
+/// core twice over) and [`WARM_FROM`] bytes in all, their diagnostics, and
+/// the statement rules' reports of those of [`APART_FROM`] bytes or more.
+/// A thread asking for a file's diagnostics waits for the parse another
+/// thread is computing, then computes the names and the other rules while
+/// the other finds the prompts and then runs the statement rules, which
+/// the diagnostics read last. The check's own pass finds the answers
+/// computed, unless loading a dependency changed something they read
+/// (salsa then computes again what it must).
+fn tasks(files: &[(FileId, usize)], warm: bool, cores: usize) -> Vec<Task> {
+    let mut tasks: Vec<Task> = files.iter().map(|&(f, _)| Task::NeededFiles(f)).collect();
+    let bytes: usize = files.iter().map(|&(_, n)| n).sum();
+    if warm && files.len() < cores && bytes >= WARM_FROM {
+        tasks.extend(files.iter().map(|&(f, _)| Task::Diagnostics(f)));
+        tasks.extend(
+            (files.iter())
+                .filter(|&&(_, n)| n >= APART_FROM)
+                .map(|&(f, _)| Task::StatementRules(f)),
+        );
     }
     tasks
 }
@@ -119,19 +136,27 @@ fn tasks(files: &[FileId], warm: bool, cores: usize) -> Vec<Task> {
 /// Imported programs are added to the host (for their contracts) but are
 /// not reported on. (The runner's error check loads them the same way.)
 ///
-/// With `warm`, and fewer files than cores, the spare threads compute the
-/// files' diagnostics meanwhile (see [`tasks`]).
-pub fn load_dependencies(host: &mut AnalysisHost, files: &[FileId], warm: bool) {
+/// `files` come with their texts' lengths. With `warm`, and fewer long
+/// files than cores, the spare threads compute the files' diagnostics
+/// meanwhile (see [`tasks`]).
+pub fn load_dependencies(host: &mut AnalysisHost, files: &[(FileId, usize)], warm: bool) {
     // Finding them parses every file: on one thread per core first, so the
     // passes below (one thread) find the answers computed.
     let tasks = tasks(files, warm, crate::parallel::cores());
+    for task in &tasks {
+        if let Task::StatementRules(f) = *task {
+            host.run_statement_rules_apart(f);
+        }
+    }
     crate::parallel::map(host, &tasks, |analysis, task| match *task {
         Task::NeededFiles(f) => analysis.needed_files(f).map(drop),
         Task::Diagnostics(f) => analysis.diagnostics(f).map(drop),
+        Task::StatementRules(f) => analysis.prepare_statement_rules(f),
     });
-    prose_runner::check::load_dependencies(host, files);
+    let ids: Vec<FileId> = files.iter().map(|&(f, _)| f).collect();
+    prose_runner::check::load_dependencies(host, &ids);
     let analysis = host.analysis();
-    let mut aux: Vec<String> = files
+    let mut aux: Vec<String> = ids
         .iter()
         .filter_map(|&f| analysis.needed_files(f).ok())
         .flat_map(|p| p.aux.clone())
@@ -152,17 +177,31 @@ mod tests {
     use prose_ide::FileId;
 
     /// The spare threads of the first pass take the files' diagnostics:
-    /// only with fewer files than cores, and only when asked.
+    /// only with fewer files than cores, enough text, and only when asked;
+    /// the statement rules of a file of a megabyte or more too.
     #[test]
     fn spare_cores_take_the_diagnostics() {
-        let one = [FileId(7)];
+        let (long, huge) = (super::WARM_FROM, super::APART_FROM);
+        let one = [(FileId(7), long)];
         assert_eq!(
             tasks(&one, true, 2),
             [Task::NeededFiles(FileId(7)), Task::Diagnostics(FileId(7))]
         );
+        assert_eq!(
+            tasks(&[(FileId(7), huge)], true, 2),
+            [
+                Task::NeededFiles(FileId(7)),
+                Task::Diagnostics(FileId(7)),
+                Task::StatementRules(FileId(7))
+            ]
+        );
         assert_eq!(tasks(&one, false, 2), [Task::NeededFiles(FileId(7))]);
         assert_eq!(tasks(&one, true, 1), [Task::NeededFiles(FileId(7))]);
-        let two = [FileId(1), FileId(2)];
+        assert_eq!(
+            tasks(&[(FileId(7), long - 1)], true, 2),
+            [Task::NeededFiles(FileId(7))]
+        );
+        let two = [(FileId(1), long), (FileId(2), huge)];
         assert_eq!(
             tasks(&two, true, 2),
             [Task::NeededFiles(FileId(1)), Task::NeededFiles(FileId(2))]
@@ -173,7 +212,8 @@ mod tests {
                 Task::NeededFiles(FileId(1)),
                 Task::NeededFiles(FileId(2)),
                 Task::Diagnostics(FileId(1)),
-                Task::Diagnostics(FileId(2))
+                Task::Diagnostics(FileId(2)),
+                Task::StatementRules(FileId(2))
             ]
         );
     }

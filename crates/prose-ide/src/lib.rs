@@ -144,6 +144,16 @@ impl AnalysisHost {
         Self::with_db(RootDatabase::batch())
     }
 
+    /// On a batch host, has the diagnostics of `file` run its statement
+    /// rules in a rule context of their own, after the other rules, so
+    /// that another thread can compute them meanwhile
+    /// ([`Analysis::prepare_statement_rules`]); the same diagnostics.
+    /// Nothing on other hosts.
+    pub fn run_statement_rules_apart(&mut self, file: FileId) {
+        let f = self.files[file.0 as usize];
+        db::Db::statement_memos(&self.db).set_apart(f);
+    }
+
     /// A host over a given database (tests pass one with an event callback).
     pub fn with_db(db: RootDatabase) -> Self {
         let workspace = Workspace::new(
@@ -484,6 +494,23 @@ impl Analysis {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
         self.with_db(move |db| diagnostics::file_diagnostics(db, f, Some(ws)).clone())
+    }
+
+    /// Computes what the statement rules report on an OpenProse file set
+    /// apart ([`AnalysisHost::run_statement_rules_apart`]), which its
+    /// diagnostics read last: a thread with nothing else to do calls this
+    /// while another computes the diagnostics (`prose check` of a long
+    /// file). Does nothing for other files.
+    pub fn prepare_statement_rules(&self, file: FileId) -> Cancellable<()> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| {
+            if db::Db::statement_memos(db).apart(f)
+                && db::file_kind(db, f, Some(ws)) == kind::FileKind::OpenProse
+            {
+                openprose::statement_rules::batch_statement_reports(db, f, Some(ws));
+            }
+        })
     }
 
     /// [`Analysis::diagnostics`] lent to `f` rather than copied (a server

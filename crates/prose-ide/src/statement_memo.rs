@@ -52,9 +52,37 @@ pub struct StatementMemos {
     /// What name resolution's walk finds in each statement of an OpenProse
     /// file (`openprose/semantics/walk.rs`).
     pub(crate) names: StatementMemo<crate::openprose::semantics::StatementNames>,
+    /// The files whose statement rules run in a rule context of their own
+    /// (batch databases only: `statement_rules::batch_statement_reports`).
+    apart: Mutex<std::collections::HashSet<SourceFile>>,
 }
 
 impl StatementMemos {
+    /// Whether these memos keep nothing ([`StatementMemos::batch`]).
+    pub(crate) fn is_batch(&self) -> bool {
+        self.rules.batch
+    }
+
+    /// Has the statement rules of `file` run in a rule context of their
+    /// own (see [`StatementMemos::apart`]); a batch database only.
+    pub(crate) fn set_apart(&self, file: SourceFile) {
+        if self.is_batch() {
+            self.apart
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(file);
+        }
+    }
+
+    /// Whether the statement rules of `file` run in a rule context of
+    /// their own.
+    pub(crate) fn apart(&self, file: SourceFile) -> bool {
+        self.apart
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&file)
+    }
+
     /// Memos that keep nothing for later computations (a database that
     /// analyses each text once, [`crate::db::RootDatabase::batch`]): every
     /// statement is computed, as it would be the first time.
@@ -64,6 +92,7 @@ impl StatementMemos {
             needs: StatementMemo::batch(),
             rules: StatementMemo::batch(),
             names: StatementMemo::batch(),
+            apart: Default::default(),
         }
     }
 }
@@ -498,15 +527,41 @@ mod tests {
         let seam = prose_syntax::halves_split_point(&long);
         assert!(seam.is_some_and(|at| prose_syntax::parse_in_halves_at(&long, at).1));
         samples.push(("/ws/long.prose".into(), long));
+        // A batch host also with the statement rules set apart (computed
+        // first on their own, or by the diagnostics last).
         for (path, text) in samples {
-            let answers: Vec<_> = [AnalysisHost::for_batch(), AnalysisHost::new()]
-                .into_iter()
-                .map(|mut host| {
-                    let id = host.set_file_text(&path, text.clone());
-                    host.analysis().diagnostics(id).unwrap()
-                })
-                .collect();
-            assert_eq!(answers[0], answers[1], "{path}");
+            let keeping = {
+                let mut host = AnalysisHost::new();
+                let id = host.set_file_text(&path, text.clone());
+                host.analysis().diagnostics(id).unwrap()
+            };
+            for (apart, prepared) in [(false, false), (true, false), (true, true)] {
+                let mut host = AnalysisHost::for_batch();
+                let id = host.set_file_text(&path, text.clone());
+                if apart {
+                    host.run_statement_rules_apart(id);
+                }
+                let analysis = host.analysis();
+                if prepared {
+                    analysis.prepare_statement_rules(id).unwrap();
+                }
+                let got = analysis.diagnostics(id).unwrap();
+                assert_eq!(got, keeping, "{path} apart {apart} prepared {prepared}");
+            }
+        }
+    }
+
+    /// A keeping host never sets statement rules apart.
+    #[test]
+    fn only_a_batch_host_sets_statement_rules_apart() {
+        for (mut host, apart) in [
+            (AnalysisHost::new(), false),
+            (AnalysisHost::for_batch(), true),
+        ] {
+            let id = host.set_file_text("/ws/a.prose", PROGRAM);
+            host.run_statement_rules_apart(id);
+            let file = host.analysis().source_file(id);
+            assert_eq!(host.db.statement_memos().apart(file), apart);
         }
     }
 }

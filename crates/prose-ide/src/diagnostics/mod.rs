@@ -225,7 +225,7 @@ pub fn rule_docs(code: &str) -> Option<String> {
 }
 
 /// One reported problem, before severities are applied.
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 struct Reported {
     range: TextRange,
     message: String,
@@ -241,6 +241,15 @@ pub struct Acc {
     rule: &'static Rule,
     out: Vec<Reported>,
 }
+
+/// The same rule (the same registry entry) and the same reports.
+impl PartialEq for Acc {
+    fn eq(&self, other: &Acc) -> bool {
+        std::ptr::eq(self.rule, other.rule) && self.out == other.out
+    }
+}
+
+impl Eq for Acc {}
 
 impl Acc {
     /// An empty collector for `rule`.

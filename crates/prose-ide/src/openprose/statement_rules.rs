@@ -68,13 +68,14 @@ pub(crate) struct Findings {
 /// The statement rules' reports on `file` that `config` does not turn
 /// off, in the file's offsets.
 /// `whole` is the file's rule context, for a run over the whole file
-/// when most statements are to compute.
+/// when most statements are to compute; without it each statement gets a
+/// context of its own.
 pub(crate) fn run(
     db: &dyn Db,
     file: SourceFile,
     workspace: Option<Workspace>,
     config: &Config,
-    whole: &Ctx<'_>,
+    whole: Option<&Ctx<'_>>,
 ) -> Vec<Acc> {
     let root = parse(db, file).syntax_node();
     let path = file.path(db);
@@ -85,6 +86,7 @@ pub(crate) fn run(
             // Most statements to compute (a file opened, or the CLI): one
             // run over the whole file, its reports split by statement.
             if missing.len() > 8
+                && let Some(whole) = whole
                 && let Some(found) = findings_of_file(db, whole, &root, missing)
             {
                 return found;
@@ -110,6 +112,25 @@ pub(crate) fn run(
         }
     }
     out
+}
+
+/// The statement rules' reports on `file` ([`run`]) with a rule context of
+/// their own, for a file of a batch database (`RootDatabase::batch`, which
+/// keeps nothing for later edits) that the host set apart
+/// (`AnalysisHost::run_statement_rules_apart`): the other rules then run
+/// first, and a spare thread computes these meanwhile (`prose check` of a
+/// long file). Each statement gets a context of its own, as after an edit:
+/// what the rules report is the same as in the file's context (they read
+/// nothing beyond a statement: the tests below), and the nodes of one
+/// statement are held at a time, not a second index of the whole file.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn batch_statement_reports(
+    db: &dyn Db,
+    file: SourceFile,
+    workspace: Option<Workspace>,
+) -> Vec<Acc> {
+    let config = crate::diagnostics::file_config(db, file, workspace);
+    run(db, file, workspace, &config, None)
 }
 
 /// Runs every statement rule on `stmt` (all of them: the configuration

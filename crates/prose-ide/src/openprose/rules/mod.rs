@@ -204,10 +204,19 @@ pub(crate) fn run(
 ) -> Vec<Acc> {
     use crate::openprose::{prompt_edit, statement_rules};
     let ctx = Ctx::new(db, file, workspace);
-    // The rules that look at one statement at a time first, so that the
-    // helpers they share with the others are computed while their reads
-    // are recorded (`statement_rules.rs`).
-    let mut out = statement_rules::run(db, file, workspace, config, &ctx);
+    // A file of a batch database, which keeps nothing for later edits,
+    // may have its statement rules run in a context of their own, after
+    // the others (a spare thread runs them meanwhile: `prose check` of a
+    // long file).
+    let apart = db.statement_memos().apart(file);
+    // Else the rules that look at one statement at a time first, so that
+    // the helpers they share with the others are computed while their
+    // reads are recorded (`statement_rules.rs`).
+    let mut out = if apart {
+        Vec::new()
+    } else {
+        statement_rules::run(db, file, workspace, config, Some(&ctx))
+    };
     // After typing in a prompt, the findings of the rules that read
     // neither the prompt nor the file's text nor the workspace are the
     // previous ones, moved (`prompt_edit.rs`).
@@ -243,6 +252,10 @@ pub(crate) fn run(
     }
     if keeps && ctx.suggestions_left() {
         prompt_edit::keep_findings(db, file, config, keep);
+    }
+    if apart {
+        let statements = statement_rules::batch_statement_reports(db, file, workspace);
+        out.splice(0..0, statements.iter().cloned());
     }
     out
 }
