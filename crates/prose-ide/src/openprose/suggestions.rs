@@ -45,10 +45,22 @@ impl SuggestionBudget {
     /// [`did_you_mean`](crate::openprose::rules::prelude::did_you_mean)),
     /// or `None` when the budget does not cover them.
     pub fn did_you_mean<'a>(&self, name: &str, candidates: &[&'a str]) -> Option<&'a str> {
-        if !self.spend(candidates.len().max(1)) {
+        self.did_you_mean_listed(name, candidates, candidates.len())
+    }
+
+    /// [`Self::did_you_mean`] over `distinct` candidates that stand for
+    /// `listed` ones with repeats (the closest is the same), spending
+    /// `listed`.
+    pub fn did_you_mean_listed<'a>(
+        &self,
+        name: &str,
+        distinct: &[&'a str],
+        listed: usize,
+    ) -> Option<&'a str> {
+        if !self.spend(listed.max(1)) {
             return None;
         }
-        crate::openprose::rules::prelude::did_you_mean(name, candidates)
+        crate::openprose::rules::prelude::did_you_mean(name, distinct)
     }
 
     /// ` (did you mean `x`?)`, or nothing (see [`Self::did_you_mean`]).
@@ -56,13 +68,9 @@ impl SuggestionBudget {
         self.hint_listed(name, candidates, candidates.len())
     }
 
-    /// [`Self::hint`] over `distinct` candidates that stand for `listed`
-    /// ones with repeats (the closest is the same), spending `listed`.
+    /// [`Self::hint`] over distinct candidates ([`Self::did_you_mean_listed`]).
     pub fn hint_listed(&self, name: &str, distinct: &[&str], listed: usize) -> String {
-        if !self.spend(listed.max(1)) {
-            return String::new();
-        }
-        crate::openprose::rules::prelude::did_you_mean(name, distinct)
+        self.did_you_mean_listed(name, distinct, listed)
             .map(|s| format!(" (did you mean `{s}`?)"))
             .unwrap_or_default()
     }
