@@ -45,7 +45,7 @@ pub(crate) const PARALLEL_FROM: usize = 64 * 1024;
 /// first half (its panic payload, never seen by the caller).
 struct Stopped;
 
-/// [`crate::parse_interruptible`] of a long `text`, on two threads when a
+/// [`crate::parse_interruptible_parallel`] of a long `text`, on two threads when a
 /// seam is found; `None` when the text has no line to split at.
 pub(crate) fn parse(text: &str, interrupt: &dyn Fn()) -> Option<Parse> {
     let split = split_point(text)?;
