@@ -7,6 +7,8 @@ use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
 use prose_ide::Severity;
 use serde::Serialize;
 
+mod quick;
+
 use crate::{
     line_index::{LineCol, LineIndex},
     report::{Report, summary},
@@ -96,7 +98,7 @@ pub fn human(out: &mut dyn Write, report: &Report, quiet: bool, styled: bool) ->
     let rendered = crate::parallel::each(
         &runs,
         || renderer_of(styled),
-        |renderer, (i, run)| human_file(renderer, report, *i, run.clone()),
+        |renderer, (i, run)| human_file(renderer, !styled, report, *i, run.clone()),
     );
     for text in rendered {
         out.write_all(text.as_bytes())?;
@@ -109,9 +111,12 @@ pub fn human(out: &mut dyn Write, report: &Report, quiet: bool, styled: bool) ->
 
 /// The annotated snippets of the diagnostics `run` of `report.files[i]`,
 /// each followed by an empty line. Line indexes are built for that file and
-/// for the files its related notes point into, only.
+/// for the files its related notes point into, only. With `quick` (an
+/// unstyled report), the common diagnostic is written directly
+/// ([`quick`]).
 fn human_file(
     renderer: &Renderer,
+    quick: bool,
     report: &Report,
     i: usize,
     run: std::ops::Range<usize>,
@@ -122,6 +127,9 @@ fn human_file(
     let mut indexes: Vec<(usize, LineIndex)> = vec![(i, LineIndex::new(&file.text))];
     let mut text = String::new();
     for d in &file.diagnostics[run] {
+        if quick && file.read && quick_file(&mut text, report, &mut indexes, i, d) {
+            continue;
+        }
         let title = level(d.severity)
             .primary_title(d.message.as_str())
             .id(d.code.as_str());
@@ -161,6 +169,46 @@ fn human_file(
         let _ = write!(text, "{}\n\n", renderer.render(&group));
     }
     text
+}
+
+/// [`quick::write`] for `d` of `report.files[i]` (a read file), followed
+/// by an empty line; `false` (nothing written) when it is not of the
+/// simple kind. Indexes the files its notes point into in `indexes`.
+fn quick_file<'r>(
+    text: &mut String,
+    report: &'r Report,
+    indexes: &mut Vec<(usize, LineIndex<'r>)>,
+    i: usize,
+    d: &'r prose_ide::Diagnostic,
+) -> bool {
+    let all = || report.files.iter().chain(&report.context);
+    let mut targets = Vec::with_capacity(d.related.len());
+    for r in &d.related {
+        // A note into a file whose text is unknown shows its path alone.
+        let Some(j) = all().position(|f| f.read && f.key == r.path) else {
+            return false;
+        };
+        if !indexes.iter().any(|(k, _)| *k == j) {
+            let other = all().nth(j).expect("a file found by its position");
+            indexes.push((j, LineIndex::new(&other.text)));
+        }
+        targets.push(j);
+    }
+    let index_of = |j: usize| &indexes.iter().find(|(k, _)| *k == j).expect("indexed").1;
+    let notes: Vec<_> = (d.related.iter().zip(&targets))
+        .map(|(r, &j)| {
+            let path = all().nth(j).map_or(r.path.as_str(), |f| f.path.as_str());
+            (r.message.as_str(), (path, index_of(j), r.range))
+        })
+        .collect();
+    let file = &report.files[i];
+    let primary = (file.path.as_str(), index_of(i), d.range);
+    let name = d.severity.as_str();
+    if !quick::write(text, name, d.code.as_str(), &d.message, primary, &notes) {
+        return false;
+    }
+    text.push_str("\n\n");
+    true
 }
 
 /// The `--format json` report. Field order and names are a stable contract
