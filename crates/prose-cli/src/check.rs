@@ -276,6 +276,9 @@ fn load_stdin(
     }
 }
 
+/// From how many files [`load_paths`] reads them on several threads.
+const READ_IN_PARALLEL: usize = 16;
+
 /// Finds and reads the files below the paths (the root without paths).
 /// Directories give every file of a known kind (docs/languages.md). An
 /// error when there is nothing at all to check.
@@ -319,9 +322,16 @@ fn load_paths(
             }
         }
     }
+    // Reading is system calls, a few per file: many files are read on one
+    // thread per core (a thread costs more than reading a few).
+    let texts: Vec<Result<String, LoadError>> = if files.len() >= READ_IN_PARALLEL {
+        parallel::each(&files, || (), |(), path| read_source(path))
+    } else {
+        files.iter().map(|path| read_source(path)).collect()
+    };
     let mut loaded = Vec::new();
-    for path in files {
-        match read_source(&path) {
+    for (path, text) in files.into_iter().zip(texts) {
+        match text {
             Ok(text) => {
                 let key = workspace::key(&path);
                 let text = Arc::new(text);
