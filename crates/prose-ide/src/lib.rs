@@ -13,6 +13,7 @@ pub mod auxiliary;
 pub mod code_lens;
 pub mod config;
 pub mod db;
+pub mod deferred;
 pub mod diagnostics;
 pub mod dialect;
 pub mod features;

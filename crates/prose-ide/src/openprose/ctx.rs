@@ -503,6 +503,14 @@ where
 impl Drop for Ctx<'_> {
     fn drop(&mut self) {
         RuleKinds::learn(&self.requested.borrow());
+        // The node handles and the shared helpers' results are most of
+        // what a context frees: in the language server, after the
+        // diagnostics are out (`crate::deferred`).
+        crate::deferred::drop_later((
+            std::mem::take(&mut self.nodes),
+            std::mem::take(&mut self.by_kind),
+            std::mem::take(self.memo.get_mut()),
+        ));
     }
 }
 

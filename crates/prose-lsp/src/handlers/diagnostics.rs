@@ -140,7 +140,11 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
     std::thread::scope(|scope| {
         let ahead = scope.spawn(move || {
             for file in files {
-                if fork.with_diagnostics(file, |_| ()).is_err() {
+                // The rules' scratch structures are freed once the
+                // diagnostics are stored, while the job's thread converts
+                // them for sending (it joins this thread after that).
+                let done = prose_ide::deferred::drop_after(|| fork.with_diagnostics(file, |_| ()));
+                if done.is_err() {
                     break;
                 }
             }
