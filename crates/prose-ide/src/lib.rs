@@ -571,6 +571,20 @@ impl Analysis {
         })
     }
 
+    /// Computes the names of an OpenProse file, which its diagnostics read
+    /// (nothing for other files): the language server's thread calls this
+    /// after finding the files a program needs, while another thread
+    /// builds the rules' index of nodes for the diagnostics.
+    pub fn prepare_names(&self, file: FileId) -> Cancellable<()> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| {
+            if db::file_kind(db, f, Some(ws)) == kind::FileKind::OpenProse {
+                semantics::file_semantics(db, f);
+            }
+        })
+    }
+
     /// How long each rule takes on a file (benchmarks find the slow ones).
     #[doc(hidden)]
     pub fn debug_rule_timings(

@@ -207,3 +207,31 @@ fn docs_are_fresh() {
         "stale docs (run `UPDATE_EXPECT=1 cargo test -p prose-ide docs_are_fresh`): {stale:?}"
     );
 }
+
+/// `Analysis::prepare_names` computes an OpenProse file's names, which its
+/// diagnostics then find done, and does nothing for another kind of file.
+#[test]
+fn prepare_names_computes_the_names_the_diagnostics_read() {
+    let (db, log) = crate::fixture::logging_db();
+    let mut host = crate::AnalysisHost::with_db(db);
+    let program = host.set_file_text("/ws/p.prose", "agent a:\n  model: opus\nsession: a\n");
+    let notes = host.set_file_text("/ws/README.md", "# Title\n\nWords.\n");
+    let analysis = host.analysis();
+    let names = |log: &crate::fixture::QueryLog| {
+        let log = log.lock().unwrap();
+        log.iter().filter(|k| k.contains("file_semantics")).count()
+    };
+    analysis.prepare_names(notes).unwrap();
+    assert_eq!(names(&log), 0, "{:?}", log.lock().unwrap());
+    analysis.prepare_names(program).unwrap();
+    assert_eq!(names(&log), 1, "{:?}", log.lock().unwrap());
+    log.lock().unwrap().clear();
+    analysis.diagnostics(program).unwrap();
+    assert_eq!(names(&log), 0, "{:?}", log.lock().unwrap());
+    assert!(
+        log.lock()
+            .unwrap()
+            .iter()
+            .any(|k| k.contains("file_diagnostics"))
+    );
+}

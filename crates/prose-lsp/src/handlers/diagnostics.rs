@@ -126,7 +126,7 @@ fn purge_delay(text: usize) -> std::ffi::c_long {
 
 fn compute_inner(job: &Job) -> Cancellable<Outcome> {
     if !several_cores() {
-        return compute_on(job);
+        return compute_on(job, false);
     }
     // The diagnostics are started on another thread (a fork of the job's
     // snapshot) while this one asks which files the programs need: that
@@ -149,7 +149,7 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
                 }
             }
         });
-        let outcome = compute_on(job);
+        let outcome = compute_on(job, true);
         if matches!(outcome, Ok(Outcome::NeedExternal(_))) {
             job.analysis.cancel_token().cancel();
         }
@@ -166,8 +166,9 @@ fn several_cores() -> bool {
     *SEVERAL.get_or_init(|| std::thread::available_parallelism().is_ok_and(|n| n.get() > 1))
 }
 
-/// [`compute_inner`] on this thread alone.
-fn compute_on(job: &Job) -> Cancellable<Outcome> {
+/// [`compute_inner`] on this thread (alone, or `forked` while a fork of
+/// the job's snapshot computes the diagnostics).
+fn compute_on(job: &Job, forked: bool) -> Cancellable<Outcome> {
     let analysis = &job.analysis;
     let mut unchecked = BTreeSet::new();
     for file in job.docs.iter().filter_map(|d| d.file) {
@@ -192,6 +193,13 @@ fn compute_on(job: &Job) -> Cancellable<Outcome> {
     }
     if !unchecked.is_empty() {
         return Ok(Outcome::NeedExternal(unchecked.into_iter().collect()));
+    }
+    if forked {
+        // While the fork builds the rules' index of nodes, this thread
+        // computes the names it reads next.
+        for file in job.docs.iter().filter_map(|d| d.file) {
+            analysis.prepare_names(file)?;
+        }
     }
 
     let enc = job.encoding;
