@@ -227,7 +227,8 @@ pub(crate) fn run(
         // Rules are pure loops that call few queries: check between them
         // for a newer edit or a cancelled snapshot (`CancelToken`).
         db.unwind_if_revision_cancelled();
-        if is_off(config, rule) || statement_rules::is_statement_rule(rule) {
+        if is_off(config, rule) || statement_rules::is_statement_rule(rule) || silent(config, rule)
+        {
             continue;
         }
         let Check::OpenProse(check) = rule.check else {
@@ -260,6 +261,22 @@ pub(crate) fn run(
     out
 }
 
+/// The rules off in the `default` profile whose every report is at the
+/// rule's own level (none calls `Acc::report_calibrated`): under that
+/// profile, with no level set for their code, nothing they report is
+/// shown (`diagnostics::finish` drops it), so they are not run.
+const SILENT_BY_DEFAULT: &[&str] = &["P102", "P103"];
+
+/// Whether nothing `rule` reports would be shown under `config`
+/// ([`SILENT_BY_DEFAULT`]).
+fn silent(config: &Config, rule: &Rule) -> bool {
+    use crate::config::{Level, Profile};
+    config.profile == Profile::Default
+        && rule.default == Level::Off
+        && !config.severity.contains_key(rule.code)
+        && SILENT_BY_DEFAULT.contains(&rule.code)
+}
+
 /// How long each rule takes on a file (benchmarks use it to find the
 /// slow ones); runs the rules outside salsa, one by one.
 #[doc(hidden)]
@@ -281,4 +298,63 @@ pub fn rule_timings(
             Some((rule.code, t.elapsed()))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{
+        config::{Config, Level, Profile},
+        diagnostics::{Acc, Check, finish},
+    };
+
+    /// The rules skipped as silent are off by default, never choose a level
+    /// per report, and what they report over the corpus and the examples
+    /// is dropped under the `default` profile and shown under `strict`
+    /// (the sample programs: the examples, the parser's test data, the
+    /// corpora).
+    #[test]
+    fn silent_rules_report_nothing_that_is_shown() {
+        let mut texts: Vec<String> = crate::openprose::rule_tests::sample_programs()
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect();
+        // A program both rules report on.
+        texts.push("session \"\"\"Review.\nThe \"draft\".\n\"\"\"\n".into());
+        let mut host = crate::AnalysisHost::new();
+        let ids: Vec<_> = (texts.into_iter().enumerate())
+            .map(|(i, text)| host.set_file_text(&format!("/ws/{i}.prose"), text))
+            .collect();
+        let analysis = host.analysis();
+        let strict = Config {
+            profile: Profile::Strict,
+            ..Config::default()
+        };
+        let mut reported = 0;
+        for &code in super::SILENT_BY_DEFAULT {
+            let rule = super::rules().iter().find(|r| r.code == code).unwrap();
+            assert_eq!(rule.default, Level::Off, "{code}");
+            assert!(!rule.source.contains("report_calibrated"), "{code}");
+            assert!(super::silent(&Config::default(), rule));
+            assert!(!super::silent(&strict, rule));
+            let Check::OpenProse(check) = rule.check else {
+                panic!("{code} is an OpenProse rule");
+            };
+            for &id in &ids {
+                let accs = analysis
+                    .with_db(|db| {
+                        let ctx = super::Ctx::new(db, analysis.source_file(id), None);
+                        let mut acc = Acc::new(rule);
+                        check(&ctx, &mut acc);
+                        vec![acc]
+                    })
+                    .unwrap();
+                assert!(
+                    finish(&Config::default(), accs.clone()).is_empty(),
+                    "{code}"
+                );
+                reported += finish(&strict, accs).len();
+            }
+        }
+        assert!(reported > 0, "the rules report under strict");
+    }
 }
