@@ -10,6 +10,7 @@ use crate::{
         contract::{Contract, program_contract},
         semantics::{FileSemantics, file_semantics},
         suggestions::SuggestionBudget,
+        workspace_reads::WorkspaceReads,
     },
 };
 
@@ -36,6 +37,9 @@ pub struct Ctx<'a> {
     /// Whether a rule read the file's text or syntax errors, the
     /// configuration or the workspace ([`Ctx::watching_file`]).
     read_file: std::cell::Cell<bool>,
+    /// The workspace reads whose answers a rule's findings may be moved
+    /// under after typing in a prompt ([`Ctx::watching_file`]).
+    workspace_reads: std::cell::RefCell<WorkspaceReads>,
     /// Whether reads beyond a statement are recorded (a statement context,
     /// or a context for the statement rules over the whole file).
     records: std::cell::Cell<bool>,
@@ -156,6 +160,7 @@ impl<'a> Ctx<'a> {
             statement,
             escaped: std::cell::Cell::new(false),
             read_file: std::cell::Cell::new(false),
+            workspace_reads: Default::default(),
             nodes,
             by_kind,
             line_marks: Default::default(),
@@ -182,12 +187,30 @@ impl<'a> Ctx<'a> {
 
     /// Runs `f`; whether it read the file's text or syntax errors, the
     /// configuration or the workspace (what typing in a prompt may change
-    /// besides the tree and the names, see `prompt_edit.rs`).
-    pub fn watching_file<T>(&self, f: impl FnOnce() -> T) -> (T, bool) {
+    /// besides the tree and the names, see `prompt_edit.rs`), and the
+    /// answers of the workspace reads that can be asked again
+    /// ([`WorkspaceReads`]; not counted as reading the workspace).
+    pub(crate) fn watching_file<T>(&self, f: impl FnOnce() -> T) -> (T, bool, WorkspaceReads) {
         let before = self.read_file.replace(false);
+        let reads_before = self.workspace_reads.take();
         let out = f();
         let read = self.read_file.replace(before);
-        (out, read)
+        let reads = self.workspace_reads.replace(reads_before);
+        self.workspace_reads.borrow_mut().extend(reads.clone());
+        (out, read, reads)
+    }
+
+    /// Whether the file is analysed in a workspace (recorded as a
+    /// [`WorkspaceReads`] answer).
+    pub fn has_workspace(&self) -> bool {
+        self.outside();
+        let answer = self.unrecorded_has_workspace();
+        self.workspace_reads.borrow_mut().has_workspace(answer);
+        answer
+    }
+
+    pub(crate) fn unrecorded_has_workspace(&self) -> bool {
+        self.workspace.is_some()
     }
 
     /// Whether the "did you mean" budget was never exhausted.
@@ -375,18 +398,44 @@ impl<'a> Ctx<'a> {
 
     /// The root of this file (the innermost workspace root that contains
     /// it), or the directory of this file when no root does.
+    /// (Recorded as a [`WorkspaceReads`] answer.)
     pub fn root_dir(&self) -> String {
-        self.with_file_root(|r| r.dir.clone())
+        self.outside();
+        let answer = self.unrecorded_root_dir();
+        self.workspace_reads.borrow_mut().root(&answer);
+        answer
     }
 
+    pub(crate) fn unrecorded_root_dir(&self) -> String {
+        match self.workspace {
+            Some(ws) => file_root(self.db, self.file, ws).dir.clone(),
+            None => FileRoot::outside(self.path(), Config::default()).dir,
+        }
+    }
+
+    /// The home directory, if the workspace has one (recorded as a
+    /// [`WorkspaceReads`] answer).
     pub fn home_dir(&self) -> Option<String> {
-        self.beyond_names();
+        self.outside();
+        let answer = self.unrecorded_home_dir();
+        self.workspace_reads.borrow_mut().home(&answer);
+        answer
+    }
+
+    pub(crate) fn unrecorded_home_dir(&self) -> Option<String> {
         self.workspace.and_then(|w| w.home(self.db).clone())
     }
 
-    /// Whether a memory file exists at `path` (absolute, as the host keys them).
+    /// Whether a memory file exists at `path` (absolute, as the host keys
+    /// them; recorded as a [`WorkspaceReads`] answer).
     pub fn memory_file_exists(&self, path: &str) -> bool {
-        self.beyond_names();
+        self.outside();
+        let answer = self.unrecorded_memory_file_exists(path);
+        self.workspace_reads.borrow_mut().memory_file(path, answer);
+        answer
+    }
+
+    pub(crate) fn unrecorded_memory_file_exists(&self, path: &str) -> bool {
         self.workspace
             .is_some_and(|w| w.memory_files(self.db).contains(path))
     }

@@ -16,3 +16,4 @@ pub mod semantics;
 pub(crate) mod statement_rules;
 pub(crate) mod suggestions;
 pub mod vocabulary;
+pub(crate) mod workspace_reads;

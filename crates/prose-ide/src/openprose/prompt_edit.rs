@@ -15,7 +15,10 @@
 //! findings: a rule that read the file's text, its syntax errors, the
 //! configuration or the workspace (recorded by the rule context, see
 //! `ctx.rs`) is run again, as are the rules of [`READ_STRINGS`], which read
-//! the text of string tokens through the tree. A test edits every prompt of
+//! the text of string tokens through the tree. A rule whose only reads of
+//! the workspace are whether there is one, the root and home directories
+//! and whether memory files exist qualifies while those reads give the
+//! same answers (`workspace_reads.rs`). A test edits every prompt of
 //! the corpus this way and compares the diagnostics with a fresh analysis.
 //!
 //! The cache keeps, per file, the root of the parse the kept results were
@@ -35,13 +38,16 @@ use crate::{
     config::Config,
     db::{Db, SourceFile, parse},
     diagnostics::Acc,
-    openprose::semantics::FileSemantics,
+    openprose::{semantics::FileSemantics, workspace_reads::WorkspaceReads},
     reparse::{Relex, root_key},
 };
 
 /// The rules that read the text of string tokens (escapes, quotes, fences,
 /// interpolations and what follows a `"""`): always run again.
 pub(crate) const READ_STRINGS: &[&str] = &["E001", "E002", "P101", "P102", "P103", "P104"];
+
+/// A rule's findings, with the answers of the workspace reads it made.
+pub(crate) type KeptFinding = (Acc, WorkspaceReads);
 
 /// What was kept for each file (see the module's documentation).
 #[derive(Default)]
@@ -62,7 +68,9 @@ struct Kept {
     /// The root of the parse these results were made from.
     root: Option<(usize, GreenNode)>,
     sema: Option<Arc<FileSemantics>>,
-    rules: Option<(Config, Arc<Vec<Acc>>)>,
+    /// The findings of the rules that qualify, each with the answers of
+    /// the workspace reads it made ([`WorkspaceReads`]).
+    rules: Option<(Config, Arc<Vec<KeptFinding>>)>,
 }
 
 impl PromptEditCache {
@@ -184,16 +192,20 @@ pub(crate) fn semantics(
 /// The findings of the file-wide rules kept from the parse before, moved,
 /// when the last edit only typed in a prompt and the configuration is the
 /// same; `None` if they are to be computed.
-pub(crate) fn kept_findings(db: &dyn Db, file: SourceFile, config: &Config) -> Option<Vec<Acc>> {
+pub(crate) fn kept_findings(
+    db: &dyn Db,
+    file: SourceFile,
+    config: &Config,
+) -> Option<Vec<KeptFinding>> {
     let edit = prompt_edit(db, file)?;
     let (made_under, accs) = db.prompt_edits().kept(file, edit.from)?.rules?;
     if made_under != *config {
         return None;
     }
     let path = file.path(db);
-    let accs: Option<Vec<Acc>> = accs
+    let accs: Option<Vec<KeptFinding>> = accs
         .iter()
-        .map(|a| a.mapped(path, |r| moved(r, &edit)))
+        .map(|(a, reads)| Some((a.mapped(path, |r| moved(r, &edit))?, reads.clone())))
         .collect();
     if accs.is_some() {
         db.prompt_edits().moved[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -202,8 +214,15 @@ pub(crate) fn kept_findings(db: &dyn Db, file: SourceFile, config: &Config) -> O
 }
 
 /// Keeps the findings of the rules that qualify, made from the current
-/// parse of `file` under `config`.
-pub(crate) fn keep_findings(db: &dyn Db, file: SourceFile, config: &Config, accs: Vec<Acc>) {
+/// parse of `file` under `config`, each with the answers of the workspace
+/// reads it made: they are moved after typing in a prompt when the reads
+/// give the same answers then.
+pub(crate) fn keep_findings(
+    db: &dyn Db,
+    file: SourceFile,
+    config: &Config,
+    accs: Vec<KeptFinding>,
+) {
     let root = parse(db, file).green().clone();
     db.prompt_edits().keep(file, &root, |k| {
         k.rules = Some((config.clone(), Arc::new(accs)));
@@ -309,5 +328,54 @@ mod tests {
             "findings moved {} times in {edits} edits",
             moved(1)
         );
+    }
+
+    /// The memory rules' findings (E018, W011) are moved after typing in a
+    /// prompt while the memory files they asked about are as they were,
+    /// and computed again when those appear: a fresh analysis's
+    /// diagnostics either way.
+    #[test]
+    fn memory_findings_move_until_the_memory_files_change() {
+        let program = "agent w:\n  model: opus\n  persist: project\nresume: w\n  prompt: \"go on\"\nagent v:\n  model: opus\n  persist: project\nsession: v\n  prompt: \"write it\"\n";
+        let memory: std::collections::BTreeSet<String> = [
+            "/ws/.prose/agents/w/memory.md".to_string(),
+            "/ws/.prose/agents/v/memory.md".to_string(),
+        ]
+        .into();
+        let analysed = |text: &str, memory: &std::collections::BTreeSet<String>| {
+            let mut host = AnalysisHost::new();
+            host.set_workspace_root(Some("/ws".into()));
+            host.set_memory_files(memory.clone());
+            let id = host.set_file_text("/ws/p.prose", text.to_string());
+            host.analysis().diagnostics(id).unwrap()
+        };
+        let codes = |d: &[crate::Diagnostic]| d.iter().map(|d| d.code.as_str()).collect::<Vec<_>>();
+        let mut host = AnalysisHost::new();
+        host.set_workspace_root(Some("/ws".into()));
+        let mut text = program.to_string();
+        let file = host.set_file_text("/ws/p.prose", text.clone());
+        host.analysis().diagnostics(file).unwrap();
+        let moved = |host: &AnalysisHost| {
+            host.db.prompt_edits().moved[1].load(std::sync::atomic::Ordering::Relaxed)
+        };
+        let at = |text: &str| text.find("\"go").unwrap() + 3;
+        // Typed with no memory file: E018's hint, moved.
+        text.insert(at(&text), 'x');
+        host.set_file_text("/ws/p.prose", text.clone());
+        let before = moved(&host);
+        let typed = host.analysis().diagnostics(file).unwrap();
+        assert_eq!(moved(&host), before + 1);
+        assert_eq!(typed, analysed(&text, &Default::default()));
+        assert!(codes(&typed).contains(&"E018"), "{typed:?}");
+        // The memory files appear, then a prompt is typed in: the hint
+        // goes and W011 comes, though the other findings are moved.
+        host.set_memory_files(memory.clone());
+        text.insert(at(&text), 'y');
+        host.set_file_text("/ws/p.prose", text.clone());
+        let typed = host.analysis().diagnostics(file).unwrap();
+        assert_eq!(moved(&host), before + 2);
+        assert_eq!(typed, analysed(&text, &memory));
+        assert!(!codes(&typed).contains(&"E018"), "{typed:?}");
+        assert!(codes(&typed).contains(&"W011"), "{typed:?}");
     }
 }

@@ -234,20 +234,23 @@ pub(crate) fn run(
         let Check::OpenProse(check) = rule.check else {
             continue;
         };
-        if let Some(acc) = kept.iter().flatten().find(|a| std::ptr::eq(a.rule(), rule)) {
+        let moved = (kept.iter().flatten())
+            .find(|(a, _)| std::ptr::eq(a.rule(), rule))
+            .filter(|(_, reads)| reads.hold(&ctx));
+        if let Some((acc, reads)) = moved {
             if keeps {
-                keep.push(acc.clone());
+                keep.push((acc.clone(), reads.clone()));
             }
             out.push(acc.clone());
             continue;
         }
-        let (acc, read_file) = ctx.watching_file(|| {
+        let (acc, read_file, reads) = ctx.watching_file(|| {
             let mut acc = Acc::new(rule);
             check(&ctx, &mut acc);
             acc
         });
         if keeps && !read_file && !prompt_edit::READ_STRINGS.contains(&rule.code) {
-            keep.push(acc.clone());
+            keep.push((acc.clone(), reads));
         }
         out.push(acc);
     }

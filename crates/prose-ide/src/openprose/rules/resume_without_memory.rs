@@ -121,7 +121,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             );
             continue;
         }
-        if ctx.workspace().is_none() {
+        if !ctx.has_workspace() {
             continue;
         }
         let Some(path) = ctx.memory_file_path(&inv.agent, &persist) else {

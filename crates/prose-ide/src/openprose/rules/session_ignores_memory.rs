@@ -99,7 +99,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             );
             continue;
         }
-        if persist == Persist::Execution || ctx.workspace().is_none() {
+        if persist == Persist::Execution || !ctx.has_workspace() {
             continue;
         }
         let Some(path) = ctx.memory_file_path(&inv.agent, &persist) else {
