@@ -4,13 +4,16 @@
 //!   `SyntaxNode::descendants()` gives, stepping from node to node (first
 //!   child, next sibling, up to the parent) without the enter and leave
 //!   events of rowan's walk, each of which clones and drops a handle.
+//! - [`select`]: the nodes a filter accepts in a subtree, in pre-order,
+//!   read from the green tree, with handles made only for them and their
+//!   ancestors.
 //! - [`holds_kind`]: whether a subtree holds a node of some kinds, read
 //!   from the green tree, without making a handle (`SyntaxNode`, an
 //!   allocation) for each node on the way. A pass that looks for a few
 //!   rare kinds (agent definitions, `use` statements) in every statement
 //!   asks it first and walks the handles only where one is.
 
-use crate::{GreenNodeData, NodeOrToken, SyntaxKind, SyntaxNode};
+use crate::{GreenNodeData, NodeOrToken, SyntaxKind, SyntaxNode, TextRange, TextSize};
 
 /// Calls `f` with every node of `scope`'s subtree, `scope` first, in
 /// pre-order: the nodes `scope.descendants()` gives. (A loop with a closure,
@@ -39,6 +42,99 @@ pub fn pre_order(scope: &SyntaxNode, mut f: impl FnMut(&SyntaxNode)) {
                 None => return,
             }
         }
+    }
+}
+
+/// Calls `f`, in pre-order, with every node of `scope`'s subtree (`scope`
+/// first) whose green node `wanted` accepts: the nodes [`pre_order`]
+/// visits, filtered. Handles are made only for those nodes and their
+/// ancestors: the subtree is read from its green nodes, and a node's handle
+/// is made from its parent's by a binary search among the parent's
+/// children (rowan's `child_or_token_at_range`), about as costly as a step
+/// of [`pre_order`]. Where few of a tree's nodes are wanted, that is a
+/// fraction of [`pre_order`]'s cost; where a third or more are (with their
+/// ancestors, the greater part of the tree), it costs more.
+pub fn select(
+    scope: &SyntaxNode,
+    wanted: impl Fn(&GreenNodeData) -> bool,
+    mut f: impl FnMut(&SyntaxNode),
+) {
+    let green = scope.green();
+    if wanted(green) {
+        f(scope);
+    }
+    let start = scope.text_range().start();
+    // The path from `scope` to the node being read: each node with its
+    // handle once made, its index among its parent's children, its range,
+    // and where the reading of its children is.
+    struct Open<'g> {
+        node: Option<SyntaxNode>,
+        index: usize,
+        start: TextSize,
+        len: TextSize,
+        children: rowan::Children<'g>,
+        next: usize,
+        next_start: TextSize,
+    }
+    let mut path = vec![Open {
+        node: Some(scope.clone()),
+        index: 0,
+        start,
+        len: green.text_len(),
+        children: green.children(),
+        next: 0,
+        next_start: start,
+    }];
+    while let Some(top) = path.last_mut() {
+        let Some(child) = top.children.next() else {
+            path.pop();
+            continue;
+        };
+        let (index, start) = (top.next, top.next_start);
+        top.next += 1;
+        top.next_start += child.text_len();
+        let NodeOrToken::Node(child) = child else {
+            continue;
+        };
+        let child: &GreenNodeData = child;
+        path.push(Open {
+            node: None,
+            index,
+            start,
+            len: child.text_len(),
+            children: child.children(),
+            next: 0,
+            next_start: start,
+        });
+        if !wanted(child) {
+            continue;
+        }
+        // Handles down from the last node on the path that has one.
+        let made = path.iter().rposition(|o| o.node.is_some()).unwrap_or(0);
+        for i in made + 1..path.len() {
+            let (above, below) = path.split_at_mut(i);
+            let parent = above[i - 1].node.as_ref().expect("made on the way down");
+            let open = &mut below[0];
+            open.node = Some(child_at(parent, open.index, open.start, open.len));
+        }
+        f(path
+            .last()
+            .and_then(|o| o.node.as_ref())
+            .expect("made above"));
+    }
+}
+
+/// The child node of `parent` at `index` among its children and tokens,
+/// which starts at `start` and is `len` long.
+fn child_at(parent: &SyntaxNode, index: usize, start: TextSize, len: TextSize) -> SyntaxNode {
+    match parent.child_or_token_at_range(TextRange::at(start, len)) {
+        Some(NodeOrToken::Node(node)) if node.index() == index => node,
+        // An empty node cannot be told from its neighbours by its range.
+        _ => parent
+            .children_with_tokens()
+            .nth(index)
+            .and_then(NodeOrToken::into_node)
+            .expect("a node at its index"),
     }
 }
 
@@ -130,6 +226,72 @@ mod tests {
     }
 
     /// Nesting far deeper than any call stack would allow is fine.
+    /// `select` visits what `pre_order` visits, filtered: every kind on
+    /// its own from the root, and sets of kinds from every node, of whole
+    /// and broken programs (the parser's test data; empty nodes among
+    /// them), and a filter that reads the green node's tokens.
+    #[test]
+    fn select_is_pre_order_filtered() {
+        let sets: &[&[SyntaxKind]] = &[
+            &[SESSION_EXPR, STRING],
+            &[PROPERTY, AGENT_DEF, PARALLEL_EXPR],
+            &[ERROR, NAME_REF],
+            &[INPUT_DECL, CALL_EXPR, USE_STMT],
+            &[SOURCE_FILE],
+            &[],
+        ];
+        let mut texts: Vec<String> = PROGRAMS.iter().map(|t| t.to_string()).collect();
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data");
+        for dir in ["ok", "err"] {
+            for entry in std::fs::read_dir(data.join(dir)).unwrap() {
+                texts.push(std::fs::read_to_string(entry.unwrap().path()).unwrap());
+            }
+        }
+        let kinds: Vec<SyntaxKind> = (0u16..).map_while(SyntaxKind::from_raw).collect();
+        let mut empty = 0;
+        for text in &texts {
+            let root = crate::parse(text).syntax_node();
+            empty += root
+                .descendants()
+                .filter(|n| n.text_range().is_empty())
+                .count();
+            for scope in root.descendants() {
+                let singles = kinds.iter().map(std::slice::from_ref);
+                let singles = singles.filter(|_| scope == root);
+                for want in singles.chain(sets.iter().copied()) {
+                    let mut walked = Vec::new();
+                    pre_order(&scope, |n| {
+                        if want.contains(&n.kind()) {
+                            walked.push(n.clone());
+                        }
+                    });
+                    let mut selected = Vec::new();
+                    let wanted = |g: &GreenNodeData| want.iter().any(|&w| w as u16 == g.kind().0);
+                    select(&scope, wanted, |n| selected.push(n.clone()));
+                    assert_eq!(selected, walked, "{want:?} in {scope:?} of {text:?}");
+                }
+            }
+            // Strings that open with `"""`, told by their green tokens.
+            let triple = |g: &GreenNodeData| {
+                g.kind().0 == STRING as u16
+                    && (g.children().filter_map(|c| c.into_token()))
+                        .any(|t| t.kind().0 == STRING_OPEN as u16 && t.text() == "\"\"\"")
+            };
+            let mut selected = Vec::new();
+            select(&root, triple, |n| selected.push(n.clone()));
+            let walked: Vec<_> = root
+                .descendants()
+                .filter(|n| {
+                    n.kind() == STRING
+                        && n.children_with_tokens()
+                            .any(|t| t.kind() == STRING_OPEN && t.to_string() == "\"\"\"")
+                })
+                .collect();
+            assert_eq!(selected, walked, "{text:?}");
+        }
+        assert!(empty > 0, "the programs hold empty nodes");
+    }
+
     #[test]
     fn deep_nesting() {
         let depth = 50_000;
@@ -140,5 +302,13 @@ mod tests {
         let mut n = 0;
         pre_order(&root, |_| n += 1);
         assert_eq!(n, root.descendants().count());
+        let mut parens = 0;
+        select(&root, |g| g.kind().0 == PAREN_EXPR as u16, |_| parens += 1);
+        let walked = root
+            .descendants()
+            .filter(|n| n.kind() == PAREN_EXPR)
+            .count();
+        assert_eq!(parens, walked);
+        assert!(parens > 0);
     }
 }

@@ -8,6 +8,7 @@ use crate::{
     db::{Db, FileRoot, SourceFile, Workspace, file_root, join_path, parse},
     openprose::{
         contract::{Contract, program_contract},
+        kind_index::{self, KindIndex},
         semantics::{FileSemantics, file_semantics},
         suggestions::SuggestionBudget,
         workspace_reads::WorkspaceReads,
@@ -43,17 +44,15 @@ pub struct Ctx<'a> {
     /// Whether reads beyond a statement are recorded (a statement context,
     /// or a context for the statement rules over the whole file).
     records: std::cell::Cell<bool>,
-    /// The nodes of the indexed kinds in pre-order, collected once; rules
-    /// reach them through the kind index ([`Ctx::nodes_of`],
-    /// [`Ctx::nodes_matching`]).
-    nodes: Vec<SyntaxNode>,
-    /// For each kind (by its raw value), the positions in `nodes` of the
-    /// nodes of that kind, ascending: a rule asking for one node type
-    /// visits only those.
-    by_kind: Vec<Vec<u32>>,
-    /// Which kinds are indexed (see [`RuleKinds`]).
-    indexed: std::sync::Arc<Vec<bool>>,
-    /// Which kinds the rules asked for, learnt into [`RuleKinds`] at the end.
+    /// The nodes of the kinds the rules go through, collected when a rule
+    /// first asks ([`Ctx::nodes_of`], [`Ctx::nodes_matching`]; see
+    /// `kind_index.rs` for which kinds).
+    index: std::cell::OnceCell<KindIndex>,
+    /// Whether the index is of the kinds the rules run after typing in a
+    /// prompt go through ([`Ctx::index_for_prompt_edit`]).
+    prompt_edit: std::cell::Cell<bool>,
+    /// Which kinds the rules asked for, learnt into the index's
+    /// [`kind_index::KindSet`] at the end.
     requested: std::cell::RefCell<Vec<bool>>,
     /// The offsets [`Ctx::line_of`] was asked about, in order, each with
     /// its line.
@@ -120,35 +119,7 @@ impl<'a> Ctx<'a> {
         scope: SyntaxNode,
         statement: Option<SyntaxNode>,
     ) -> Ctx<'a> {
-        let indexed = RuleKinds::indexed();
-        // About one indexed node per 16 bytes of a program: most indexes
-        // are made without growing.
-        let mut nodes: Vec<SyntaxNode> =
-            Vec::with_capacity(usize::from(scope.text_range().len()) / 16);
-        // How many nodes of each kind, to size each kind's list.
-        let mut counts: Vec<u32> = vec![0; indexed.len()];
-        let mut i = 0usize;
-        prose_syntax::walk::pre_order(&scope, |n| {
-            if i.is_multiple_of(1 << 16) {
-                db.unwind_if_revision_cancelled();
-            }
-            i += 1;
-            let k = n.kind() as usize;
-            if indexed.get(k).copied().unwrap_or(true) {
-                if counts.len() <= k {
-                    counts.resize(k + 1, 0);
-                }
-                counts[k] += 1;
-                nodes.push(n.clone());
-            }
-        });
-        let mut by_kind: Vec<Vec<u32>> = counts
-            .iter()
-            .map(|&n| Vec::with_capacity(n as usize))
-            .collect();
-        for (i, node) in nodes.iter().enumerate() {
-            by_kind[node.kind() as usize].push(i as u32);
-        }
+        debug_assert!(statement.as_ref().is_none_or(|s| *s == scope));
         Ctx {
             db,
             file,
@@ -161,13 +132,12 @@ impl<'a> Ctx<'a> {
             escaped: std::cell::Cell::new(false),
             read_file: std::cell::Cell::new(false),
             workspace_reads: Default::default(),
-            nodes,
-            by_kind,
+            index: Default::default(),
+            prompt_edit: std::cell::Cell::new(false),
             line_marks: Default::default(),
             memo: Default::default(),
             suggestions: SuggestionBudget::default(),
-            requested: std::cell::RefCell::new(vec![false; indexed.len()]),
-            indexed,
+            requested: std::cell::RefCell::new(vec![false; kind_index::kind_count()]),
         }
     }
 
@@ -328,41 +298,57 @@ impl<'a> Ctx<'a> {
         &self,
         pred: fn(prose_syntax::SyntaxKind) -> bool,
     ) -> impl Iterator<Item = SyntaxNode> + '_ {
-        let kinds = kinds_matching(pred);
+        let kinds = kind_index::kinds_matching(pred);
         {
             let mut requested = self.requested.borrow_mut();
             for &k in kinds.iter() {
                 requested[k as usize] = true;
             }
         }
-        if kinds.iter().any(|&k| !self.indexed[k as usize]) {
-            // A kind no rule asked for in earlier files: walk the tree.
-            let scope = match &self.statement {
-                Some(s) => s.clone(),
-                None => prose_syntax::AstNode::syntax(&self.root).clone(),
-            };
-            let walk: Vec<SyntaxNode> = scope.descendants().filter(|n| pred(n.kind())).collect();
-            return either(walk.into_iter(), None);
-        }
-        let mut lists = kinds
-            .iter()
-            .filter_map(|&k| self.by_kind.get(k as usize))
-            .filter(|l| !l.is_empty());
-        let indices: Vec<u32> = match (lists.next(), lists.next()) {
-            (None, _) => Vec::new(),
-            (Some(one), None) => one.clone(),
-            (Some(a), Some(b)) => {
-                let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
-                all.extend(lists.flatten());
-                // Each kind's list is ascending: the stable sort finds
-                // those runs and merges them (the indices are distinct, so
-                // the order is the unstable sort's).
-                all.sort();
-                all
+        let index = self.index.get_or_init(|| self.make_index());
+        match index.nodes_of(&kinds) {
+            Some(from_index) => either(Vec::new().into_iter(), Some(from_index)),
+            None => {
+                // A kind no rule asked for in earlier contexts: walk the tree.
+                kind_index::walked_for_kind();
+                let walk: Vec<SyntaxNode> = self
+                    .scope()
+                    .descendants()
+                    .filter(|n| pred(n.kind()))
+                    .collect();
+                either(walk.into_iter(), None)
             }
-        };
-        let from_index = indices.into_iter().map(|i| self.nodes[i as usize].clone());
-        either(Vec::new().into_iter(), Some(from_index))
+        }
+    }
+
+    /// The subtree this context covers: the statement's, or the file's.
+    fn scope(&self) -> SyntaxNode {
+        match &self.statement {
+            Some(s) => s.clone(),
+            None => prose_syntax::AstNode::syntax(&self.root).clone(),
+        }
+    }
+
+    /// The kind index of this context: of the few kinds the rules run
+    /// after typing in a prompt go through, read from the green tree
+    /// ([`Ctx::index_for_prompt_edit`], outside a run of the statement
+    /// rules over the file), else of every rule's kinds, by a walk of the
+    /// tree.
+    fn make_index(&self) -> KindIndex {
+        let scope = self.scope();
+        if self.prompt_edit.get() && self.statement.is_none() && !self.records.get() {
+            KindIndex::select(self.db, &scope, &kind_index::PROMPT_EDIT)
+        } else {
+            KindIndex::walk(self.db, &scope, &kind_index::ALL)
+        }
+    }
+
+    /// Makes this file context index only the kinds of the rules that run
+    /// again after typing in a prompt ([`kind_index::PROMPT_EDIT`]) when
+    /// one of them first asks: `rules::run` calls this when the other
+    /// rules' findings are moved (`prompt_edit.rs`).
+    pub(crate) fn index_for_prompt_edit(&self) {
+        self.prompt_edit.set(true);
     }
 
     pub fn text(&self) -> &'a str {
@@ -551,121 +537,15 @@ where
 
 impl Drop for Ctx<'_> {
     fn drop(&mut self) {
-        RuleKinds::learn(&self.requested.borrow());
+        let index = self.index.take();
+        if let Some(index) = &index {
+            index.set.learn(&self.requested.borrow());
+        }
         // The node handles and the shared helpers' results are most of
         // what a context frees: in the language server, after the
         // diagnostics are out (`crate::deferred`).
-        crate::deferred::drop_later((
-            std::mem::take(&mut self.nodes),
-            std::mem::take(&mut self.by_kind),
-            std::mem::take(self.memo.get_mut()),
-        ));
+        crate::deferred::drop_later((index, std::mem::take(self.memo.get_mut())));
     }
-}
-
-/// The node kinds the rules ask for: the node types the rules list
-/// ([`RULE_NODES`]), and any other kind a rule asked for in a file analysed
-/// before. A file's rule context indexes only those: a tree's names,
-/// references, literals and bodies, which no rule lists, are about half of
-/// its nodes, and the index holds a node handle (an allocation of its own)
-/// for each of the rest. A rule asking for a kind not indexed gets it by a
-/// walk of the tree (the same nodes in the same order), and the kind is
-/// indexed from the next file on.
-struct RuleKinds;
-
-/// The node types the rules go through (`rules::nodes`,
-/// [`Ctx::nodes_matching`]). A test runs every rule over the corpus and
-/// checks that they ask for nothing else; a type missing here costs a walk
-/// of the tree in the first file only.
-const RULE_NODES: &[fn(prose_syntax::SyntaxKind) -> bool] = {
-    use prose_syntax::{AstNode, SyntaxKind};
-    &[
-        ast::AgentDef::can_cast,
-        ast::BlockDef::can_cast,
-        ast::CallExpr::can_cast,
-        ast::CatchClause::can_cast,
-        ast::ChoiceStmt::can_cast,
-        ast::DiscretionExpr::can_cast,
-        ast::DoCall::can_cast,
-        ast::ElifClause::can_cast,
-        ast::ElseClause::can_cast,
-        ast::ForExpr::can_cast,
-        ast::IfStmt::can_cast,
-        ast::ImportStmt::can_cast,
-        ast::InputDecl::can_cast,
-        ast::LoopExpr::can_cast,
-        ast::ModifierList::can_cast,
-        ast::OptionClause::can_cast,
-        ast::OutputDecl::can_cast,
-        ast::ParallelExpr::can_cast,
-        ast::PipeOp::can_cast,
-        ast::Property::can_cast,
-        ast::PropertyBlock::can_cast,
-        ast::RepeatExpr::can_cast,
-        ast::ResumeExpr::can_cast,
-        ast::SessionExpr::can_cast,
-        ast::StringLit::can_cast,
-        ast::ThrowStmt::can_cast,
-        ast::TryStmt::can_cast,
-        ast::UseStmt::can_cast,
-        |k| k == SyntaxKind::MODIFIER,
-    ]
-};
-
-static RULE_KINDS: std::sync::Mutex<Option<std::sync::Arc<Vec<bool>>>> =
-    std::sync::Mutex::new(None);
-
-impl RuleKinds {
-    /// The kinds [`RULE_NODES`] names.
-    fn listed() -> Vec<bool> {
-        (0u16..)
-            .map_while(prose_syntax::SyntaxKind::from_raw)
-            .map(|k| RULE_NODES.iter().any(|can_cast| can_cast(k)))
-            .collect()
-    }
-
-    /// Which kinds to index.
-    fn indexed() -> std::sync::Arc<Vec<bool>> {
-        let mut learnt = RULE_KINDS.lock().unwrap_or_else(|e| e.into_inner());
-        learnt
-            .get_or_insert_with(|| std::sync::Arc::new(Self::listed()))
-            .clone()
-    }
-
-    fn learn(requested: &[bool]) {
-        let mut learnt = RULE_KINDS.lock().unwrap_or_else(|e| e.into_inner());
-        let known = learnt.get_or_insert_with(|| std::sync::Arc::new(Self::listed()));
-        if requested.iter().zip(known.iter()).any(|(&r, &k)| r && !k) {
-            let mut more = known.as_ref().clone();
-            for (k, r) in more.iter_mut().zip(requested) {
-                *k |= r;
-            }
-            *known = std::sync::Arc::new(more);
-        }
-    }
-}
-
-/// The kinds `pred` accepts, computed once per predicate (rules ask with
-/// the same few functions for every file and statement).
-fn kinds_matching(
-    pred: fn(prose_syntax::SyntaxKind) -> bool,
-) -> std::rc::Rc<[prose_syntax::SyntaxKind]> {
-    thread_local! {
-        static KINDS: std::cell::RefCell<std::collections::HashMap<usize, std::rc::Rc<[prose_syntax::SyntaxKind]>>> =
-            Default::default();
-    }
-    KINDS.with(|cache| {
-        cache
-            .borrow_mut()
-            .entry(pred as usize)
-            .or_insert_with(|| {
-                (0u16..)
-                    .map_while(prose_syntax::SyntaxKind::from_raw)
-                    .filter(|&k| pred(k))
-                    .collect()
-            })
-            .clone()
-    })
 }
 
 #[cfg(test)]
@@ -752,7 +632,7 @@ mod tests {
             .unwrap();
     }
 
-    /// The rules ask only for the node types [`super::RULE_NODES`] lists,
+    /// The rules ask only for the node types `kind_index::ALL` lists,
     /// over every program of the corpus and the examples shipped in the
     /// repository: the first file a process analyses indexes no more than
     /// later ones do, and no rule walks the tree for its nodes.
@@ -766,7 +646,7 @@ mod tests {
             prose_test_support::corpus_dir()
                 .map_or_else(Vec::new, |dir| prose_test_support::prose_files(&dir)),
         );
-        let listed = super::RuleKinds::listed();
+        let listed = crate::openprose::kind_index::ALL.listed();
         let mut host = crate::AnalysisHost::new();
         let ids: Vec<_> = files
             .iter()
@@ -792,7 +672,7 @@ mod tests {
                         .collect();
                     assert!(
                         outside.is_empty(),
-                        "{}: the rules asked for {outside:?}, which RULE_NODES does not list",
+                        "{}: the rules asked for {outside:?}, which kind_index::ALL does not list",
                         path.display()
                     );
                 })

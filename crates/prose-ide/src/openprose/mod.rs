@@ -8,6 +8,7 @@ pub mod external;
 pub mod features;
 pub mod imports;
 pub(crate) mod injections;
+pub(crate) mod kind_index;
 pub mod prompt_edit;
 #[cfg(test)]
 pub(crate) mod rule_tests;

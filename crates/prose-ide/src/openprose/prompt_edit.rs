@@ -272,6 +272,7 @@ mod tests {
     fn typing_in_a_prompt_gives_what_a_fresh_analysis_gives() {
         let mut edits = 0;
         let mut host = AnalysisHost::new();
+        let walks_before = crate::openprose::kind_index::walks_for_kinds();
         for (name, original) in programs() {
             let mut text = original.clone();
             let file = host.set_file_text("/ws/edited.prose", text.clone());
@@ -315,6 +316,13 @@ mod tests {
                 }
             }
         }
+        // The rules run again asked only for the kinds their index is of
+        // (`kind_index::PROMPT_EDIT`): none walked the tree for its nodes.
+        assert_eq!(
+            crate::openprose::kind_index::walks_for_kinds(),
+            walks_before,
+            "a rule walked the tree for a kind"
+        );
         let moved =
             |i: usize| host.db.prompt_edits().moved[i].load(std::sync::atomic::Ordering::Relaxed);
         assert!(edits > 100, "only {edits} edits");

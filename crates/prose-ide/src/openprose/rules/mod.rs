@@ -221,6 +221,11 @@ pub(crate) fn run(
     // neither the prompt nor the file's text nor the workspace are the
     // previous ones, moved (`prompt_edit.rs`).
     let kept = prompt_edit::kept_findings(db, file, config);
+    if kept.is_some() {
+        // Most rules' findings are moved: the few that run go through a
+        // few rare kinds.
+        ctx.index_for_prompt_edit();
+    }
     let keeps = db.prompt_edits().keeps();
     let mut keep = Vec::new();
     for &rule in rules() {

@@ -1,0 +1,302 @@
+//! The rules' kind index: the nodes of each kind the rules go through, in
+//! pre-order, collected once per rule context ([`super::ctx::Ctx`]) when a
+//! rule first asks.
+//!
+//! Which kinds are indexed is a [`KindSet`]. [`ALL`] lists the node types
+//! any rule goes through; a tree's names, references, literals and bodies,
+//! which no rule lists, are about half of its nodes. After typing in a
+//! prompt most rules' findings are the previous ones, moved
+//! (`prompt_edit.rs`), and the few rules that run again go through a few
+//! rare kinds ([`PROMPT_EDIT`]).
+//!
+//! The index holds a node handle (an allocation of its own) for each
+//! indexed node. [`KindIndex::walk`] makes a handle for every node of the
+//! tree on the way ([`prose_syntax::walk::pre_order`]), the cheaper way
+//! when most nodes are indexed or lie above indexed ones;
+//! [`KindIndex::select`] reads the green tree and makes handles only for
+//! the indexed nodes and their ancestors ([`prose_syntax::walk::select`]),
+//! the cheaper way for a few rare kinds.
+//!
+//! A rule asking for a kind its context did not index gets its nodes by a
+//! walk of the tree (the same nodes in the same order), and the kind is
+//! added to the set for the contexts made afterwards. Tests run the rules
+//! over the corpus and check that they ask for nothing else.
+
+use std::sync::{Arc, Mutex};
+
+use prose_syntax::{AstNode, SyntaxKind, SyntaxNode, ast};
+
+use crate::db::Db;
+
+/// Node kinds to index: the node types listed, and (for a set that
+/// learns) any other kind a rule asked for in a context made before.
+pub(crate) struct KindSet {
+    listed: &'static [fn(SyntaxKind) -> bool],
+    /// Whether a kind asked for outside the set is added to it.
+    learns: bool,
+    learnt: Mutex<Option<Arc<Vec<bool>>>>,
+}
+
+/// The node types the rules go through (`rules::nodes`,
+/// [`super::ctx::Ctx::nodes_matching`]), all of them.
+pub(crate) static ALL: KindSet = KindSet::new(
+    true,
+    &[
+        ast::AgentDef::can_cast,
+        ast::BlockDef::can_cast,
+        ast::CallExpr::can_cast,
+        ast::CatchClause::can_cast,
+        ast::ChoiceStmt::can_cast,
+        ast::DiscretionExpr::can_cast,
+        ast::DoCall::can_cast,
+        ast::ElifClause::can_cast,
+        ast::ElseClause::can_cast,
+        ast::ForExpr::can_cast,
+        ast::IfStmt::can_cast,
+        ast::ImportStmt::can_cast,
+        ast::InputDecl::can_cast,
+        ast::LoopExpr::can_cast,
+        ast::ModifierList::can_cast,
+        ast::OptionClause::can_cast,
+        ast::OutputDecl::can_cast,
+        ast::ParallelExpr::can_cast,
+        ast::PipeOp::can_cast,
+        ast::Property::can_cast,
+        ast::PropertyBlock::can_cast,
+        ast::RepeatExpr::can_cast,
+        ast::ResumeExpr::can_cast,
+        ast::SessionExpr::can_cast,
+        ast::StringLit::can_cast,
+        ast::ThrowStmt::can_cast,
+        ast::TryStmt::can_cast,
+        ast::UseStmt::can_cast,
+        |k| k == SyntaxKind::MODIFIER,
+    ],
+);
+
+/// The node types the rules run again after typing in a prompt go through
+/// (those whose findings are not moved: `prompt_edit::READ_STRINGS`, and
+/// those that read the file's text, the configuration or the workspace),
+/// in the `default` profile. It does not learn: a rule that runs again for
+/// once (the memory rules when a memory file appeared, P102 and P103 in the
+/// `strict` profile) walks the tree for its kinds that time, and the next
+/// edits' indexes stay small.
+pub(crate) static PROMPT_EDIT: KindSet = KindSet::new(
+    false,
+    &[
+        ast::CallExpr::can_cast,
+        ast::InputDecl::can_cast,
+        ast::UseStmt::can_cast,
+    ],
+);
+
+impl KindSet {
+    const fn new(learns: bool, listed: &'static [fn(SyntaxKind) -> bool]) -> KindSet {
+        KindSet {
+            listed,
+            learns,
+            learnt: Mutex::new(None),
+        }
+    }
+
+    /// The kinds the listed node types accept, by raw value.
+    pub(crate) fn listed(&self) -> Vec<bool> {
+        (0u16..)
+            .map_while(SyntaxKind::from_raw)
+            .map(|k| self.listed.iter().any(|can_cast| can_cast(k)))
+            .collect()
+    }
+
+    /// Which kinds to index, by raw value: the listed ones and those
+    /// learnt.
+    pub(crate) fn indexed(&self) -> Arc<Vec<bool>> {
+        let mut learnt = self.learnt.lock().unwrap_or_else(|e| e.into_inner());
+        learnt
+            .get_or_insert_with(|| Arc::new(self.listed()))
+            .clone()
+    }
+
+    /// Adds the kinds `requested` (by raw value) to the set, if it learns.
+    pub(crate) fn learn(&self, requested: &[bool]) {
+        if !self.learns {
+            return;
+        }
+        let mut learnt = self.learnt.lock().unwrap_or_else(|e| e.into_inner());
+        let known = learnt.get_or_insert_with(|| Arc::new(self.listed()));
+        if requested.iter().zip(known.iter()).any(|(&r, &k)| r && !k) {
+            let mut more = known.as_ref().clone();
+            for (k, r) in more.iter_mut().zip(requested) {
+                *k |= r;
+            }
+            *known = Arc::new(more);
+        }
+    }
+}
+
+thread_local! {
+    /// How many times a rule on this thread asked for a kind its context
+    /// did not index (and walked the tree for it).
+    static WALKED_FOR: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a walk of the tree for a kind a context did not index.
+pub(crate) fn walked_for_kind() {
+    WALKED_FOR.set(WALKED_FOR.get() + 1);
+}
+
+/// How many times a rule on this thread walked the tree for a kind its
+/// context did not index (tests).
+#[cfg(test)]
+pub(crate) fn walks_for_kinds() -> usize {
+    WALKED_FOR.get()
+}
+
+/// How many node and token kinds there are.
+pub(crate) fn kind_count() -> usize {
+    static COUNT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *COUNT.get_or_init(|| (0u16..).map_while(SyntaxKind::from_raw).count())
+}
+
+/// The indexed nodes of a subtree.
+pub(crate) struct KindIndex {
+    /// The set the index was made from (it learns what else was asked).
+    pub(crate) set: &'static KindSet,
+    /// Which kinds are indexed, by raw value.
+    indexed: Arc<Vec<bool>>,
+    /// The nodes of the indexed kinds in pre-order.
+    nodes: Vec<SyntaxNode>,
+    /// For each kind (by its raw value), the positions in `nodes` of the
+    /// nodes of that kind, ascending: a rule asking for one node type
+    /// visits only those.
+    by_kind: Vec<Vec<u32>>,
+}
+
+impl KindIndex {
+    /// The index of `scope`'s subtree (`scope` included) for `set`, made
+    /// by a walk of every node's handle.
+    pub(crate) fn walk(db: &dyn Db, scope: &SyntaxNode, set: &'static KindSet) -> KindIndex {
+        let indexed = set.indexed();
+        // About one node of the listed kinds per 16 bytes of a program:
+        // most indexes are made without growing.
+        let mut index = Builder::new(indexed, usize::from(scope.text_range().len()) / 16);
+        let mut i = 0usize;
+        prose_syntax::walk::pre_order(scope, |n| {
+            if i.is_multiple_of(1 << 16) {
+                db.unwind_if_revision_cancelled();
+            }
+            i += 1;
+            if index.wants(n.kind() as u16) {
+                index.push(n);
+            }
+        });
+        index.finish(set)
+    }
+
+    /// The index of `scope`'s subtree (`scope` included) for `set`, with
+    /// handles made only for the indexed nodes and their ancestors.
+    pub(crate) fn select(db: &dyn Db, scope: &SyntaxNode, set: &'static KindSet) -> KindIndex {
+        db.unwind_if_revision_cancelled();
+        let indexed = set.indexed();
+        let mut index = Builder::new(indexed.clone(), 0);
+        let wanted = |k: u16| indexed.get(usize::from(k)).copied().unwrap_or(true);
+        prose_syntax::walk::select(scope, |g| wanted(g.kind().0), |n| index.push(n));
+        index.finish(set)
+    }
+
+    /// The nodes of `kinds` in pre-order, or `None` when one of them is
+    /// not indexed.
+    pub(crate) fn nodes_of<'s>(
+        &'s self,
+        kinds: &[SyntaxKind],
+    ) -> Option<impl Iterator<Item = SyntaxNode> + use<'s>> {
+        let indexed = |k: SyntaxKind| self.indexed.get(k as usize).copied().unwrap_or(false);
+        if !kinds.iter().all(|&k| indexed(k)) {
+            return None;
+        }
+        let mut lists = kinds
+            .iter()
+            .filter_map(|&k| self.by_kind.get(k as usize))
+            .filter(|l| !l.is_empty());
+        let indices: Vec<u32> = match (lists.next(), lists.next()) {
+            (None, _) => Vec::new(),
+            (Some(one), None) => one.clone(),
+            (Some(a), Some(b)) => {
+                let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
+                all.extend(lists.flatten());
+                // Each kind's list is ascending: the stable sort finds
+                // those runs and merges them (the indices are distinct, so
+                // the order is the unstable sort's).
+                all.sort();
+                all
+            }
+        };
+        Some(indices.into_iter().map(|i| self.nodes[i as usize].clone()))
+    }
+}
+
+/// A [`KindIndex`] being collected.
+struct Builder {
+    indexed: Arc<Vec<bool>>,
+    nodes: Vec<SyntaxNode>,
+    /// How many nodes of each kind, to size each kind's list.
+    counts: Vec<u32>,
+}
+
+impl Builder {
+    fn new(indexed: Arc<Vec<bool>>, capacity: usize) -> Builder {
+        Builder {
+            nodes: Vec::with_capacity(capacity),
+            counts: vec![0; indexed.len()],
+            indexed,
+        }
+    }
+
+    fn wants(&self, kind: u16) -> bool {
+        self.indexed.get(usize::from(kind)).copied().unwrap_or(true)
+    }
+
+    fn push(&mut self, n: &SyntaxNode) {
+        let k = n.kind() as usize;
+        if self.counts.len() <= k {
+            self.counts.resize(k + 1, 0);
+        }
+        self.counts[k] += 1;
+        self.nodes.push(n.clone());
+    }
+
+    fn finish(self, set: &'static KindSet) -> KindIndex {
+        let mut by_kind: Vec<Vec<u32>> = (self.counts.iter())
+            .map(|&n| Vec::with_capacity(n as usize))
+            .collect();
+        for (i, node) in self.nodes.iter().enumerate() {
+            by_kind[node.kind() as usize].push(i as u32);
+        }
+        KindIndex {
+            set,
+            indexed: self.indexed,
+            nodes: self.nodes,
+            by_kind,
+        }
+    }
+}
+
+/// The kinds `pred` accepts, computed once per predicate (rules ask with
+/// the same few functions for every file and statement).
+pub(crate) fn kinds_matching(pred: fn(SyntaxKind) -> bool) -> std::rc::Rc<[SyntaxKind]> {
+    thread_local! {
+        static KINDS: std::cell::RefCell<std::collections::HashMap<usize, std::rc::Rc<[SyntaxKind]>>> =
+            Default::default();
+    }
+    KINDS.with(|cache| {
+        cache
+            .borrow_mut()
+            .entry(pred as usize)
+            .or_insert_with(|| {
+                (0u16..)
+                    .map_while(SyntaxKind::from_raw)
+                    .filter(|&k| pred(k))
+                    .collect()
+            })
+            .clone()
+    })
+}
