@@ -63,49 +63,52 @@ pub fn select(
     if wanted(green) {
         f(scope);
     }
-    let start = scope.text_range().start();
     // The path from `scope` to the node being read: each node with its
-    // handle once made, its index among its parent's children, its range,
-    // and where the reading of its children is.
+    // handle once made, its index among its parent's children, and where
+    // the reading of its children is. Where a child starts is counted only
+    // when a handle is made below it (from the last child whose start was
+    // counted): the tokens, most of a tree, are stepped over unread.
     struct Open<'g> {
         node: Option<SyntaxNode>,
+        green: &'g GreenNodeData,
         index: usize,
-        start: TextSize,
-        len: TextSize,
         children: rowan::Children<'g>,
         next: usize,
-        next_start: TextSize,
+        /// A child's index and where it starts.
+        counted: (usize, TextSize),
     }
-    let mut path = vec![Open {
-        node: Some(scope.clone()),
-        index: 0,
-        start,
-        len: green.text_len(),
-        children: green.children(),
-        next: 0,
-        next_start: start,
-    }];
+    fn open(
+        node: Option<SyntaxNode>,
+        green: &GreenNodeData,
+        index: usize,
+        start: TextSize,
+    ) -> Open<'_> {
+        Open {
+            node,
+            green,
+            index,
+            children: green.children(),
+            next: 0,
+            counted: (0, start),
+        }
+    }
+    let mut path = vec![open(
+        Some(scope.clone()),
+        green,
+        0,
+        scope.text_range().start(),
+    )];
     while let Some(top) = path.last_mut() {
         let Some(child) = top.children.next() else {
             path.pop();
             continue;
         };
-        let (index, start) = (top.next, top.next_start);
+        let index = top.next;
         top.next += 1;
-        top.next_start += child.text_len();
         let NodeOrToken::Node(child) = child else {
             continue;
         };
-        let child: &GreenNodeData = child;
-        path.push(Open {
-            node: None,
-            index,
-            start,
-            len: child.text_len(),
-            children: child.children(),
-            next: 0,
-            next_start: start,
-        });
+        path.push(open(None, child, index, TextSize::default()));
         if !wanted(child) {
             continue;
         }
@@ -113,9 +116,17 @@ pub fn select(
         let made = path.iter().rposition(|o| o.node.is_some()).unwrap_or(0);
         for i in made + 1..path.len() {
             let (above, below) = path.split_at_mut(i);
-            let parent = above[i - 1].node.as_ref().expect("made on the way down");
+            let parent = &mut above[i - 1];
             let open = &mut below[0];
-            open.node = Some(child_at(parent, open.index, open.start, open.len));
+            let (mut at, mut start) = parent.counted;
+            for c in parent.green.children().skip(at).take(open.index - at) {
+                start += c.text_len();
+                at += 1;
+            }
+            parent.counted = (at, start);
+            open.counted = (0, start);
+            let handle = parent.node.as_ref().expect("made on the way down");
+            open.node = Some(child_at(handle, open.index, start, open.green.text_len()));
         }
         f(path
             .last()
