@@ -95,10 +95,15 @@ pub fn human(out: &mut dyn Write, report: &Report, quiet: bool, styled: bool) ->
             .max(1);
         runs.extend((0..n).step_by(part).map(|s| (i, s..n.min(s + part))));
     }
+    let palette = if styled {
+        quick::Palette::styled()
+    } else {
+        quick::Palette::plain()
+    };
     let rendered = crate::parallel::each(
         &runs,
         || renderer_of(styled),
-        |renderer, (i, run)| human_file(renderer, !styled, report, *i, run.clone()),
+        |renderer, (i, run)| human_file(renderer, Some(&palette), report, *i, run.clone()),
     );
     for text in rendered {
         out.write_all(text.as_bytes())?;
@@ -111,12 +116,12 @@ pub fn human(out: &mut dyn Write, report: &Report, quiet: bool, styled: bool) ->
 
 /// The annotated snippets of the diagnostics `run` of `report.files[i]`,
 /// each followed by an empty line. Line indexes are built for that file and
-/// for the files its related notes point into, only. With `quick` (an
-/// unstyled report), the common diagnostic is written directly
+/// for the files its related notes point into, only. With a `palette`
+/// (the renderer's styles), the common diagnostic is written directly
 /// ([`quick`]).
 fn human_file(
     renderer: &Renderer,
-    quick: bool,
+    palette: Option<&quick::Palette>,
     report: &Report,
     i: usize,
     run: std::ops::Range<usize>,
@@ -127,7 +132,10 @@ fn human_file(
     let mut indexes: Vec<(usize, LineIndex)> = vec![(i, LineIndex::new(&file.text))];
     let mut text = String::new();
     for d in &file.diagnostics[run] {
-        if quick && file.read && quick_file(&mut text, report, &mut indexes, i, d) {
+        if let Some(palette) = palette
+            && file.read
+            && quick_file(&mut text, palette, report, &mut indexes, i, d)
+        {
             continue;
         }
         let title = level(d.severity)
@@ -176,6 +184,7 @@ fn human_file(
 /// simple kind. Indexes the files its notes point into in `indexes`.
 fn quick_file<'r>(
     text: &mut String,
+    palette: &quick::Palette,
     report: &'r Report,
     indexes: &mut Vec<(usize, LineIndex<'r>)>,
     i: usize,
@@ -204,7 +213,15 @@ fn quick_file<'r>(
     let file = &report.files[i];
     let primary = (file.path.as_str(), index_of(i), d.range);
     let name = d.severity.as_str();
-    if !quick::write(text, name, d.code.as_str(), &d.message, primary, &notes) {
+    if !quick::write(
+        text,
+        palette,
+        name,
+        d.code.as_str(),
+        &d.message,
+        primary,
+        &notes,
+    ) {
         return false;
     }
     text.push_str("\n\n");

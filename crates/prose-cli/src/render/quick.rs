@@ -1,4 +1,4 @@
-//! The unstyled human report of the common diagnostic, written directly.
+//! The human report of the common diagnostic, written directly.
 //!
 //! Most diagnostics point into one line of text whose every character is
 //! one column wide, with notes of the same kind. For those, what
@@ -29,8 +29,11 @@
 //! and other controls, wide and combining characters, white space other
 //! than the space); a note into an unread file; and a line that
 //! annotate-snippets would cut (longer than the terminal width it assumes,
-//! or indented so far that it trims the indentation). The tests compare
-//! both renderings on generated cases around each of these limits.
+//! or indented so far that it trims the indentation). A styled report (a
+//! terminal) is written in annotate-snippets' styles, each run of a style
+//! between the same escape sequences as it writes them ([`Palette`]). The
+//! tests compare both renderings, unstyled and styled, on generated cases
+//! around each of these limits.
 
 use prose_ide::TextRange;
 
@@ -127,13 +130,96 @@ fn digits(n: u32) -> usize {
     n.checked_ilog10().unwrap_or(0) as usize + 1
 }
 
-/// Writes what `annotate_snippets::Renderer::plain()` renders for a title
-/// `name[code]: message` with the snippet of `primary` (carets), then one
-/// `note: message` with a snippet (dashes) per note, and returns `true`;
-/// or writes nothing and returns `false` when the diagnostic is not of the
-/// simple kind. Each part is `(path, index, range)`.
+/// The styles a report is written in: annotate-snippets' own
+/// (`Renderer::styled`), or none (`Renderer::plain`), each as the escape
+/// sequences that start and end a run of it (empty for no style).
+pub(super) struct Palette {
+    error: Run,
+    warning: Run,
+    info: Run,
+    help: Run,
+    note: Run,
+    line_num: Run,
+    emphasis: Run,
+    context: Run,
+}
+
+/// The escapes around a run of one style.
+struct Run {
+    start: String,
+    end: String,
+}
+
+impl Run {
+    fn of(style: annotate_snippets::renderer::Style) -> Run {
+        Run {
+            start: format!("{style}"),
+            end: format!("{style:#}"),
+        }
+    }
+}
+
+impl Palette {
+    /// No styles (the report once `anstream` has stripped them).
+    pub(super) fn plain() -> Palette {
+        Palette::uniform(annotate_snippets::renderer::Style::new())
+    }
+
+    /// annotate-snippets' styles.
+    pub(super) fn styled() -> Palette {
+        use annotate_snippets::renderer as r;
+        Palette {
+            error: Run::of(r::DEFAULT_ERROR_STYLE),
+            warning: Run::of(r::DEFAULT_WARNING_STYLE),
+            info: Run::of(r::DEFAULT_INFO_STYLE),
+            help: Run::of(r::DEFAULT_HELP_STYLE),
+            note: Run::of(r::DEFAULT_NOTE_STYLE),
+            line_num: Run::of(r::DEFAULT_LINE_NUM_STYLE),
+            emphasis: Run::of(r::DEFAULT_EMPHASIS_STYLE),
+            context: Run::of(r::DEFAULT_CONTEXT_STYLE),
+        }
+    }
+
+    fn uniform(style: annotate_snippets::renderer::Style) -> Palette {
+        Palette {
+            error: Run::of(style),
+            warning: Run::of(style),
+            info: Run::of(style),
+            help: Run::of(style),
+            note: Run::of(style),
+            line_num: Run::of(style),
+            emphasis: Run::of(style),
+            context: Run::of(style),
+        }
+    }
+
+    /// The style of a severity's name (`hint` is annotate-snippets' help).
+    fn level(&self, name: &str) -> &Run {
+        match name {
+            "error" => &self.error,
+            "warning" => &self.warning,
+            "info" => &self.info,
+            _ => &self.help,
+        }
+    }
+}
+
+/// `text` in the style of `run`.
+fn styled(out: &mut String, run: &Run, text: &str) {
+    out.push_str(&run.start);
+    out.push_str(text);
+    out.push_str(&run.end);
+}
+
+/// Writes what annotate-snippets renders (with the styles of `palette`)
+/// for a title `name[code]: message` with the snippet of `primary`
+/// (carets), then one `note: message` with a snippet (dashes) per note,
+/// and returns `true`; or writes nothing and returns `false` when the
+/// diagnostic is not of the simple kind. Each part is
+/// `(path, index, range)`.
 pub(super) fn write(
     out: &mut String,
+    palette: &Palette,
     name: &str,
     code: &str,
     message: &str,
@@ -162,32 +248,41 @@ pub(super) fn write(
         return false;
     }
     out.reserve(name.len() + code.len() + message.len() + 2 * first.text.len() + 6 * w + 64);
+    let level = palette.level(name);
+    out.push_str(&level.start);
     out.push_str(name);
     out.push('[');
     out.push_str(code);
-    out.push_str("]: ");
+    out.push(']');
+    out.push_str(&level.end);
+    out.push_str(&palette.emphasis.start);
+    out.push_str(": ");
     out.push_str(message);
-    snippet(out, &first, w, b'^');
+    out.push_str(&palette.emphasis.end);
+    snippet(out, palette, &first, w, (level, b'^'));
     for (i, (note, s)) in rest.iter().enumerate() {
         // One empty gutter line after the primary snippet, none between
         // the notes.
         if i == 0 {
             out.push('\n');
             pad(out, b' ', w + 1);
-            out.push('|');
+            styled(out, &palette.line_num, "|");
         }
-        out.push_str("\nnote: ");
+        out.push('\n');
+        styled(out, &palette.note, "note");
+        out.push_str(": ");
         out.push_str(note);
-        snippet(out, s, w, b'-');
+        snippet(out, palette, s, w, (&palette.context, b'-'));
     }
     true
 }
 
-/// `\n --> path:line:column`, the gutter, the line and its underline.
-fn snippet(out: &mut String, s: &Shown<'_>, w: usize, mark: u8) {
+/// `\n --> path:line:column`, the gutter, the line and its underline
+/// (`mark` in its style).
+fn snippet(out: &mut String, palette: &Palette, s: &Shown<'_>, w: usize, mark: (&Run, u8)) {
     out.push('\n');
     pad(out, b' ', w);
-    out.push_str("--> ");
+    styled(out, &palette.line_num, "--> ");
     out.push_str(s.path);
     out.push(':');
     number(out, s.line as usize);
@@ -195,19 +290,27 @@ fn snippet(out: &mut String, s: &Shown<'_>, w: usize, mark: u8) {
     number(out, s.start + 1);
     out.push('\n');
     pad(out, b' ', w + 1);
-    out.push_str("|\n");
+    styled(out, &palette.line_num, "|");
+    out.push('\n');
+    // The number is right-aligned within its styled run.
+    out.push_str(&palette.line_num.start);
     pad(out, b' ', w - digits(s.line));
     number(out, s.line as usize);
-    out.push_str(" |");
+    out.push_str(&palette.line_num.end);
+    out.push(' ');
+    styled(out, &palette.line_num, "|");
     if !s.text.is_empty() {
         out.push(' ');
         out.push_str(s.text);
     }
     out.push('\n');
     pad(out, b' ', w + 1);
-    out.push_str("| ");
+    styled(out, &palette.line_num, "|");
+    out.push(' ');
     pad(out, b' ', s.start);
-    pad(out, mark, (s.end - s.start).max(1));
+    out.push_str(&mark.0.start);
+    pad(out, mark.1, (s.end - s.start).max(1));
+    out.push_str(&mark.0.end);
 }
 
 /// `n` in decimal.
@@ -249,7 +352,10 @@ mod tests {
     use proptest::prelude::*;
     use prose_ide::{Diagnostic, DiagnosticCode, Related, Severity, TextRange};
 
-    use super::super::{human_file, renderer_of};
+    use super::{
+        super::{human_file, renderer_of},
+        Palette,
+    };
     use crate::report::{CheckedFile, Report};
 
     /// A diagnostic of `file` (built from a real one, so that fields added
@@ -277,14 +383,18 @@ mod tests {
     }
 
     /// The report of `report`'s file rendered by annotate-snippets, and
-    /// with the common diagnostics written directly.
+    /// with the common diagnostics written directly: unstyled, then
+    /// styled.
     fn both(report: &Report) -> (String, String) {
-        let renderer = renderer_of(false);
         let n = report.files[0].diagnostics.len();
-        (
-            human_file(&renderer, false, report, 0, 0..n),
-            human_file(&renderer, true, report, 0, 0..n),
-        )
+        let mut slow = String::new();
+        let mut fast = String::new();
+        for (styled, palette) in [(false, Palette::plain()), (true, Palette::styled())] {
+            let renderer = renderer_of(styled);
+            slow.push_str(&human_file(&renderer, None, report, 0, 0..n));
+            fast.push_str(&human_file(&renderer, Some(&palette), report, 0, 0..n));
+        }
+        (slow, fast)
     }
 
     fn range(start: u32, end: u32) -> TextRange {
@@ -304,6 +414,7 @@ mod tests {
         let mut out = String::new();
         let taken = super::write(
             &mut out,
+            &Palette::plain(),
             d.severity.as_str(),
             d.code.as_str(),
             &d.message,
