@@ -11,7 +11,7 @@ mod quick;
 
 use crate::{
     line_index::{LineCol, LineIndex},
-    report::{Report, summary},
+    report::{CheckedFile, Report, summary},
 };
 
 /// The renderer for everything the CLI prints. Always styled: the
@@ -57,14 +57,26 @@ fn snippet<'a>(
     range: prose_ide::TextRange,
     kind: AnnotationKind,
 ) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
+    let (window, span) = window(index, range);
+    Snippet::source(&index.text()[window.clone()])
+        .line_start(index.line_col(window.start).line as usize)
+        .path(path)
+        .annotation(kind.span(span))
+}
+
+/// The byte range of the whole lines of the indexed text that `range`
+/// touches (each with its line break), and `range` clamped into them,
+/// relative to their start: what a snippet shows and underlines.
+fn window(
+    index: &LineIndex<'_>,
+    range: prose_ide::TextRange,
+) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
     let (start, end) = (usize::from(range.start()), usize::from(range.end()));
     let window = index.lines_around(start, end);
     let start = index.clamp(start).max(window.start);
     let end = index.clamp(end).clamp(start, window.end);
-    Snippet::source(&index.text()[window.clone()])
-        .line_start(index.line_col(window.start).line as usize)
-        .path(path)
-        .annotation(kind.span(start - window.start..end - window.start))
+    let span = start - window.start..end - window.start;
+    (window, span)
 }
 
 /// Prints every diagnostic as an annotated snippet, then (unless `quiet`)
@@ -127,7 +139,6 @@ fn human_file(
     run: std::ops::Range<usize>,
 ) -> String {
     use std::fmt::Write as _;
-    let all = || report.files.iter().chain(&report.context);
     let file = &report.files[i];
     let mut indexes: Vec<(usize, LineIndex)> = vec![(i, LineIndex::new(&file.text))];
     let mut text = String::new();
@@ -151,24 +162,13 @@ fn human_file(
         } else {
             title.element(Origin::path(file.path.as_str()))
         }];
-        // Where each note points: a file whose text is known, indexed once.
-        let targets: Vec<Option<usize>> = (d.related.iter())
-            .map(|r| all().position(|f| f.read && f.key == r.path))
-            .collect();
-        for &j in targets.iter().flatten() {
-            if !indexes.iter().any(|(k, _)| *k == j) {
-                let other = all().nth(j).expect("a file found by its position");
-                indexes.push((j, LineIndex::new(&other.text)));
-            }
-        }
+        let targets = note_targets(report, &mut indexes, d);
         for (related, target) in d.related.iter().zip(targets) {
             let title = Level::NOTE.secondary_title(related.message.as_str());
             group.push(match target {
                 Some(j) => {
-                    let path = all()
-                        .nth(j)
-                        .map_or(related.path.as_str(), |f| f.path.as_str());
-                    let index = &indexes.iter().find(|(k, _)| *k == j).expect("indexed").1;
+                    let path = file_at(report, j).path.as_str();
+                    let index = indexed(&indexes, j);
                     title.element(snippet(path, index, related.range, AnnotationKind::Context))
                 }
                 None => title.element(Origin::path(related.path.as_str())),
@@ -179,9 +179,44 @@ fn human_file(
     text
 }
 
+/// Where each note of `d` points: the position (among the report's files,
+/// then its context files) of the file whose text is known, indexed once
+/// in `indexes`; `None` for a file whose text is unknown (the note shows
+/// its path alone).
+fn note_targets<'r>(
+    report: &'r Report,
+    indexes: &mut Vec<(usize, LineIndex<'r>)>,
+    d: &prose_ide::Diagnostic,
+) -> Vec<Option<usize>> {
+    let targets: Vec<Option<usize>> = (d.related.iter())
+        .map(|r| {
+            (report.files.iter().chain(&report.context)).position(|f| f.read && f.key == r.path)
+        })
+        .collect();
+    for &j in targets.iter().flatten() {
+        if !indexes.iter().any(|(k, _)| *k == j) {
+            indexes.push((j, LineIndex::new(&file_at(report, j).text)));
+        }
+    }
+    targets
+}
+
+/// The file at position `j` among the report's files, then its context
+/// files.
+fn file_at(report: &Report, j: usize) -> &CheckedFile {
+    (report.files.iter().chain(&report.context))
+        .nth(j)
+        .expect("a file found by its position")
+}
+
+/// The line index of the file at position `j` ([`note_targets`]).
+fn indexed<'i, 'r>(indexes: &'i [(usize, LineIndex<'r>)], j: usize) -> &'i LineIndex<'r> {
+    &indexes.iter().find(|(k, _)| *k == j).expect("indexed").1
+}
+
 /// [`quick::write`] for `d` of `report.files[i]` (a read file), followed
 /// by an empty line; `false` (nothing written) when it is not of the
-/// simple kind. Indexes the files its notes point into in `indexes`.
+/// simple kind.
 fn quick_file<'r>(
     text: &mut String,
     palette: &quick::Palette,
@@ -190,38 +225,19 @@ fn quick_file<'r>(
     i: usize,
     d: &'r prose_ide::Diagnostic,
 ) -> bool {
-    let all = || report.files.iter().chain(&report.context);
-    let mut targets = Vec::with_capacity(d.related.len());
-    for r in &d.related {
+    let targets = note_targets(report, indexes, d);
+    let mut notes = Vec::with_capacity(targets.len());
+    for (r, target) in d.related.iter().zip(targets) {
         // A note into a file whose text is unknown shows its path alone.
-        let Some(j) = all().position(|f| f.read && f.key == r.path) else {
+        let Some(j) = target else {
             return false;
         };
-        if !indexes.iter().any(|(k, _)| *k == j) {
-            let other = all().nth(j).expect("a file found by its position");
-            indexes.push((j, LineIndex::new(&other.text)));
-        }
-        targets.push(j);
+        let path = file_at(report, j).path.as_str();
+        notes.push((r.message.as_str(), (path, indexed(indexes, j), r.range)));
     }
-    let index_of = |j: usize| &indexes.iter().find(|(k, _)| *k == j).expect("indexed").1;
-    let notes: Vec<_> = (d.related.iter().zip(&targets))
-        .map(|(r, &j)| {
-            let path = all().nth(j).map_or(r.path.as_str(), |f| f.path.as_str());
-            (r.message.as_str(), (path, index_of(j), r.range))
-        })
-        .collect();
     let file = &report.files[i];
-    let primary = (file.path.as_str(), index_of(i), d.range);
-    let name = d.severity.as_str();
-    if !quick::write(
-        text,
-        palette,
-        name,
-        d.code.as_str(),
-        &d.message,
-        primary,
-        &notes,
-    ) {
+    let primary = (file.path.as_str(), indexed(indexes, i), d.range);
+    if !quick::write(text, palette, d, primary, &notes) {
         return false;
     }
     text.push_str("\n\n");

@@ -35,7 +35,7 @@
 //! tests compare both renderings, unstyled and styled, on generated cases
 //! around each of these limits.
 
-use prose_ide::TextRange;
+use prose_ide::{Diagnostic, Severity, TextRange};
 
 use crate::line_index::LineIndex;
 
@@ -64,11 +64,9 @@ fn shown<'a>(path: &'a str, index: &LineIndex<'a>, range: TextRange) -> Option<S
     if !simple(path) {
         return None;
     }
-    // The same window and clamped range as `super::snippet`.
-    let (start, end) = (usize::from(range.start()), usize::from(range.end()));
-    let window = index.lines_around(start, end);
-    let start = index.clamp(start) - window.start;
-    let end = index.clamp(end).max(start + window.start) - window.start;
+    // The lines and the underline `super::snippet` gives annotate-snippets.
+    let (window, span) = super::window(index, range);
+    let (start, end) = (span.start, span.end);
     let whole = &index.text()[window.clone()];
     let text = whole.strip_suffix('\n').unwrap_or(whole);
     if end > text.len() || !simple(text) {
@@ -131,8 +129,10 @@ fn digits(n: u32) -> usize {
 }
 
 /// The styles a report is written in: annotate-snippets' own
-/// (`Renderer::styled`), or none (`Renderer::plain`), each as the escape
-/// sequences that start and end a run of it (empty for no style).
+/// (`Renderer::styled`), or none (`Renderer::plain`, the default), each
+/// as the escape sequences that start and end a run of it (empty for no
+/// style).
+#[derive(Default)]
 pub(super) struct Palette {
     error: Run,
     warning: Run,
@@ -145,6 +145,7 @@ pub(super) struct Palette {
 }
 
 /// The escapes around a run of one style.
+#[derive(Default)]
 struct Run {
     start: String,
     end: String,
@@ -162,7 +163,7 @@ impl Run {
 impl Palette {
     /// No styles (the report once `anstream` has stripped them).
     pub(super) fn plain() -> Palette {
-        Palette::uniform(annotate_snippets::renderer::Style::new())
+        Palette::default()
     }
 
     /// annotate-snippets' styles.
@@ -180,26 +181,14 @@ impl Palette {
         }
     }
 
-    fn uniform(style: annotate_snippets::renderer::Style) -> Palette {
-        Palette {
-            error: Run::of(style),
-            warning: Run::of(style),
-            info: Run::of(style),
-            help: Run::of(style),
-            note: Run::of(style),
-            line_num: Run::of(style),
-            emphasis: Run::of(style),
-            context: Run::of(style),
-        }
-    }
-
-    /// The style of a severity's name (`hint` is annotate-snippets' help).
-    fn level(&self, name: &str) -> &Run {
-        match name {
-            "error" => &self.error,
-            "warning" => &self.warning,
-            "info" => &self.info,
-            _ => &self.help,
+    /// The style of a severity's name (a hint is annotate-snippets' help,
+    /// as `super::level` names it).
+    fn level(&self, severity: Severity) -> &Run {
+        match severity {
+            Severity::Error => &self.error,
+            Severity::Warning => &self.warning,
+            Severity::Info => &self.info,
+            Severity::Hint => &self.help,
         }
     }
 }
@@ -212,7 +201,7 @@ fn styled(out: &mut String, run: &Run, text: &str) {
 }
 
 /// Writes what annotate-snippets renders (with the styles of `palette`)
-/// for a title `name[code]: message` with the snippet of `primary`
+/// for `d`: a title `severity[code]: message` with the snippet of `primary`
 /// (carets), then one `note: message` with a snippet (dashes) per note,
 /// and returns `true`; or writes nothing and returns `false` when the
 /// diagnostic is not of the simple kind. Each part is
@@ -220,12 +209,11 @@ fn styled(out: &mut String, run: &Run, text: &str) {
 pub(super) fn write(
     out: &mut String,
     palette: &Palette,
-    name: &str,
-    code: &str,
-    message: &str,
+    d: &Diagnostic,
     primary: (&str, &LineIndex<'_>, TextRange),
     notes: &[(&str, (&str, &LineIndex<'_>, TextRange))],
 ) -> bool {
+    let (name, code, message) = (d.severity.as_str(), d.code.as_str(), d.message.as_str());
     if !simple(message) || !simple(code) || code.is_empty() {
         return false;
     }
@@ -248,7 +236,7 @@ pub(super) fn write(
         return false;
     }
     out.reserve(name.len() + code.len() + message.len() + 2 * first.text.len() + 6 * w + 64);
-    let level = palette.level(name);
+    let level = palette.level(d.severity);
     out.push_str(&level.start);
     out.push_str(name);
     out.push('[');
@@ -412,15 +400,7 @@ mod tests {
             .collect();
         let primary = (file.path.as_str(), &index, d.range);
         let mut out = String::new();
-        let taken = super::write(
-            &mut out,
-            &Palette::plain(),
-            d.severity.as_str(),
-            d.code.as_str(),
-            &d.message,
-            primary,
-            &notes,
-        );
+        let taken = super::write(&mut out, &Palette::plain(), d, primary, &notes);
         assert_eq!(taken, !out.is_empty());
         taken
     }
