@@ -82,7 +82,7 @@ fn measure(host: &mut AnalysisHost, file: prose_ide::FileId, text: &str, at: usi
         let t0 = Instant::now();
         analysis.debug_phase_parse(file).unwrap();
         let t1 = Instant::now();
-        analysis.debug_phase_names(file).unwrap();
+        analysis.prepare_names(file).unwrap();
         let t2 = Instant::now();
         let d = analysis.diagnostics(file).unwrap();
         let t3 = Instant::now();

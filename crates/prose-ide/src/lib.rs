@@ -562,19 +562,11 @@ impl Analysis {
         })
     }
 
-    /// Runs the parse and name resolution of a file (benchmarks time the phases).
-    #[doc(hidden)]
-    pub fn debug_phase_names(&self, file: FileId) -> Cancellable<()> {
-        let f = self.files[file.0 as usize];
-        self.with_db(move |db| {
-            semantics::file_semantics(db, f);
-        })
-    }
-
     /// Computes the names of an OpenProse file, which its diagnostics read
     /// (nothing for other files): the language server's thread calls this
     /// after finding the files a program needs, while another thread
-    /// builds the rules' index of nodes for the diagnostics.
+    /// builds the rules' index of nodes for the diagnostics (benchmarks
+    /// time the phase with it too).
     pub fn prepare_names(&self, file: FileId) -> Cancellable<()> {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;

@@ -67,10 +67,7 @@ pub struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// The context of `file`: its parse, its names, and the node index.
     pub fn new(db: &'a dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Ctx<'a> {
-        let parse = parse(db, file);
-        let root = parse.tree();
-        let scope = prose_syntax::AstNode::syntax(&root).clone();
-        let mut ctx = Self::over(db, file, workspace, parse, root, scope, None);
+        let mut ctx = Self::over(db, file, workspace, None);
         ctx.sema = Some(file_semantics(db, file));
         ctx
     }
@@ -83,17 +80,7 @@ impl<'a> Ctx<'a> {
         workspace: Option<Workspace>,
         statement: SyntaxNode,
     ) -> Ctx<'a> {
-        let parse = parse(db, file);
-        let root = parse.tree();
-        Self::over(
-            db,
-            file,
-            workspace,
-            parse,
-            root,
-            statement.clone(),
-            Some(statement),
-        )
+        Self::over(db, file, workspace, Some(statement))
     }
 
     /// Runs `f` with reads beyond a statement recorded (for the statement
@@ -110,16 +97,16 @@ impl<'a> Ctx<'a> {
         (out, read)
     }
 
+    /// The context of `statement`, or of the whole file without one (its
+    /// kind index is made when a rule first asks: [`Ctx::nodes_matching`]).
     fn over(
         db: &'a dyn Db,
         file: SourceFile,
         workspace: Option<Workspace>,
-        parse: &'a Parse,
-        root: ast::SourceFile,
-        scope: SyntaxNode,
         statement: Option<SyntaxNode>,
     ) -> Ctx<'a> {
-        debug_assert!(statement.as_ref().is_none_or(|s| *s == scope));
+        let parse = parse(db, file);
+        let root = parse.tree();
         Ctx {
             db,
             file,
@@ -162,12 +149,11 @@ impl<'a> Ctx<'a> {
     /// ([`WorkspaceReads`]; not counted as reading the workspace).
     pub(crate) fn watching_file<T>(&self, f: impl FnOnce() -> T) -> (T, bool, WorkspaceReads) {
         let before = self.read_file.replace(false);
-        let reads_before = self.workspace_reads.take();
+        // Only `f`'s answers: nothing reads them outside a watch.
+        self.workspace_reads.take();
         let out = f();
         let read = self.read_file.replace(before);
-        let reads = self.workspace_reads.replace(reads_before);
-        self.workspace_reads.borrow_mut().extend(reads.clone());
-        (out, read, reads)
+        (out, read, self.workspace_reads.take())
     }
 
     /// Whether the file is analysed in a workspace (recorded as a
@@ -371,6 +357,11 @@ impl<'a> Ctx<'a> {
     /// own directory and the default configuration.
     fn with_file_root<T>(&self, f: impl FnOnce(&FileRoot) -> T) -> T {
         self.beyond_names();
+        self.unrecorded_file_root(f)
+    }
+
+    /// [`Ctx::with_file_root`] without recording the read.
+    fn unrecorded_file_root<T>(&self, f: impl FnOnce(&FileRoot) -> T) -> T {
         match self.workspace {
             Some(ws) => f(file_root(self.db, self.file, ws)),
             None => f(&FileRoot::outside(self.path(), Config::default())),
@@ -393,10 +384,7 @@ impl<'a> Ctx<'a> {
     }
 
     pub(crate) fn unrecorded_root_dir(&self) -> String {
-        match self.workspace {
-            Some(ws) => file_root(self.db, self.file, ws).dir.clone(),
-            None => FileRoot::outside(self.path(), Config::default()).dir,
-        }
+        self.unrecorded_file_root(|r| r.dir.clone())
     }
 
     /// The home directory, if the workspace has one (recorded as a

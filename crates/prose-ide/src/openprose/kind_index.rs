@@ -185,7 +185,7 @@ impl KindIndex {
                 db.unwind_if_revision_cancelled();
             }
             i += 1;
-            if index.wants(n.kind() as u16) {
+            if wants(&index.indexed, n.kind() as u16) {
                 index.push(n);
             }
         });
@@ -198,8 +198,7 @@ impl KindIndex {
         db.unwind_if_revision_cancelled();
         let indexed = set.indexed();
         let mut index = Builder::new(indexed.clone(), 0);
-        let wanted = |k: u16| indexed.get(usize::from(k)).copied().unwrap_or(true);
-        prose_syntax::walk::select(scope, |g| wanted(g.kind().0), |n| index.push(n));
+        prose_syntax::walk::select(scope, |g| wants(&indexed, g.kind().0), |n| index.push(n));
         index.finish(set)
     }
 
@@ -234,6 +233,11 @@ impl KindIndex {
     }
 }
 
+/// Whether `kind` (its raw value) is indexed; a kind beyond the table is.
+fn wants(indexed: &[bool], kind: u16) -> bool {
+    indexed.get(usize::from(kind)).copied().unwrap_or(true)
+}
+
 /// A [`KindIndex`] being collected.
 struct Builder {
     indexed: Arc<Vec<bool>>,
@@ -249,10 +253,6 @@ impl Builder {
             counts: vec![0; indexed.len()],
             indexed,
         }
-    }
-
-    fn wants(&self, kind: u16) -> bool {
-        self.indexed.get(usize::from(kind)).copied().unwrap_or(true)
     }
 
     fn push(&mut self, n: &SyntaxNode) {

@@ -100,6 +100,14 @@ pub(crate) fn check_no(code: &str, fixture: &str) {
     }
 }
 
+/// The texts of [`sample_programs`].
+pub(crate) fn sample_texts() -> Vec<String> {
+    sample_programs()
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect()
+}
+
 /// The programs of the examples shipped in the repository, the parser's
 /// test data and both corpora (with `PROSE_CORPUS`): (path, text).
 pub(crate) fn sample_programs() -> Vec<(String, String)> {

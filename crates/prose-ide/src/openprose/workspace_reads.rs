@@ -50,22 +50,6 @@ impl WorkspaceReads {
         }
     }
 
-    /// Adds `other`'s answers (read later) to these.
-    pub(crate) fn extend(&mut self, other: WorkspaceReads) {
-        if let Some(answer) = other.has_workspace {
-            self.has_workspace(answer);
-        }
-        if let Some(answer) = &other.root {
-            self.root(answer);
-        }
-        if let Some(answer) = &other.home {
-            self.home(answer);
-        }
-        for (path, answer) in &other.memory {
-            self.memory_file(path, *answer);
-        }
-    }
-
     /// Whether every read gives the same answer in `ctx` (asked without
     /// recording).
     pub(crate) fn hold(&self, ctx: &Ctx<'_>) -> bool {

@@ -363,10 +363,7 @@ mod tests {
     /// program and on broken blocks.
     #[test]
     fn owned_properties_of_programs() {
-        let mut texts: Vec<String> = crate::openprose::rule_tests::sample_programs()
-            .into_iter()
-            .map(|(_, t)| t)
-            .collect();
+        let mut texts = crate::openprose::rule_tests::sample_texts();
         texts.push("agent a:\n  :\nsession \"s\"\n  model\nresume: a\n  prompt: \"p\"\n".into());
         // An owner inside another's property, and a second block.
         texts.push("session \"a\"\n  context: session \"b\"\n    model: opus\n  model: haiku\nagent b:\n  model: opus\n  model: x\n".into());

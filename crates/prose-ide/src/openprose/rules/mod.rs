@@ -322,10 +322,7 @@ mod tests {
     /// corpora).
     #[test]
     fn silent_rules_report_nothing_that_is_shown() {
-        let mut texts: Vec<String> = crate::openprose::rule_tests::sample_programs()
-            .into_iter()
-            .map(|(_, text)| text)
-            .collect();
+        let mut texts = crate::openprose::rule_tests::sample_texts();
         // A program both rules report on.
         texts.push("session \"\"\"Review.\nThe \"draft\".\n\"\"\"\n".into());
         let mut host = crate::AnalysisHost::new();
