@@ -33,7 +33,11 @@ pub const TIMEOUT: Duration = Duration::from_secs(60);
 pub struct LspClient {
     child: Child,
     stdin: Option<ChildStdin>,
-    messages: Receiver<Value>,
+    /// Each message with when its last byte was read (before it was
+    /// parsed).
+    messages: Receiver<(Instant, Value)>,
+    /// When the last message taken from the server arrived.
+    arrived: Option<Instant>,
     stderr: Arc<Mutex<String>>,
     next_id: i64,
     /// Notifications (and unanswered messages) not consumed yet.
@@ -49,8 +53,9 @@ pub struct LspClient {
     pub answers: Vec<(&'static str, Value)>,
 }
 
-/// Reads one framed message; `None` at the end of the stream.
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+/// Reads one framed message, with when its last byte was read (before it
+/// was parsed); `None` at the end of the stream.
+fn read_message(reader: &mut impl BufRead) -> Option<(Instant, Value)> {
     let mut length = None;
     loop {
         let mut line = String::new();
@@ -67,7 +72,11 @@ fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     }
     let mut body = vec![0; length?];
     reader.read_exact(&mut body).ok()?;
-    Some(serde_json::from_slice(&body).expect("the server sends JSON"))
+    let arrived = Instant::now();
+    Some((
+        arrived,
+        serde_json::from_slice(&body).expect("the server sends JSON"),
+    ))
 }
 
 /// A whole frame of `body` with `Content-Length: length` (which a
@@ -142,6 +151,7 @@ impl LspClient {
             stdin: child.stdin.take(),
             child,
             messages: rx,
+            arrived: None,
             stderr,
             next_id: 1,
             queue: VecDeque::new(),
@@ -213,7 +223,10 @@ impl LspClient {
     fn next_any(&mut self, deadline: Instant) -> Option<Value> {
         let left = deadline.saturating_duration_since(Instant::now());
         let message = match self.messages.recv_timeout(left) {
-            Ok(m) => m,
+            Ok((arrived, m)) => {
+                self.arrived = Some(arrived);
+                m
+            }
             Err(RecvTimeoutError::Timeout) => return None,
             Err(RecvTimeoutError::Disconnected) => {
                 // Let the stderr thread catch up before reporting.
@@ -431,6 +444,19 @@ impl LspClient {
         self.wait_notification("textDocument/publishDiagnostics", |p| {
             p["uri"] == uri && (version.is_none() || p["version"] == json!(version))
         })
+    }
+
+    /// [`LspClient::diagnostics`] of a version not published yet (so that
+    /// they come from the server, not from the messages queued earlier),
+    /// with when the publication's last byte was read: a benchmark's clock
+    /// stops there, before the client parses the message (the server's
+    /// latency, not the client's JSON parser).
+    pub fn diagnostics_arrival(&mut self, uri: &str, version: Option<i64>) -> (Value, Instant) {
+        let published = self.diagnostics(uri, version);
+        (
+            published,
+            self.arrived.expect("a message came from the server"),
+        )
     }
 
     /// `initialize` + `initialized`; returns the `initialize` result.

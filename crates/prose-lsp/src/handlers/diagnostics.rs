@@ -137,27 +137,45 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
     // cancelled with the job's snapshot (they share its token).
     let fork = job.analysis.fork();
     let files: Vec<_> = job.docs.iter().filter_map(|d| d.file).collect();
-    std::thread::scope(|scope| {
-        let ahead = scope.spawn(move || {
-            for file in files {
-                // The rules' scratch structures are freed once the
-                // diagnostics are stored, while the job's thread converts
-                // them for sending (it joins this thread after that).
-                let done = prose_ide::deferred::drop_after(|| fork.with_diagnostics(file, |_| ()));
-                if done.is_err() {
-                    break;
-                }
+    let (done, finished) = std::sync::mpsc::sync_channel::<()>(1);
+    let ahead = move || {
+        for file in files {
+            // The rules' scratch structures are freed once the
+            // diagnostics are stored, while the job's thread converts
+            // them for sending (it waits for this thread after that).
+            let stored = prose_ide::deferred::drop_after(|| fork.with_diagnostics(file, |_| ()));
+            if stored.is_err() {
+                break;
             }
-        });
-        let outcome = compute_on(job, true);
-        if matches!(outcome, Ok(Outcome::NeedExternal(_))) {
-            job.analysis.cancel_token().cancel();
         }
-        // A panic of the fork is the analysis's own, which this thread
-        // meets again (salsa passes it on to the queries that wait).
-        let _ = ahead.join();
-        outcome
-    })
+        // The snapshot goes before the job's thread hears of it.
+        drop(fork);
+        let _ = done.send(());
+    };
+    // On a thread of the runtime's blocking pool, whose threads wait,
+    // parked, between runs. A thread started for each run began after a
+    // median 1.3 ms on two cores (either within 0.1 ms or after 1.4-3 ms:
+    // the scheduler may leave a new thread on its parent's busy core until
+    // it balances the load), by when this thread had the names and
+    // computed the diagnostics itself: the work meant to go off the path
+    // stayed on it. A parked thread is woken in tens of microseconds, and
+    // no thread is made and torn down per keystroke (docs/performance.md).
+    // Outside a runtime (tests), a thread of its own.
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => drop(runtime.spawn_blocking(ahead)),
+        Err(_) => drop(std::thread::spawn(ahead)),
+    }
+    let outcome = compute_on(job, true);
+    if matches!(outcome, Ok(Outcome::NeedExternal(_))) {
+        job.analysis.cancel_token().cancel();
+    }
+    // The fork's snapshot must be gone before the run ends: the next
+    // write to the host waits for every snapshot. A panic of the fork
+    // (the channel closed without a message) is the analysis's own,
+    // which this thread meets again (salsa passes it on to the queries
+    // that wait).
+    let _ = finished.recv();
+    outcome
 }
 
 /// Whether the process may run on more than one core (asked once).
