@@ -52,6 +52,13 @@ pub struct StatementMemos {
     /// What name resolution's walk finds in each statement of an OpenProse
     /// file (`openprose/semantics/walk.rs`).
     pub(crate) names: StatementMemo<crate::openprose::semantics::StatementNames>,
+    /// Where the nodes the file-wide rules go through lie in each
+    /// statement of an OpenProse file (`openprose/kind_index.rs`,
+    /// `FILE_RULES`).
+    pub(crate) file_rule_kinds: StatementMemo<crate::openprose::kind_index::StatementRoute>,
+    /// The same for the rules run again after typing in a prompt
+    /// (`PROMPT_EDIT`).
+    pub(crate) prompt_edit_kinds: StatementMemo<crate::openprose::kind_index::StatementRoute>,
     /// The files whose statement rules run in a rule context of their own
     /// (batch databases only: `statement_rules::batch_statement_reports`).
     apart: Mutex<std::collections::HashSet<SourceFile>>,
@@ -92,6 +99,8 @@ impl StatementMemos {
             needs: StatementMemo::batch(),
             rules: StatementMemo::batch(),
             names: StatementMemo::batch(),
+            file_rule_kinds: StatementMemo::batch(),
+            prompt_edit_kinds: StatementMemo::batch(),
             apart: Default::default(),
         }
     }

@@ -6,7 +6,9 @@
 //!   events of rowan's walk, each of which clones and drops a handle.
 //! - [`select`]: the nodes a filter accepts in a subtree, in pre-order,
 //!   read from the green tree, with handles made only for them and their
-//!   ancestors.
+//!   ancestors. In two halves: a [`Route`] read from the green nodes (which
+//!   a caller may keep with a green node that does not change), and the
+//!   handles made by following it.
 //! - [`holds_kind`]: whether a subtree holds a node of some kinds, read
 //!   from the green tree, without making a handle (`SyntaxNode`, an
 //!   allocation) for each node on the way. A pass that looks for a few
@@ -48,90 +50,157 @@ pub fn pre_order(scope: &SyntaxNode, mut f: impl FnMut(&SyntaxNode)) {
 /// Calls `f`, in pre-order, with every node of `scope`'s subtree (`scope`
 /// first) whose green node `wanted` accepts: the nodes [`pre_order`]
 /// visits, filtered. Handles are made only for those nodes and their
-/// ancestors: the subtree is read from its green nodes, and a node's handle
-/// is made from its parent's by a binary search among the parent's
-/// children (rowan's `child_or_token_at_range`), about as costly as a step
-/// of [`pre_order`]. Where few of a tree's nodes are wanted, that is a
-/// fraction of [`pre_order`]'s cost; where a third or more are (with their
-/// ancestors, the greater part of the tree), it costs more.
+/// ancestors: the subtree is read from its green nodes ([`Route::of`]),
+/// and a node's handle is made from its parent's by a binary search among
+/// the parent's children (rowan's `child_or_token_at_range`), about as
+/// costly as a step of [`pre_order`] ([`Route::follow`]). Where few of a
+/// tree's nodes are wanted, that is a fraction of [`pre_order`]'s cost;
+/// where a third or more are (with their ancestors, the greater part of
+/// the tree), it costs more.
 pub fn select(
     scope: &SyntaxNode,
     wanted: impl Fn(&GreenNodeData) -> bool,
-    mut f: impl FnMut(&SyntaxNode),
+    f: impl FnMut(&SyntaxNode),
 ) {
-    let green = scope.green();
-    if wanted(green) {
-        f(scope);
-    }
-    // The path from `scope` to the node being read: each node with its
-    // handle once made, its index among its parent's children, and where
-    // the reading of its children is. Where a child starts is counted only
-    // when a handle is made below it (from the last child whose start was
-    // counted): the tokens, most of a tree, are stepped over unread.
-    struct Open<'g> {
-        node: Option<SyntaxNode>,
-        green: &'g GreenNodeData,
-        index: usize,
-        children: rowan::Children<'g>,
-        next: usize,
-        /// A child's index and where it starts.
-        counted: (usize, TextSize),
-    }
-    fn open(
-        node: Option<SyntaxNode>,
-        green: &GreenNodeData,
-        index: usize,
-        start: TextSize,
-    ) -> Open<'_> {
-        Open {
-            node,
-            green,
-            index,
+    Route::of(scope.green(), wanted).follow(scope, f);
+}
+
+/// Where the nodes a filter accepts lie in a subtree, read from its green
+/// nodes: what [`Route::follow`] needs to make their handles, and their
+/// ancestors' only, from the subtree's handle. Positions are relative to
+/// the subtree's node, so a route read once holds for every handle of the
+/// same green node (a statement an edit did not touch keeps its green
+/// node: the route can be kept with it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Route {
+    /// Whether the subtree's own node is accepted.
+    top: bool,
+    /// The nodes below it that are accepted or hold one, in pre-order.
+    steps: Vec<Step>,
+    /// The deepest step's depth.
+    depth: u32,
+}
+
+/// A node of a [`Route`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Step {
+    /// 1 for a child of the subtree's node, 2 for a grandchild, ...
+    depth: u32,
+    /// Its index among its parent's children (tokens counted).
+    index: u32,
+    /// Where it starts, relative to the subtree's start.
+    start: TextSize,
+    len: TextSize,
+    /// Whether the filter accepted it (else it holds a node accepted).
+    accepted: bool,
+}
+
+impl Route {
+    /// The route to the nodes of `green`'s subtree that `wanted` accepts
+    /// (`green` itself included). Linear in the subtree, without recursion.
+    pub fn of(green: &GreenNodeData, wanted: impl Fn(&GreenNodeData) -> bool) -> Route {
+        // The path from `green` to the node being read: each node's
+        // children still to read, where the next one starts, and whether
+        // the node is on the route already.
+        struct Open<'g> {
+            children: rowan::Children<'g>,
+            next: usize,
+            at: TextSize,
+            on_route: bool,
+            step: Step,
+        }
+        let mut route = Route {
+            top: wanted(green),
+            steps: Vec::new(),
+            depth: 0,
+        };
+        let mut path = vec![Open {
             children: green.children(),
             next: 0,
-            counted: (0, start),
-        }
-    }
-    let mut path = vec![open(
-        Some(scope.clone()),
-        green,
-        0,
-        scope.text_range().start(),
-    )];
-    while let Some(top) = path.last_mut() {
-        let Some(child) = top.children.next() else {
-            path.pop();
-            continue;
-        };
-        let index = top.next;
-        top.next += 1;
-        let NodeOrToken::Node(child) = child else {
-            continue;
-        };
-        path.push(open(None, child, index, TextSize::default()));
-        if !wanted(child) {
-            continue;
-        }
-        // Handles down from the last node on the path that has one.
-        let made = path.iter().rposition(|o| o.node.is_some()).unwrap_or(0);
-        for i in made + 1..path.len() {
-            let (above, below) = path.split_at_mut(i);
-            let parent = &mut above[i - 1];
-            let open = &mut below[0];
-            let (mut at, mut start) = parent.counted;
-            for c in parent.green.children().skip(at).take(open.index - at) {
-                start += c.text_len();
-                at += 1;
+            at: TextSize::default(),
+            on_route: true,
+            step: Step {
+                depth: 0,
+                index: 0,
+                start: TextSize::default(),
+                len: green.text_len(),
+                accepted: route.top,
+            },
+        }];
+        while let Some(top) = path.last_mut() {
+            let Some(child) = top.children.next() else {
+                path.pop();
+                continue;
+            };
+            let (index, start) = (top.next, top.at);
+            top.next += 1;
+            top.at += child.text_len();
+            let NodeOrToken::Node(child) = child else {
+                continue;
+            };
+            let accepted = wanted(child);
+            let step = Step {
+                depth: path.len() as u32,
+                index: index as u32,
+                start,
+                len: child.text_len(),
+                accepted,
+            };
+            path.push(Open {
+                children: child.children(),
+                next: 0,
+                at: start,
+                on_route: false,
+                step,
+            });
+            if accepted {
+                // The node and the ancestors not on the route yet, from
+                // the outermost down.
+                let from = path.iter().rposition(|o| o.on_route).unwrap_or(0) + 1;
+                for open in &mut path[from..] {
+                    open.on_route = true;
+                    route.steps.push(open.step);
+                }
+                route.depth = route.depth.max(path.len() as u32 - 1);
             }
-            parent.counted = (at, start);
-            open.counted = (0, start);
-            let handle = parent.node.as_ref().expect("made on the way down");
-            open.node = Some(child_at(handle, open.index, start, open.green.text_len()));
         }
-        f(path
-            .last()
-            .and_then(|o| o.node.as_ref())
-            .expect("made above"));
+        route
+    }
+
+    /// Whether no node of the subtree is accepted.
+    pub fn is_empty(&self) -> bool {
+        !self.top && self.steps.is_empty()
+    }
+
+    /// How many nodes of the subtree are accepted.
+    pub fn accepted(&self) -> usize {
+        usize::from(self.top) + self.steps.iter().filter(|s| s.accepted).count()
+    }
+
+    /// Calls `f`, in pre-order, with the handle of every node the route
+    /// leads to, below `scope`: the handle of a node of the green node the
+    /// route was read from ([`Route::of`]).
+    pub fn follow(&self, scope: &SyntaxNode, mut f: impl FnMut(&SyntaxNode)) {
+        if self.top {
+            f(scope);
+        }
+        if self.steps.is_empty() {
+            return;
+        }
+        let base = scope.text_range().start();
+        let mut path: Vec<SyntaxNode> = Vec::with_capacity(self.depth as usize + 1);
+        path.push(scope.clone());
+        for step in &self.steps {
+            path.truncate(step.depth as usize);
+            let parent = path
+                .last()
+                .expect("the route's steps go one level down at a time");
+            let node = child_at(parent, step.index as usize, base + step.start, step.len);
+            if step.accepted {
+                f(&node);
+            }
+            path.push(node);
+        }
     }
 }
 
@@ -301,6 +370,34 @@ mod tests {
             assert_eq!(selected, walked, "{text:?}");
         }
         assert!(empty > 0, "the programs hold empty nodes");
+    }
+
+    /// A route read from a green node leads to the same nodes from any
+    /// handle of that green node, wherever it starts: here a statement of
+    /// a program, and the same green node as a tree of its own.
+    #[test]
+    fn a_route_holds_for_every_handle_of_its_green_node() {
+        let text = "session \"a\"\nparallel:\n  x = session \"b\"\n  y = do blk(1)\nlet z = session: w\n  prompt: \"c\"\n";
+        let root = crate::parse(text).syntax_node();
+        let wanted = |g: &GreenNodeData| {
+            [SESSION_EXPR, DO_CALL, PROPERTY]
+                .iter()
+                .any(|&w| w as u16 == g.kind().0)
+        };
+        let mut seen = 0;
+        for stmt in root.children() {
+            let route = Route::of(stmt.green(), wanted);
+            let alone = SyntaxNode::new_root(stmt.green().to_owned());
+            let (mut here, mut there) = (Vec::new(), Vec::new());
+            route.follow(&stmt, |n| {
+                here.push((n.kind(), n.text_range() - stmt.text_range().start()))
+            });
+            route.follow(&alone, |n| there.push((n.kind(), n.text_range())));
+            assert_eq!(here, there, "{stmt:?}");
+            assert_eq!(route.is_empty(), here.is_empty());
+            seen += here.len();
+        }
+        assert_eq!(seen, 5, "three sessions, a call and a property");
     }
 
     #[test]

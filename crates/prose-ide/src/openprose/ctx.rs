@@ -8,7 +8,7 @@ use crate::{
     db::{Db, FileRoot, SourceFile, Workspace, file_root, join_path, parse},
     openprose::{
         contract::{Contract, program_contract},
-        kind_index::{self, KindIndex},
+        kind_index::{self, KindIndex, Narrowed},
         semantics::{FileSemantics, file_semantics},
         suggestions::SuggestionBudget,
         workspace_reads::WorkspaceReads,
@@ -48,9 +48,10 @@ pub struct Ctx<'a> {
     /// first asks ([`Ctx::nodes_of`], [`Ctx::nodes_matching`]; see
     /// `kind_index.rs` for which kinds).
     index: std::cell::OnceCell<KindIndex>,
-    /// Whether the index is of the kinds the rules run after typing in a
-    /// prompt go through ([`Ctx::index_for_prompt_edit`]).
-    prompt_edit: std::cell::Cell<bool>,
+    /// Whether the index is of fewer kinds than every rule's: those of the
+    /// rules run after typing in a prompt ([`Ctx::index_for_prompt_edit`])
+    /// or of the file-wide rules ([`Ctx::index_for_file_rules`]).
+    narrowed: std::cell::Cell<Option<Narrowed>>,
     /// Which kinds the rules asked for, learnt into the index's
     /// [`kind_index::KindSet`] at the end.
     requested: std::cell::RefCell<Vec<bool>>,
@@ -120,7 +121,7 @@ impl<'a> Ctx<'a> {
             read_file: std::cell::Cell::new(false),
             workspace_reads: Default::default(),
             index: Default::default(),
-            prompt_edit: std::cell::Cell::new(false),
+            narrowed: std::cell::Cell::new(None),
             line_marks: Default::default(),
             memo: Default::default(),
             suggestions: SuggestionBudget::default(),
@@ -315,17 +316,31 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The kind index of this context: of the few kinds the rules run
-    /// after typing in a prompt go through, read from the green tree
-    /// ([`Ctx::index_for_prompt_edit`], outside a run of the statement
-    /// rules over the file), else of every rule's kinds, by a walk of the
-    /// tree.
+    /// The kind index of this context. A whole-file context narrowed to
+    /// the kinds of some rules ([`Ctx::index_for_prompt_edit`],
+    /// [`Ctx::index_for_file_rules`]; not while the statement rules run
+    /// over the whole file) is made from each statement's route to those
+    /// kinds, kept while the statement is unchanged
+    /// ([`KindIndex::routed`]); a batch database keeps no routes, and there
+    /// the few kinds of a prompt edit are read from the green tree, the
+    /// others by a walk of the tree. Other contexts index every rule's
+    /// kinds by a walk of the tree.
     fn make_index(&self) -> KindIndex {
         let scope = self.scope();
-        if self.prompt_edit.get() && self.statement.is_none() && !self.records.get() {
-            KindIndex::select(self.db, &scope, &kind_index::PROMPT_EDIT)
-        } else {
-            KindIndex::walk(self.db, &scope, &kind_index::ALL)
+        let whole_file = self.statement.is_none() && !self.records.get();
+        let memos = self.db.statement_memos();
+        match self.narrowed.get().filter(|_| whole_file) {
+            Some(narrowed) if !memos.is_batch() => KindIndex::routed(
+                self.db,
+                self.file,
+                &scope,
+                narrowed.set(),
+                narrowed.memo(memos),
+            ),
+            Some(Narrowed::PromptEdit) => {
+                KindIndex::select(self.db, &scope, &kind_index::PROMPT_EDIT)
+            }
+            _ => KindIndex::walk(self.db, &scope, &kind_index::ALL),
         }
     }
 
@@ -334,7 +349,16 @@ impl<'a> Ctx<'a> {
     /// one of them first asks: `rules::run` calls this when the other
     /// rules' findings are moved (`prompt_edit.rs`).
     pub(crate) fn index_for_prompt_edit(&self) {
-        self.prompt_edit.set(true);
+        self.narrowed.set(Some(Narrowed::PromptEdit));
+    }
+
+    /// Makes this file context index only the kinds of the file-wide rules
+    /// ([`kind_index::FILE_RULES`]) when one of them first asks, unless
+    /// the statement rules made the index of every kind already (a file
+    /// computed whole): `rules::run` calls this when the rules it runs ask
+    /// for nothing else.
+    pub(crate) fn index_for_file_rules(&self) {
+        self.narrowed.set(Some(Narrowed::FileRules));
     }
 
     pub fn text(&self) -> &'a str {

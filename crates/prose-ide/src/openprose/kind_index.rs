@@ -24,9 +24,12 @@
 
 use std::sync::{Arc, Mutex};
 
-use prose_syntax::{AstNode, SyntaxKind, SyntaxNode, ast};
+use prose_syntax::{AstNode, SyntaxKind, SyntaxNode, ast, walk::Route};
 
-use crate::db::Db;
+use crate::{
+    db::{Db, SourceFile},
+    statement_memo::{StatementMemo, StatementMemos},
+};
 
 /// Node kinds to index: the node types listed, and (for a set that
 /// learns) any other kind a rule asked for in a context made before.
@@ -71,6 +74,36 @@ pub(crate) static ALL: KindSet = KindSet::new(
         ast::TryStmt::can_cast,
         ast::UseStmt::can_cast,
         |k| k == SyntaxKind::MODIFIER,
+    ],
+);
+
+/// The node types the rules that look at the whole file go through (the
+/// rules not run per statement, `statement_rules.rs`), in the `default`
+/// profile: after an edit elsewhere than in a prompt, the statement rules
+/// run in contexts of their own and the file's context serves these rules
+/// alone. It does not learn: a kind asked for outside it (P102 and P103's
+/// strings, in a profile where they run, which takes the index of
+/// [`ALL`] instead: `rules::run`) is found by a walk of the tree. Tests run
+/// the rules over the sample programs after edits and check that none
+/// walks.
+pub(crate) static FILE_RULES: KindSet = KindSet::new(
+    false,
+    &[
+        ast::BlockDef::can_cast,
+        ast::CallExpr::can_cast,
+        ast::CatchClause::can_cast,
+        ast::DoCall::can_cast,
+        ast::ForExpr::can_cast,
+        ast::ImportStmt::can_cast,
+        ast::InputDecl::can_cast,
+        ast::LoopExpr::can_cast,
+        ast::ParallelExpr::can_cast,
+        ast::PipeOp::can_cast,
+        ast::Property::can_cast,
+        ast::RepeatExpr::can_cast,
+        ast::ResumeExpr::can_cast,
+        ast::SessionExpr::can_cast,
+        ast::UseStmt::can_cast,
     ],
 );
 
@@ -202,6 +235,38 @@ impl KindIndex {
         index.finish(set)
     }
 
+    /// The index of the file whose tree is `root` for `set` (which must
+    /// not learn), from each top-level statement's route to the indexed
+    /// nodes ([`prose_syntax::walk::Route`]), kept in `memo` while the
+    /// statement's tree is unchanged: after an edit, only the statements
+    /// it re-parsed are read again, and handles are made only for the
+    /// indexed nodes and their ancestors.
+    pub(crate) fn routed(
+        db: &dyn Db,
+        file: SourceFile,
+        root: &SyntaxNode,
+        set: &'static KindSet,
+        memo: &StatementMemo<StatementRoute>,
+    ) -> KindIndex {
+        debug_assert!(!set.learns, "a kept route is for one set of kinds");
+        db.unwind_if_revision_cancelled();
+        let indexed = set.indexed();
+        let routes = memo.each(file, root, |stmt| StatementRoute {
+            route: Route::of(stmt.green(), |g| wants(&indexed, g.kind().0)),
+        });
+        let count: usize = routes.iter().map(|(_, r)| r.route.accepted()).sum();
+        let mut index = Builder::new(indexed.clone(), count + 1);
+        if wants(&indexed, root.kind() as u16) {
+            index.push(root);
+        }
+        // The routes come in the order of the root's child nodes, one per
+        // statement.
+        for ((_, r), stmt) in routes.iter().zip(root.children()) {
+            r.route.follow(&stmt, |n| index.push(n));
+        }
+        index.finish(set)
+    }
+
     /// The nodes of `kinds` in pre-order, or `None` when one of them is
     /// not indexed.
     pub(crate) fn nodes_of<'s>(
@@ -231,6 +296,39 @@ impl KindIndex {
         };
         Some(indices.into_iter().map(|i| self.nodes[i as usize].clone()))
     }
+}
+
+/// The fewer kinds a whole-file context may index than every rule's
+/// (`Ctx::index_for_prompt_edit`, `Ctx::index_for_file_rules`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Narrowed {
+    /// [`PROMPT_EDIT`].
+    PromptEdit,
+    /// [`FILE_RULES`].
+    FileRules,
+}
+
+impl Narrowed {
+    pub(crate) fn set(self) -> &'static KindSet {
+        match self {
+            Narrowed::PromptEdit => &PROMPT_EDIT,
+            Narrowed::FileRules => &FILE_RULES,
+        }
+    }
+
+    /// Where the statements' routes to the set's kinds are kept.
+    pub(crate) fn memo(self, memos: &StatementMemos) -> &StatementMemo<StatementRoute> {
+        match self {
+            Narrowed::PromptEdit => &memos.prompt_edit_kinds,
+            Narrowed::FileRules => &memos.file_rule_kinds,
+        }
+    }
+}
+
+/// A top-level statement's route to the nodes of a kind set
+/// ([`KindIndex::routed`]).
+pub(crate) struct StatementRoute {
+    route: Route,
 }
 
 /// Whether `kind` (its raw value) is indexed; a kind beyond the table is.
@@ -299,4 +397,47 @@ pub(crate) fn kinds_matching(pred: fn(SyntaxKind) -> bool) -> std::rc::Rc<[Synta
             })
             .clone()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::walks_for_kinds;
+    use crate::{AnalysisHost, db::Db};
+
+    /// After an edit elsewhere than in a prompt, the file-wide rules ask
+    /// only for the kinds of [`super::FILE_RULES`] (none walks the tree),
+    /// their index comes from the statements' routes (kept from the
+    /// analysis before the edit, and moved: the edit adds a line at the
+    /// top), and the diagnostics are a fresh analysis's. Over the sample
+    /// programs (the examples, the parser's test data, the corpora).
+    #[test]
+    fn file_rules_go_through_their_kinds_only_after_an_edit() {
+        let walks = walks_for_kinds();
+        let mut host = AnalysisHost::new();
+        for (i, text) in crate::openprose::rule_tests::sample_texts()
+            .into_iter()
+            .enumerate()
+        {
+            let path = format!("/ws/{i}.prose");
+            let file = host.set_file_text(&path, text.clone());
+            host.analysis().diagnostics(file).unwrap();
+            let edited = format!("# edited\n{text}");
+            host.set_file_text(&path, edited.clone());
+            let incremental = host.analysis().diagnostics(file).unwrap();
+            let mut fresh = AnalysisHost::new();
+            let id = fresh.set_file_text(&path, edited);
+            assert_eq!(
+                incremental,
+                fresh.analysis().diagnostics(id).unwrap(),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            walks_for_kinds(),
+            walks,
+            "a file-wide rule walked the tree for a kind"
+        );
+        let memos = host.db.statement_memos();
+        assert!(memos.file_rule_kinds.computed() > 0, "no routed index");
+    }
 }

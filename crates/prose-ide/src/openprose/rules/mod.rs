@@ -225,6 +225,15 @@ pub(crate) fn run(
         // Most rules' findings are moved: the few that run go through a
         // few rare kinds.
         ctx.index_for_prompt_edit();
+    } else if rules()
+        .iter()
+        .filter(|r| SILENT_BY_DEFAULT.contains(&r.code))
+        .all(|r| silent(config, r))
+    {
+        // The file-wide rules go through fewer kinds than the statement
+        // rules; the rules that go through the strings (P102, P103) do
+        // not run.
+        ctx.index_for_file_rules();
     }
     let keeps = db.prompt_edits().keeps();
     let mut keep = Vec::new();
