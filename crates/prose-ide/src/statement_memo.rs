@@ -59,6 +59,11 @@ pub struct StatementMemos {
     /// The same for the rules run again after typing in a prompt
     /// (`PROMPT_EDIT`).
     pub(crate) prompt_edit_kinds: StatementMemo<crate::openprose::kind_index::StatementRoute>,
+    /// The `session:` and `resume:` nodes of each statement of an OpenProse
+    /// file that name an agent (`openprose/rules/resume_without_memory.rs`).
+    pub(crate) invocations: StatementMemo<
+        crate::openprose::rules::group_agents::resume_without_memory::StatementInvocations,
+    >,
     /// The files whose statement rules run in a rule context of their own
     /// (batch databases only: `statement_rules::batch_statement_reports`).
     apart: Mutex<std::collections::HashSet<SourceFile>>,
@@ -101,6 +106,7 @@ impl StatementMemos {
             names: StatementMemo::batch(),
             file_rule_kinds: StatementMemo::batch(),
             prompt_edit_kinds: StatementMemo::batch(),
+            invocations: StatementMemo::batch(),
             apart: Default::default(),
         }
     }

@@ -4,6 +4,8 @@
 //!   `SyntaxNode::descendants()` gives, stepping from node to node (first
 //!   child, next sibling, up to the parent) without the enter and leave
 //!   events of rowan's walk, each of which clones and drops a handle.
+//! - [`green_pre_order`]: the same nodes' green nodes, with where each
+//!   starts, without a handle.
 //! - [`select`]: the nodes a filter accepts in a subtree, in pre-order,
 //!   read from the green tree, with handles made only for them and their
 //!   ancestors. In two halves: a [`Route`] read from the green nodes (which
@@ -16,6 +18,32 @@
 //!   asks it first and walks the handles only where one is.
 
 use crate::{GreenNodeData, NodeOrToken, SyntaxKind, SyntaxNode, TextRange, TextSize};
+
+/// Calls `f` with every node of the subtree of `green` (which starts at
+/// `start`), `green` first, in pre-order, and where each starts: what
+/// [`pre_order`] visits, read from the green nodes, without a handle.
+/// Linear in the subtree, without recursion.
+pub fn green_pre_order(
+    green: &GreenNodeData,
+    start: TextSize,
+    mut f: impl FnMut(&GreenNodeData, TextSize),
+) {
+    f(green, start);
+    // The children still to read, per level, and where the next starts.
+    let mut stack: Vec<(rowan::Children<'_>, TextSize)> = vec![(green.children(), start)];
+    while let Some((children, at)) = stack.last_mut() {
+        let Some(child) = children.next() else {
+            stack.pop();
+            continue;
+        };
+        let here = *at;
+        *at += child.text_len();
+        if let NodeOrToken::Node(node) = child {
+            f(node, here);
+            stack.push((node.children(), here));
+        }
+    }
+}
 
 /// Calls `f` with every node of `scope`'s subtree, `scope` first, in
 /// pre-order: the nodes `scope.descendants()` gives. (A loop with a closure,
@@ -291,7 +319,7 @@ mod tests {
 
     /// `pre_order` visits what rowan's `descendants()` visits, in the
     /// same order, from the root and from inner nodes, on text with errors
-    /// too.
+    /// too; `green_pre_order` the same nodes' green nodes and starts.
     #[test]
     fn pre_order_is_rowans_descendants() {
         for text in PROGRAMS {
@@ -301,6 +329,14 @@ mod tests {
                 let mut visited = Vec::new();
                 pre_order(&scope, |n| visited.push(n.clone()));
                 assert_eq!(visited, rowans, "{scope:?} of {text:?}");
+                let mut green = Vec::new();
+                green_pre_order(scope.green(), scope.text_range().start(), |g, at| {
+                    green.push((g.kind(), TextRange::at(at, g.text_len())));
+                });
+                let expected: Vec<_> = (rowans.iter())
+                    .map(|n| (n.green().kind(), n.text_range()))
+                    .collect();
+                assert_eq!(green, expected, "{scope:?} of {text:?}");
             }
         }
     }

@@ -206,6 +206,15 @@ impl<'a> Ctx<'a> {
         self.workspace
     }
 
+    /// The file this context is of, and the database's memos per
+    /// top-level statement: what they keep is read from the statements'
+    /// trees alone (no read beyond the tree is recorded).
+    pub(crate) fn statement_memos(
+        &self,
+    ) -> (SourceFile, &'a crate::statement_memo::StatementMemos) {
+        (self.file, self.db.statement_memos())
+    }
+
     /// The database.
     pub fn db(&self) -> &'a dyn Db {
         self.beyond_names();

@@ -102,7 +102,6 @@ pub(crate) static FILE_RULES: KindSet = KindSet::new(
         ast::Property::can_cast,
         ast::RepeatExpr::can_cast,
         ast::ResumeExpr::can_cast,
-        ast::SessionExpr::can_cast,
         ast::UseStmt::can_cast,
     ],
 );

@@ -32,7 +32,7 @@ mod permissions_not_block;
 #[path = "resume_non_persistent.rs"]
 mod resume_non_persistent;
 #[path = "resume_without_memory.rs"]
-mod resume_without_memory;
+pub(crate) mod resume_without_memory;
 #[path = "skill_not_string.rs"]
 mod skill_not_string;
 #[path = "skills_not_array.rs"]

@@ -192,30 +192,92 @@ pub(crate) fn invocations(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Invocation>> {
 
 fn compute_invocations(ctx: &Ctx<'_>) -> Vec<Invocation> {
     let order = ProgramOrder::new(ctx);
+    let (file, memos) = ctx.statement_memos();
+    if memos.is_batch() {
+        // Analysed once (the CLI): the handles of the rules' index, made
+        // anyway for the other rules.
+        let mut out = Vec::new();
+        for node in
+            ctx.nodes_matching(|k| ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k))
+        {
+            let Some((agent, name_range)) = agent_name(node.green(), node.text_range().start())
+            else {
+                continue;
+            };
+            out.push(Invocation {
+                agent,
+                name_range,
+                is_resume: node.kind() == SyntaxKind::RESUME_EXPR,
+                order: order.position(&node),
+            });
+        }
+        return out;
+    }
+    // Each statement's invocations read from its green nodes and kept while
+    // it is unchanged: after an edit, only the statements it re-parsed are
+    // read again, and no handle is made for a session.
+    let root = ctx.syntax();
+    let per_statement = memos
+        .invocations
+        .each(file, root, |stmt| StatementInvocations::of(stmt.green()));
     let mut out = Vec::new();
-    for node in
-        ctx.nodes_matching(|k| ast::SessionExpr::can_cast(k) || ast::ResumeExpr::can_cast(k))
-    {
-        let Some((agent, name_range)) = agent_name(&node) else {
-            continue;
-        };
-        out.push(Invocation {
-            agent,
-            name_range,
-            is_resume: node.kind() == SyntaxKind::RESUME_EXPR,
-            order: order.position(&node),
-        });
+    for (start, found) in per_statement {
+        for f in &found.0 {
+            let range = f.range + start;
+            out.push(Invocation {
+                agent: f.agent.clone(),
+                name_range: f.name_range + start,
+                is_resume: f.is_resume,
+                order: order.place(order.frame_at(range), u32::from(range.start())),
+            });
+        }
     }
     out
 }
 
-/// The agent a `session:` or `resume:` names, as `agent()` finds it (its
-/// first `NameRef` child), with the text `NameRef::text` gives (its first
-/// token's) and the `NameRef`'s range. Read from the green tree: no node
-/// handle is made per child.
-fn agent_name(node: &SyntaxNode) -> Option<(String, TextRange)> {
-    let mut offset = node.text_range().start();
-    for child in node.green().children() {
+/// The `session:` and `resume:` nodes of a top-level statement that name
+/// an agent, in pre-order, relative to the statement's start (kept per
+/// statement: `StatementMemos::invocations`).
+pub(crate) struct StatementInvocations(Vec<Found>);
+
+/// One invocation of [`StatementInvocations`].
+struct Found {
+    /// The `session:` or `resume:` node.
+    range: TextRange,
+    name_range: TextRange,
+    agent: String,
+    is_resume: bool,
+}
+
+impl StatementInvocations {
+    /// The invocations under the green node of a statement.
+    fn of(statement: &prose_syntax::GreenNodeData) -> StatementInvocations {
+        let mut found = Vec::new();
+        prose_syntax::walk::green_pre_order(statement, TextSize::default(), |g, at| {
+            let is_resume = g.kind().0 == SyntaxKind::RESUME_EXPR as u16;
+            if !is_resume && g.kind().0 != SyntaxKind::SESSION_EXPR as u16 {
+                return;
+            }
+            if let Some((agent, name_range)) = agent_name(g, at) {
+                found.push(Found {
+                    range: TextRange::at(at, g.text_len()),
+                    name_range,
+                    agent,
+                    is_resume,
+                });
+            }
+        });
+        StatementInvocations(found)
+    }
+}
+
+/// The agent a `session:` or `resume:` node (`green`, starting at `start`)
+/// names, as `agent()` finds it (its first `NameRef` child), with the text
+/// `NameRef::text` gives (its first token's) and the `NameRef`'s range.
+/// Read from the green tree: no node handle is made per child.
+fn agent_name(green: &prose_syntax::GreenNodeData, start: TextSize) -> Option<(String, TextRange)> {
+    let mut offset = start;
+    for child in green.children() {
         match child {
             prose_syntax::NodeOrToken::Node(n) if n.kind().0 == SyntaxKind::NAME_REF as u16 => {
                 let text = green_first_token_text(n).unwrap_or("");
@@ -232,6 +294,8 @@ fn agent_name(node: &SyntaxNode) -> Option<(String, TextRange)> {
 struct ProgramOrder {
     /// Block definitions (first per name) and where each first runs.
     blocks: Vec<(SyntaxNode, Option<Vec<u32>>)>,
+    /// Every block definition, in pre-order.
+    every: Vec<SyntaxNode>,
     /// Positions in `blocks` by definition node.
     index: HashMap<SyntaxNode, usize>,
 }
@@ -259,7 +323,10 @@ impl ProgramOrder {
     fn new(ctx: &Ctx<'_>) -> ProgramOrder {
         let mut defs: Vec<SyntaxNode> = Vec::new();
         let mut by_name: HashMap<String, usize> = HashMap::default();
-        for b in nodes::<ast::BlockDef>(ctx) {
+        let every: Vec<SyntaxNode> = nodes::<ast::BlockDef>(ctx)
+            .map(|b| b.syntax().clone())
+            .collect();
+        for b in every.iter().filter_map(|n| ast::BlockDef::cast(n.clone())) {
             if let Some(n) = b.name() {
                 let len = defs.len();
                 by_name.entry(n.text()).or_insert_with(|| {
@@ -270,6 +337,7 @@ impl ProgramOrder {
         }
         let mut this = ProgramOrder {
             blocks: defs.iter().map(|n| (n.clone(), None)).collect(),
+            every,
             index: defs
                 .iter()
                 .enumerate()
@@ -322,11 +390,33 @@ impl ProgramOrder {
 
     /// The frame `node` sits in: its nearest enclosing block definition.
     fn frame(&self, node: &SyntaxNode) -> Frame {
-        match node
-            .ancestors()
-            .skip(1)
-            .find(|a| a.kind() == SyntaxKind::BLOCK_DEF)
-        {
+        self.frame_of(
+            node.ancestors()
+                .skip(1)
+                .find(|a| a.kind() == SyntaxKind::BLOCK_DEF),
+        )
+    }
+
+    /// The frame of a node that is no block definition and covers `range`
+    /// (not empty): the nearest block definition whose range holds it (a
+    /// node's ancestors are the nodes whose ranges hold a range it covers,
+    /// and the nearest comes last in pre-order).
+    fn frame_at(&self, range: TextRange) -> Frame {
+        let before = self
+            .every
+            .partition_point(|b| b.text_range().start() <= range.start());
+        self.frame_of(
+            self.every[..before]
+                .iter()
+                .rev()
+                .find(|b| b.text_range().contains_range(range))
+                .cloned(),
+        )
+    }
+
+    /// The frame of the body of `block` (none: outside every block).
+    fn frame_of(&self, block: Option<SyntaxNode>) -> Frame {
+        match block {
             None => Frame::Top,
             Some(block) => self
                 .index
@@ -360,6 +450,45 @@ impl ProgramOrder {
 mod tests {
     use crate::openprose::rule_tests::{check_code, check_code_strict, check_no};
     use expect_test::expect;
+
+    /// The invocations kept per statement (a host that keeps them) are
+    /// those a batch database finds through the rules' index, over the
+    /// sample programs, before and after an edit that moves every
+    /// statement (the codes of both rules that read them).
+    #[test]
+    fn invocations_kept_per_statement_are_the_indexes() {
+        use crate::AnalysisHost;
+        let codes = |d: &[crate::Diagnostic]| -> Vec<String> {
+            d.iter()
+                .filter(|d| matches!(d.code.as_str(), "E018" | "W011"))
+                .map(|d| format!("{} {:?} {}", d.code.as_str(), d.range, d.message))
+                .collect()
+        };
+        let mut kept = AnalysisHost::new();
+        let mut reported = 0;
+        for (i, text) in crate::openprose::rule_tests::sample_texts()
+            .into_iter()
+            .enumerate()
+        {
+            let path = format!("/ws/{i}.prose");
+            for text in [text.clone(), format!("# moved\n{text}")] {
+                let file = kept.set_file_text(&path, text.clone());
+                let mine = codes(&kept.analysis().diagnostics(file).unwrap());
+                let mut batch = AnalysisHost::for_batch();
+                let id = batch.set_file_text(&path, text);
+                assert_eq!(
+                    mine,
+                    codes(&batch.analysis().diagnostics(id).unwrap()),
+                    "{path}"
+                );
+                reported += mine.len();
+            }
+        }
+        assert!(
+            reported > 0,
+            "the sample programs hold invocations reported"
+        );
+    }
 
     #[test]
     fn execution_scope_without_earlier_invocation() {
