@@ -144,7 +144,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
 /// A `session:` or `resume:` of an agent, placed in program order.
 #[derive(Clone)]
 pub(crate) struct Invocation {
-    pub(crate) agent: String,
+    pub(crate) agent: std::sync::Arc<str>,
     /// The agent's name after `session:` / `resume:`.
     pub(crate) name_range: TextRange,
     pub(crate) is_resume: bool,
@@ -160,7 +160,7 @@ pub(crate) fn first_invocations(all: &[Invocation]) -> HashMap<&str, &Invocation
     let mut first: HashMap<&str, &Invocation> = HashMap::default();
     for inv in all.iter().filter(|i| i.order.is_some()) {
         first
-            .entry(inv.agent.as_str())
+            .entry(&*inv.agent)
             .and_modify(|f| {
                 if inv.order < f.order {
                     *f = inv;
@@ -245,7 +245,7 @@ struct Found {
     /// The `session:` or `resume:` node.
     range: TextRange,
     name_range: TextRange,
-    agent: String,
+    agent: std::sync::Arc<str>,
     is_resume: bool,
 }
 
@@ -275,13 +275,16 @@ impl StatementInvocations {
 /// names, as `agent()` finds it (its first `NameRef` child), with the text
 /// `NameRef::text` gives (its first token's) and the `NameRef`'s range.
 /// Read from the green tree: no node handle is made per child.
-fn agent_name(green: &prose_syntax::GreenNodeData, start: TextSize) -> Option<(String, TextRange)> {
+fn agent_name(
+    green: &prose_syntax::GreenNodeData,
+    start: TextSize,
+) -> Option<(std::sync::Arc<str>, TextRange)> {
     let mut offset = start;
     for child in green.children() {
         match child {
             prose_syntax::NodeOrToken::Node(n) if n.kind().0 == SyntaxKind::NAME_REF as u16 => {
                 let text = green_first_token_text(n).unwrap_or("");
-                return Some((text.to_string(), TextRange::at(offset, n.text_len())));
+                return Some((text.into(), TextRange::at(offset, n.text_len())));
             }
             _ => offset += child.text_len(),
         }
