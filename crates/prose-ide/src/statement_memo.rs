@@ -55,10 +55,10 @@ pub struct StatementMemos {
     /// Where the nodes the file-wide rules go through lie in each
     /// statement of an OpenProse file (`openprose/kind_index.rs`,
     /// `FILE_RULES`).
-    pub(crate) file_rule_kinds: StatementMemo<crate::openprose::kind_index::StatementRoute>,
+    pub(crate) file_rule_kinds: StatementMemo<prose_syntax::walk::Route>,
     /// The same for the rules run again after typing in a prompt
     /// (`PROMPT_EDIT`).
-    pub(crate) prompt_edit_kinds: StatementMemo<crate::openprose::kind_index::StatementRoute>,
+    pub(crate) prompt_edit_kinds: StatementMemo<prose_syntax::walk::Route>,
     /// The `session:` and `resume:` nodes of each statement of an OpenProse
     /// file that name an agent (`openprose/rules/resume_without_memory.rs`).
     pub(crate) invocations: StatementMemo<

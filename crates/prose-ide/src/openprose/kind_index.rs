@@ -15,7 +15,11 @@
 //! when most nodes are indexed or lie above indexed ones;
 //! [`KindIndex::select`] reads the green tree and makes handles only for
 //! the indexed nodes and their ancestors ([`prose_syntax::walk::select`]),
-//! the cheaper way for a few rare kinds.
+//! the cheaper way for a few rare kinds; [`KindIndex::routed`] does the
+//! same from each top-level statement's route to those nodes, kept while
+//! the statement is unchanged, so that after an edit only the statements
+//! it re-parsed are read again (the file-wide rules' kinds, [`FILE_RULES`],
+//! and those of a prompt edit, [`PROMPT_EDIT`]).
 //!
 //! A rule asking for a kind its context did not index gets its nodes by a
 //! walk of the tree (the same nodes in the same order), and the kind is
@@ -245,23 +249,23 @@ impl KindIndex {
         file: SourceFile,
         root: &SyntaxNode,
         set: &'static KindSet,
-        memo: &StatementMemo<StatementRoute>,
+        memo: &StatementMemo<Route>,
     ) -> KindIndex {
         debug_assert!(!set.learns, "a kept route is for one set of kinds");
         db.unwind_if_revision_cancelled();
         let indexed = set.indexed();
-        let routes = memo.each(file, root, |stmt| StatementRoute {
-            route: Route::of(stmt.green(), |g| wants(&indexed, g.kind().0)),
+        let routes = memo.each(file, root, |stmt| {
+            Route::of(stmt.green(), |g| wants(&indexed, g.kind().0))
         });
-        let count: usize = routes.iter().map(|(_, r)| r.route.accepted()).sum();
+        let count: usize = routes.iter().map(|(_, r)| r.accepted()).sum();
         let mut index = Builder::new(indexed.clone(), count + 1);
         if wants(&indexed, root.kind() as u16) {
             index.push(root);
         }
         // The routes come in the order of the root's child nodes, one per
         // statement.
-        for ((_, r), stmt) in routes.iter().zip(root.children()) {
-            r.route.follow(&stmt, |n| index.push(n));
+        for ((_, route), stmt) in routes.iter().zip(root.children()) {
+            route.follow(&stmt, |n| index.push(n));
         }
         index.finish(set)
     }
@@ -316,18 +320,12 @@ impl Narrowed {
     }
 
     /// Where the statements' routes to the set's kinds are kept.
-    pub(crate) fn memo(self, memos: &StatementMemos) -> &StatementMemo<StatementRoute> {
+    pub(crate) fn memo(self, memos: &StatementMemos) -> &StatementMemo<Route> {
         match self {
             Narrowed::PromptEdit => &memos.prompt_edit_kinds,
             Narrowed::FileRules => &memos.file_rule_kinds,
         }
     }
-}
-
-/// A top-level statement's route to the nodes of a kind set
-/// ([`KindIndex::routed`]).
-pub(crate) struct StatementRoute {
-    route: Route,
 }
 
 /// Whether `kind` (its raw value) is indexed; a kind beyond the table is.
