@@ -283,6 +283,13 @@ impl<'a> Ctx<'a> {
         line
     }
 
+    /// The nodes the kind index keeps apart ([`KindIndex::also`]): after an
+    /// edit, the file-wide rules' index holds the `permissions:` and
+    /// `skills:` properties (`Narrowed::also`); `None` for other indexes.
+    pub(crate) fn index_also(&self) -> Option<&[SyntaxNode]> {
+        self.index.get_or_init(|| self.make_index()).also()
+    }
+
     /// Every node of type `N`, in pre-order, from the kind index.
     pub fn nodes_of<N: prose_syntax::AstNode + 'static>(&self) -> impl Iterator<Item = N> + '_ {
         self.nodes_matching(N::can_cast).filter_map(N::cast)
@@ -344,6 +351,7 @@ impl<'a> Ctx<'a> {
                 self.file,
                 &scope,
                 narrowed.set(),
+                narrowed.also(),
                 narrowed.memo(memos),
             ),
             Some(Narrowed::PromptEdit) => {

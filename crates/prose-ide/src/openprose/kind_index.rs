@@ -103,7 +103,6 @@ pub(crate) static FILE_RULES: KindSet = KindSet::new(
         ast::LoopExpr::can_cast,
         ast::ParallelExpr::can_cast,
         ast::PipeOp::can_cast,
-        ast::Property::can_cast,
         ast::RepeatExpr::can_cast,
         ast::ResumeExpr::can_cast,
         ast::UseStmt::can_cast,
@@ -205,6 +204,9 @@ pub(crate) struct KindIndex {
     /// nodes of that kind, ascending: a rule asking for one node type
     /// visits only those.
     by_kind: Vec<Vec<u32>>,
+    /// The nodes the set's extra filter accepted ([`Narrowed::also`]), in
+    /// pre-order, when the index was made from routes with one.
+    also: Option<Vec<SyntaxNode>>,
 }
 
 impl KindIndex {
@@ -243,31 +245,54 @@ impl KindIndex {
     /// nodes ([`prose_syntax::walk::Route`]), kept in `memo` while the
     /// statement's tree is unchanged: after an edit, only the statements
     /// it re-parsed are read again, and handles are made only for the
-    /// indexed nodes and their ancestors.
+    /// indexed nodes and their ancestors. The routes lead to the nodes
+    /// `also` accepts too, which the index keeps apart
+    /// ([`KindIndex::also`]). `memo` must be used with the same `set` and
+    /// `also` every time.
     pub(crate) fn routed(
         db: &dyn Db,
         file: SourceFile,
         root: &SyntaxNode,
         set: &'static KindSet,
+        also: Option<fn(&prose_syntax::GreenNodeData) -> bool>,
         memo: &StatementMemo<Route>,
     ) -> KindIndex {
         debug_assert!(!set.learns, "a kept route is for one set of kinds");
         db.unwind_if_revision_cancelled();
         let indexed = set.indexed();
         let routes = memo.each(file, root, |stmt| {
-            Route::of(stmt.green(), |g| wants(&indexed, g.kind().0))
+            Route::of(stmt.green(), |g| {
+                wants(&indexed, g.kind().0) || also.is_some_and(|also| also(g))
+            })
         });
         let count: usize = routes.iter().map(|(_, r)| r.accepted()).sum();
         let mut index = Builder::new(indexed.clone(), count + 1);
+        let mut extra = Vec::new();
         if wants(&indexed, root.kind() as u16) {
             index.push(root);
         }
         // The routes come in the order of the root's child nodes, one per
         // statement.
         for ((_, route), stmt) in routes.iter().zip(root.children()) {
-            route.follow(&stmt, |n| index.push(n));
+            route.follow(&stmt, |n| {
+                if wants(&indexed, n.kind() as u16) {
+                    index.push(n);
+                }
+                if also.is_some_and(|also| also(n.green())) {
+                    extra.push(n.clone());
+                }
+            });
         }
-        index.finish(set)
+        let mut index = index.finish(set);
+        index.also = also.map(|_| extra);
+        index
+    }
+
+    /// The nodes the extra filter of the index's routes accepted, in
+    /// pre-order ([`KindIndex::routed`]); `None` for an index made
+    /// otherwise.
+    pub(crate) fn also(&self) -> Option<&[SyntaxNode]> {
+        self.also.as_deref()
     }
 
     /// The nodes of `kinds` in pre-order, or `None` when one of them is
@@ -316,6 +341,17 @@ impl Narrowed {
         match self {
             Narrowed::PromptEdit => &PROMPT_EDIT,
             Narrowed::FileRules => &FILE_RULES,
+        }
+    }
+
+    /// What the statements' routes lead to besides the set's kinds, kept
+    /// apart in the index ([`KindIndex::also`]): for the file-wide rules,
+    /// the `permissions:` and `skills:` properties E016 and W007 read
+    /// (`group_agents::has_file_rule_key`), not every property.
+    pub(crate) fn also(self) -> Option<fn(&prose_syntax::GreenNodeData) -> bool> {
+        match self {
+            Narrowed::PromptEdit => None,
+            Narrowed::FileRules => Some(super::rules::group_agents::has_file_rule_key),
         }
     }
 
@@ -371,6 +407,7 @@ impl Builder {
             indexed: self.indexed,
             nodes: self.nodes,
             by_kind,
+            also: None,
         }
     }
 }

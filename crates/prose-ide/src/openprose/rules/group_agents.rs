@@ -129,11 +129,17 @@ fn shared_owned_properties(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<(Owner, ast::Proper
 /// pre-order (they are sorted so only when an owner sits inside another's
 /// property).
 fn compute_owned_properties(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
+    owners(ctx.nodes_of::<ast::Property>())
+}
+
+/// Those of `properties` (in pre-order) that are owned, with their owners,
+/// grouped by owner ([`compute_owned_properties`]).
+fn owners(properties: impl Iterator<Item = ast::Property>) -> Vec<(Owner, ast::Property)> {
     let mut out: Vec<(Owner, ast::Property)> = Vec::new();
     // Each property's owner in pre-order: by start, an outer one first.
     let mut keys: Vec<(TextSize, std::cmp::Reverse<TextSize>)> = Vec::new();
     let mut last: Option<(SyntaxNode, Option<(Owner, TextRange)>)> = None;
-    for p in ctx.nodes_of::<ast::Property>() {
+    for p in properties {
         let Some(block) = p.syntax().parent() else {
             continue;
         };
@@ -233,10 +239,43 @@ pub(crate) fn green_first_token_text(node: &GreenNodeData) -> Option<&str> {
 
 /// Every `key:` property written directly in an agent definition.
 pub(crate) fn agent_properties(ctx: &Ctx<'_>, key: &str) -> Vec<ast::Property> {
+    owned_with_key(ctx, key)
+        .into_iter()
+        .filter(|(owner, _)| *owner == Owner::Agent)
+        .map(|(_, p)| p)
+        .collect()
+}
+
+/// The keys of the owned properties the file-wide rules read (E016's
+/// `permissions`, W007's `skills`). After an edit the file's context does
+/// not index every property: its index keeps the properties with these
+/// keys apart (`kind_index::Narrowed::also`).
+const FILE_RULE_KEYS: &[&str] = &["permissions", "skills"];
+
+/// Whether a green node is a property whose key is one of
+/// [`FILE_RULE_KEYS`] (as [`has_key`] reads it).
+pub(crate) fn has_file_rule_key(g: &GreenNodeData) -> bool {
+    g.kind().0 == SyntaxKind::PROPERTY as u16
+        && green_first_token_text(g).is_some_and(|t| FILE_RULE_KEYS.contains(&t))
+}
+
+/// The owned properties whose key is `key`, with their owners: those of
+/// [`owned_properties`], in its order (from the properties the kind index
+/// keeps apart when it has them).
+fn owned_with_key(ctx: &Ctx<'_>, key: &str) -> Vec<(Owner, ast::Property)> {
+    if FILE_RULE_KEYS.contains(&key)
+        && let Some(keyed) = ctx.index_also()
+    {
+        return owners(
+            (keyed.iter())
+                .filter_map(|n| ast::Property::cast(n.clone()))
+                .filter(|p| has_key(p, key)),
+        );
+    }
     shared_owned_properties(ctx)
         .iter()
-        .filter(|(owner, p)| *owner == Owner::Agent && has_key(p, key))
-        .map(|(_, p)| p.clone())
+        .filter(|(_, p)| has_key(p, key))
+        .cloned()
         .collect()
 }
 
@@ -259,11 +298,9 @@ pub(crate) fn permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
 }
 
 fn compute_permission_entries(ctx: &Ctx<'_>) -> Vec<(Owner, ast::Property)> {
-    shared_owned_properties(ctx)
-        .iter()
-        .filter(|(_, p)| has_key(p, "permissions"))
+    owned_with_key(ctx, "permissions")
+        .into_iter()
         .flat_map(|(owner, p)| {
-            let owner = *owner;
             p.nested()
                 .into_iter()
                 .flat_map(|b| b.properties())
@@ -337,6 +374,43 @@ pub(crate) fn property_range(p: &ast::Property) -> TextRange {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After an edit, the `permissions:` and `skills:` properties the
+    /// file-wide rules' index keeps apart are those of every owned
+    /// property, filtered by key, over the sample programs (the edit moves
+    /// every statement).
+    #[test]
+    fn keyed_properties_of_the_file_rules_index_are_the_owned_ones() {
+        let mut host = crate::AnalysisHost::new();
+        let mut found = 0;
+        for (i, text) in crate::openprose::rule_tests::sample_texts()
+            .into_iter()
+            .enumerate()
+        {
+            let path = format!("/ws/{i}.prose");
+            let file = host.set_file_text(&path, text.clone());
+            host.analysis().diagnostics(file).unwrap();
+            host.set_file_text(&path, format!("# moved\n{text}"));
+            let analysis = host.analysis();
+            found += analysis
+                .with_db(|db| {
+                    let f = analysis.source_file(file);
+                    let (narrowed, all) = (Ctx::new(db, f, None), Ctx::new(db, f, None));
+                    narrowed.index_for_file_rules();
+                    assert!(narrowed.index_also().is_some(), "{path}");
+                    assert!(all.index_also().is_none(), "{path}");
+                    let mut n = 0;
+                    for key in FILE_RULE_KEYS {
+                        let routed = owned_with_key(&narrowed, key);
+                        assert_eq!(routed, owned_with_key(&all, key), "{key} in {path}");
+                        n += routed.len();
+                    }
+                    n
+                })
+                .unwrap();
+        }
+        assert!(found > 0, "the sample programs hold such properties");
+    }
 
     /// Every node's first token as `first_token` finds it and as
     /// [`green_first_token_text`] reads it agree.
