@@ -448,24 +448,19 @@ mod tests {
     fn file_rules_go_through_their_kinds_only_after_an_edit() {
         let walks = walks_for_kinds();
         let mut host = AnalysisHost::new();
-        for (i, text) in crate::openprose::rule_tests::sample_texts()
-            .into_iter()
-            .enumerate()
-        {
-            let path = format!("/ws/{i}.prose");
-            let file = host.set_file_text(&path, text.clone());
-            host.analysis().diagnostics(file).unwrap();
-            let edited = format!("# edited\n{text}");
-            host.set_file_text(&path, edited.clone());
-            let incremental = host.analysis().diagnostics(file).unwrap();
-            let mut fresh = AnalysisHost::new();
-            let id = fresh.set_file_text(&path, edited);
-            assert_eq!(
-                incremental,
-                fresh.analysis().diagnostics(id).unwrap(),
-                "{path}"
-            );
-        }
+        crate::openprose::rule_tests::each_sample_after_an_edit(
+            &mut host,
+            |host, file, path, edited| {
+                let incremental = host.analysis().diagnostics(file).unwrap();
+                let mut fresh = AnalysisHost::new();
+                let id = fresh.set_file_text(path, edited.to_string());
+                assert_eq!(
+                    incremental,
+                    fresh.analysis().diagnostics(id).unwrap(),
+                    "{path}"
+                );
+            },
+        );
         assert_eq!(
             walks_for_kinds(),
             walks,

@@ -108,6 +108,24 @@ pub(crate) fn sample_texts() -> Vec<String> {
         .collect()
 }
 
+/// Each sample program ([`sample_texts`]) analysed in `host` as
+/// `/ws/{i}.prose`, then edited by a comment line added at the top (every
+/// statement moves): `f` gets the host after the edit, the file, its path
+/// and the edited text.
+pub(crate) fn each_sample_after_an_edit(
+    host: &mut crate::AnalysisHost,
+    mut f: impl FnMut(&mut crate::AnalysisHost, crate::FileId, &str, &str),
+) {
+    for (i, text) in sample_texts().into_iter().enumerate() {
+        let path = format!("/ws/{i}.prose");
+        let file = host.set_file_text(&path, text.clone());
+        host.analysis().diagnostics(file).unwrap();
+        let edited = format!("# edited\n{text}");
+        host.set_file_text(&path, edited.clone());
+        f(host, file, &path, &edited);
+    }
+}
+
 /// The programs of the examples shipped in the repository, the parser's
 /// test data and both corpora (with `PROSE_CORPUS`): (path, text).
 pub(crate) fn sample_programs() -> Vec<(String, String)> {

@@ -383,32 +383,28 @@ mod tests {
     fn keyed_properties_of_the_file_rules_index_are_the_owned_ones() {
         let mut host = crate::AnalysisHost::new();
         let mut found = 0;
-        for (i, text) in crate::openprose::rule_tests::sample_texts()
-            .into_iter()
-            .enumerate()
-        {
-            let path = format!("/ws/{i}.prose");
-            let file = host.set_file_text(&path, text.clone());
-            host.analysis().diagnostics(file).unwrap();
-            host.set_file_text(&path, format!("# moved\n{text}"));
-            let analysis = host.analysis();
-            found += analysis
-                .with_db(|db| {
-                    let f = analysis.source_file(file);
-                    let (narrowed, all) = (Ctx::new(db, f, None), Ctx::new(db, f, None));
-                    narrowed.index_for_file_rules();
-                    assert!(narrowed.index_also().is_some(), "{path}");
-                    assert!(all.index_also().is_none(), "{path}");
-                    let mut n = 0;
-                    for key in FILE_RULE_KEYS {
-                        let routed = owned_with_key(&narrowed, key);
-                        assert_eq!(routed, owned_with_key(&all, key), "{key} in {path}");
-                        n += routed.len();
-                    }
-                    n
-                })
-                .unwrap();
-        }
+        crate::openprose::rule_tests::each_sample_after_an_edit(
+            &mut host,
+            |host, file, path, _| {
+                let analysis = host.analysis();
+                found += analysis
+                    .with_db(|db| {
+                        let f = analysis.source_file(file);
+                        let (narrowed, all) = (Ctx::new(db, f, None), Ctx::new(db, f, None));
+                        narrowed.index_for_file_rules();
+                        assert!(narrowed.index_also().is_some(), "{path}");
+                        assert!(all.index_also().is_none(), "{path}");
+                        let mut n = 0;
+                        for key in FILE_RULE_KEYS {
+                            let routed = owned_with_key(&narrowed, key);
+                            assert_eq!(routed, owned_with_key(&all, key), "{key} in {path}");
+                            n += routed.len();
+                        }
+                        n
+                    })
+                    .unwrap();
+            },
+        );
         assert!(found > 0, "the sample programs hold such properties");
     }
 
