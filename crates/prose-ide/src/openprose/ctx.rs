@@ -337,16 +337,15 @@ impl<'a> Ctx<'a> {
     /// [`Ctx::index_for_file_rules`]; not while the statement rules run
     /// over the whole file) is made from each statement's route to those
     /// kinds, kept while the statement is unchanged
-    /// ([`KindIndex::routed`]); a batch database keeps no routes, and there
-    /// the few kinds of a prompt edit are read from the green tree, the
-    /// others by a walk of the tree. Other contexts index every rule's
+    /// ([`KindIndex::routed`]). Other contexts, and a batch database (which
+    /// keeps no routes, and never has a prompt edit), index every rule's
     /// kinds by a walk of the tree.
     fn make_index(&self) -> KindIndex {
         let scope = self.scope();
         let whole_file = self.statement.is_none() && !self.records.get();
         let memos = self.db.statement_memos();
-        match self.narrowed.get().filter(|_| whole_file) {
-            Some(narrowed) if !memos.is_batch() => KindIndex::routed(
+        match self.narrowed.get() {
+            Some(narrowed) if whole_file && !memos.is_batch() => KindIndex::routed(
                 self.db,
                 self.file,
                 &scope,
@@ -354,9 +353,6 @@ impl<'a> Ctx<'a> {
                 narrowed.also(),
                 narrowed.memo(memos),
             ),
-            Some(Narrowed::PromptEdit) => {
-                KindIndex::select(self.db, &scope, &kind_index::PROMPT_EDIT)
-            }
             _ => KindIndex::walk(self.db, &scope, &kind_index::ALL),
         }
     }

@@ -13,13 +13,12 @@
 //! indexed node. [`KindIndex::walk`] makes a handle for every node of the
 //! tree on the way ([`prose_syntax::walk::pre_order`]), the cheaper way
 //! when most nodes are indexed or lie above indexed ones;
-//! [`KindIndex::select`] reads the green tree and makes handles only for
-//! the indexed nodes and their ancestors ([`prose_syntax::walk::select`]),
-//! the cheaper way for a few rare kinds; [`KindIndex::routed`] does the
-//! same from each top-level statement's route to those nodes, kept while
+//! [`KindIndex::routed`] makes handles only for the indexed nodes and
+//! their ancestors, from each top-level statement's route to them
+//! ([`prose_syntax::walk::Route`], read from the green tree), kept while
 //! the statement is unchanged, so that after an edit only the statements
-//! it re-parsed are read again (the file-wide rules' kinds, [`FILE_RULES`],
-//! and those of a prompt edit, [`PROMPT_EDIT`]).
+//! it re-parsed are read again: the cheaper way for the fewer kinds of the
+//! file-wide rules ([`FILE_RULES`]) and of a prompt edit ([`PROMPT_EDIT`]).
 //!
 //! A rule asking for a kind its context did not index gets its nodes by a
 //! walk of the tree (the same nodes in the same order), and the kind is
@@ -227,16 +226,6 @@ impl KindIndex {
                 index.push(n);
             }
         });
-        index.finish(set)
-    }
-
-    /// The index of `scope`'s subtree (`scope` included) for `set`, with
-    /// handles made only for the indexed nodes and their ancestors.
-    pub(crate) fn select(db: &dyn Db, scope: &SyntaxNode, set: &'static KindSet) -> KindIndex {
-        db.unwind_if_revision_cancelled();
-        let indexed = set.indexed();
-        let mut index = Builder::new(indexed.clone(), 0);
-        prose_syntax::walk::select(scope, |g| wants(&indexed, g.kind().0), |n| index.push(n));
         index.finish(set)
     }
 
