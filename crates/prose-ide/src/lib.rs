@@ -577,6 +577,24 @@ impl Analysis {
         })
     }
 
+    /// Computes the part of an OpenProse file's rules that its diagnostics
+    /// take from a query of their own when the rules run in two parts
+    /// (nothing otherwise, or for other files): the language server's
+    /// thread calls this after [`Analysis::prepare_names`], while another
+    /// thread computes the diagnostics, which then find it done
+    /// (`openprose/rule_parts.rs`).
+    pub fn prepare_rules(&self, file: FileId) -> Cancellable<()> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| {
+            if db::Db::statement_memos(db).splits_file_rules()
+                && db::file_kind(db, f, Some(ws)) == kind::FileKind::OpenProse
+            {
+                openprose::rule_parts::second_part(db, f, Some(ws));
+            }
+        })
+    }
+
     /// How long each rule takes on a file (benchmarks find the slow ones).
     #[doc(hidden)]
     pub fn debug_rule_timings(

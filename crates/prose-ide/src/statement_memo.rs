@@ -26,7 +26,7 @@ use std::{
     hash::BuildHasherDefault,
     sync::{
         Arc, Mutex, PoisonError,
-        atomic::{AtomicU64, Ordering},
+        atomic::{AtomicU8, AtomicU64, Ordering},
     },
 };
 
@@ -59,6 +59,10 @@ pub struct StatementMemos {
     /// The same for the rules run again after typing in a prompt
     /// (`PROMPT_EDIT`).
     pub(crate) prompt_edit_kinds: StatementMemo<prose_syntax::walk::Route>,
+    /// The same for each part of the file-wide rules when they run in two
+    /// (`FIRST_PART`, `SECOND_PART`; `openprose/rule_parts.rs`): the parts
+    /// run at once on two threads, and a memo serves one run at a time.
+    pub(crate) part_kinds: [StatementMemo<prose_syntax::walk::Route>; 2],
     /// The `session:` and `resume:` nodes of each statement of an OpenProse
     /// file that name an agent (`openprose/rules/resume_without_memory.rs`).
     pub(crate) invocations: StatementMemo<
@@ -67,6 +71,9 @@ pub struct StatementMemos {
     /// The files whose statement rules run in a rule context of their own
     /// (batch databases only: `statement_rules::batch_statement_reports`).
     apart: Mutex<std::collections::HashSet<SourceFile>>,
+    /// Whether the file-wide rules run in two parts: 0 as the machine
+    /// suggests ([`StatementMemos::splits_file_rules`]), 1 no, 2 yes.
+    split: AtomicU8,
 }
 
 impl StatementMemos {
@@ -95,6 +102,32 @@ impl StatementMemos {
             .contains(&file)
     }
 
+    /// Whether the file-wide rules of an OpenProse file run in two parts,
+    /// each a query of its own, which two threads can compute at once
+    /// (`openprose/rule_parts.rs`): not in a batch database (which runs
+    /// each file's rules once, and its files on several threads), and
+    /// otherwise when the process may use more than one core, unless the
+    /// host said otherwise ([`StatementMemos::set_split`]).
+    pub(crate) fn splits_file_rules(&self) -> bool {
+        static SEVERAL_CORES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        !self.is_batch()
+            && match self.split.load(Ordering::Relaxed) {
+                1 => false,
+                2 => true,
+                _ => *SEVERAL_CORES.get_or_init(|| {
+                    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+                }),
+            }
+    }
+
+    /// Makes the file-wide rules run in two parts or in one
+    /// ([`StatementMemos::splits_file_rules`]) whatever the machine.
+    #[cfg(test)]
+    pub(crate) fn set_split(&self, split: bool) {
+        self.split
+            .store(if split { 2 } else { 1 }, Ordering::Relaxed);
+    }
+
     /// Memos that keep nothing for later computations (a database that
     /// analyses each text once, [`crate::db::RootDatabase::batch`]): every
     /// statement is computed, as it would be the first time.
@@ -106,8 +139,10 @@ impl StatementMemos {
             names: StatementMemo::batch(),
             file_rule_kinds: StatementMemo::batch(),
             prompt_edit_kinds: StatementMemo::batch(),
+            part_kinds: [StatementMemo::batch(), StatementMemo::batch()],
             invocations: StatementMemo::batch(),
             apart: Default::default(),
+            split: AtomicU8::new(1),
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::{
     openprose::{
         contract::{Contract, program_contract},
         kind_index::{self, KindIndex, Narrowed},
+        rule_parts::Part,
         semantics::{FileSemantics, file_semantics},
         suggestions::SuggestionBudget,
         workspace_reads::WorkspaceReads,
@@ -50,7 +51,7 @@ pub struct Ctx<'a> {
     index: std::cell::OnceCell<KindIndex>,
     /// Whether the index is of fewer kinds than every rule's: those of the
     /// rules run after typing in a prompt ([`Ctx::index_for_prompt_edit`])
-    /// or of the file-wide rules ([`Ctx::index_for_file_rules`]).
+    /// or of the file-wide rules ([`Ctx::index_for_rules_of`]).
     narrowed: std::cell::Cell<Option<Narrowed>>,
     /// Which kinds the rules asked for, learnt into the index's
     /// [`kind_index::KindSet`] at the end.
@@ -334,7 +335,7 @@ impl<'a> Ctx<'a> {
 
     /// The kind index of this context. A whole-file context narrowed to
     /// the kinds of some rules ([`Ctx::index_for_prompt_edit`],
-    /// [`Ctx::index_for_file_rules`]; not while the statement rules run
+    /// [`Ctx::index_for_rules_of`]; not while the statement rules run
     /// over the whole file) is made from each statement's route to those
     /// kinds, kept while the statement is unchanged
     /// ([`KindIndex::routed`]). Other contexts, and a batch database (which
@@ -365,13 +366,25 @@ impl<'a> Ctx<'a> {
         self.narrowed.set(Some(Narrowed::PromptEdit));
     }
 
-    /// Makes this file context index only the kinds of the file-wide rules
-    /// ([`kind_index::FILE_RULES`]) when one of them first asks, unless
-    /// the statement rules made the index of every kind already (a file
-    /// computed whole): `rules::run` calls this when the rules it runs ask
-    /// for nothing else.
+    /// [`Ctx::index_for_rules_of`] for the file-wide rules in one part
+    /// (tests).
+    #[cfg(test)]
     pub(crate) fn index_for_file_rules(&self) {
-        self.narrowed.set(Some(Narrowed::FileRules));
+        self.index_for_rules_of(Part::Whole);
+    }
+
+    /// Makes this file context index only the kinds of the file-wide rules
+    /// of `part` ([`kind_index::FILE_RULES`], or `FIRST_PART` and
+    /// `SECOND_PART` when they run in two: `rule_parts.rs`) when one of
+    /// them first asks, unless the statement rules made the index of every
+    /// kind already (a file computed whole): `rules::run_part` calls this
+    /// when the rules it runs ask for nothing else.
+    pub(crate) fn index_for_rules_of(&self, part: Part) {
+        self.narrowed.set(Some(match part {
+            Part::Whole => Narrowed::FileRules,
+            Part::First => Narrowed::FirstPart,
+            Part::Second => Narrowed::SecondPart,
+        }));
     }
 
     pub fn text(&self) -> &'a str {

@@ -108,6 +108,41 @@ pub(crate) static FILE_RULES: KindSet = KindSet::new(
     ],
 );
 
+/// The node types the first part of the file-wide rules goes through when
+/// they run in two (`rule_parts.rs`): [`FILE_RULES`] but those only the
+/// second part's rules ask for. It does not learn, as [`FILE_RULES`].
+pub(crate) static FIRST_PART: KindSet = KindSet::new(
+    false,
+    &[
+        ast::BlockDef::can_cast,
+        ast::CallExpr::can_cast,
+        ast::DoCall::can_cast,
+        ast::ImportStmt::can_cast,
+        ast::InputDecl::can_cast,
+        ast::RepeatExpr::can_cast,
+        ast::ResumeExpr::can_cast,
+        ast::UseStmt::can_cast,
+    ],
+);
+
+/// The node types the second part of the file-wide rules goes through
+/// (`rule_parts::SECOND`: the rules that compare declarations). It does
+/// not learn, as [`FILE_RULES`].
+pub(crate) static SECOND_PART: KindSet = KindSet::new(
+    false,
+    &[
+        ast::BlockDef::can_cast,
+        ast::CatchClause::can_cast,
+        ast::DoCall::can_cast,
+        ast::ForExpr::can_cast,
+        ast::LoopExpr::can_cast,
+        ast::ParallelExpr::can_cast,
+        ast::PipeOp::can_cast,
+        ast::RepeatExpr::can_cast,
+        ast::UseStmt::can_cast,
+    ],
+);
+
 /// The node types the rules run again after typing in a prompt go through
 /// (those whose findings are not moved: `prompt_edit::READ_STRINGS`, and
 /// those that read the file's text, the configuration or the workspace),
@@ -323,6 +358,10 @@ pub(crate) enum Narrowed {
     PromptEdit,
     /// [`FILE_RULES`].
     FileRules,
+    /// [`FIRST_PART`].
+    FirstPart,
+    /// [`SECOND_PART`].
+    SecondPart,
 }
 
 impl Narrowed {
@@ -330,17 +369,22 @@ impl Narrowed {
         match self {
             Narrowed::PromptEdit => &PROMPT_EDIT,
             Narrowed::FileRules => &FILE_RULES,
+            Narrowed::FirstPart => &FIRST_PART,
+            Narrowed::SecondPart => &SECOND_PART,
         }
     }
 
     /// What the statements' routes lead to besides the set's kinds, kept
     /// apart in the index ([`KindIndex::also`]): for the file-wide rules,
     /// the `permissions:` and `skills:` properties E016 and W007 read
-    /// (`group_agents::has_file_rule_key`), not every property.
+    /// (`group_agents::has_file_rule_key`), not every property (in the
+    /// first part when they run in two).
     pub(crate) fn also(self) -> Option<fn(&prose_syntax::GreenNodeData) -> bool> {
         match self {
-            Narrowed::PromptEdit => None,
-            Narrowed::FileRules => Some(super::rules::group_agents::has_file_rule_key),
+            Narrowed::PromptEdit | Narrowed::SecondPart => None,
+            Narrowed::FileRules | Narrowed::FirstPart => {
+                Some(super::rules::group_agents::has_file_rule_key)
+            }
         }
     }
 
@@ -349,6 +393,8 @@ impl Narrowed {
         match self {
             Narrowed::PromptEdit => &memos.prompt_edit_kinds,
             Narrowed::FileRules => &memos.file_rule_kinds,
+            Narrowed::FirstPart => &memos.part_kinds[0],
+            Narrowed::SecondPart => &memos.part_kinds[1],
         }
     }
 }
@@ -437,6 +483,8 @@ mod tests {
     fn file_rules_go_through_their_kinds_only_after_an_edit() {
         let walks = walks_for_kinds();
         let mut host = AnalysisHost::new();
+        // In one part (`rule_parts.rs` tests the parts).
+        host.db.statement_memos().set_split(false);
         crate::openprose::rule_tests::each_sample_after_an_edit(
             &mut host,
             |host, file, path, edited| {

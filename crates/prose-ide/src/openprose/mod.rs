@@ -10,6 +10,7 @@ pub mod imports;
 pub(crate) mod injections;
 pub(crate) mod kind_index;
 pub mod prompt_edit;
+pub(crate) mod rule_parts;
 #[cfg(test)]
 pub(crate) mod rule_tests;
 pub(crate) mod rules;

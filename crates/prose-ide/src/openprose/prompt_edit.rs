@@ -38,7 +38,7 @@ use crate::{
     config::Config,
     db::{Db, SourceFile, parse},
     diagnostics::Acc,
-    openprose::{semantics::FileSemantics, workspace_reads::WorkspaceReads},
+    openprose::{rule_parts::Part, semantics::FileSemantics, workspace_reads::WorkspaceReads},
     reparse::{Relex, root_key},
 };
 
@@ -69,8 +69,9 @@ struct Kept {
     root: Option<(usize, GreenNode)>,
     sema: Option<Arc<FileSemantics>>,
     /// The findings of the rules that qualify, each with the answers of
-    /// the workspace reads it made ([`WorkspaceReads`]).
-    rules: Option<(Config, Arc<Vec<KeptFinding>>)>,
+    /// the workspace reads it made ([`WorkspaceReads`]): those of all the
+    /// rules, or of each part when they run in two (`Part::slot`).
+    rules: [Option<(Config, Arc<Vec<KeptFinding>>)>; 2],
 }
 
 impl PromptEditCache {
@@ -196,9 +197,11 @@ pub(crate) fn kept_findings(
     db: &dyn Db,
     file: SourceFile,
     config: &Config,
+    part: Part,
 ) -> Option<Vec<KeptFinding>> {
     let edit = prompt_edit(db, file)?;
-    let (made_under, accs) = db.prompt_edits().kept(file, edit.from)?.rules?;
+    let [first, second] = db.prompt_edits().kept(file, edit.from)?.rules;
+    let (made_under, accs) = if part.slot() == 0 { first } else { second }?;
     if made_under != *config {
         return None;
     }
@@ -207,7 +210,9 @@ pub(crate) fn kept_findings(
         .iter()
         .map(|(a, reads)| Some((a.mapped(path, |r| moved(r, &edit))?, reads.clone())))
         .collect();
-    if accs.is_some() {
+    // Counted once per file analysis: for the rules' first part when
+    // they run in two.
+    if accs.is_some() && part != Part::Second {
         db.prompt_edits().moved[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
     accs
@@ -221,11 +226,12 @@ pub(crate) fn keep_findings(
     db: &dyn Db,
     file: SourceFile,
     config: &Config,
+    part: Part,
     accs: Vec<KeptFinding>,
 ) {
     let root = parse(db, file).green().clone();
     db.prompt_edits().keep(file, &root, |k| {
-        k.rules = Some((config.clone(), Arc::new(accs)));
+        k.rules[part.slot()] = Some((config.clone(), Arc::new(accs)));
     });
 }
 

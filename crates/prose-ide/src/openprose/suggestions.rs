@@ -29,6 +29,12 @@ impl Default for SuggestionBudget {
 }
 
 impl SuggestionBudget {
+    /// Whether nothing was spent (tests).
+    #[cfg(test)]
+    pub(crate) fn untouched(&self) -> bool {
+        self.0.get() == PER_FILE
+    }
+
     /// Whether anything is left (callers skip collecting candidates when not).
     pub fn left(&self) -> bool {
         self.0.get() > 0

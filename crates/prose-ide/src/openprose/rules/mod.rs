@@ -175,7 +175,10 @@ use crate::{
     config::Config,
     db::{Db, SourceFile, Workspace},
     diagnostics::{Acc, Check, Rule, is_off},
-    openprose::ctx::Ctx,
+    openprose::{
+        ctx::Ctx,
+        rule_parts::{self, Part},
+    },
 };
 
 /// Every rule, ordered by code.
@@ -202,6 +205,24 @@ pub(crate) fn run(
     workspace: Option<Workspace>,
     config: &Config,
 ) -> Vec<Acc> {
+    if !db.statement_memos().splits_file_rules() {
+        return run_part(db, file, workspace, config, Part::Whole);
+    }
+    // The first part here, the second from its own query, which another
+    // thread may be computing meanwhile (`rule_parts.rs`).
+    let mut out = run_part(db, file, workspace, config, Part::First);
+    out.extend(rule_parts::second_part(db, file, workspace).iter().cloned());
+    out
+}
+
+/// Runs the rules of `part` that `config` does not turn off on `file`.
+pub(crate) fn run_part(
+    db: &dyn Db,
+    file: SourceFile,
+    workspace: Option<Workspace>,
+    config: &Config,
+    part: Part,
+) -> Vec<Acc> {
     use crate::openprose::{prompt_edit, statement_rules};
     let ctx = Ctx::new(db, file, workspace);
     // A file of a batch database, which keeps nothing for later edits,
@@ -212,7 +233,7 @@ pub(crate) fn run(
     // Else the rules that look at one statement at a time first, so that
     // the helpers they share with the others are computed while their
     // reads are recorded (`statement_rules.rs`).
-    let mut out = if apart {
+    let mut out = if apart || part == Part::Second {
         Vec::new()
     } else {
         statement_rules::run(db, file, workspace, config, Some(&ctx))
@@ -220,8 +241,11 @@ pub(crate) fn run(
     // After typing in a prompt, the findings of the rules that read
     // neither the prompt nor the file's text nor the workspace are the
     // previous ones, moved (`prompt_edit.rs`).
-    let kept = prompt_edit::kept_findings(db, file, config);
-    if kept.is_some() {
+    let kept = prompt_edit::kept_findings(db, file, config, part);
+    if part == Part::Second {
+        // Its rules go through few kinds, whatever the profile.
+        ctx.index_for_rules_of(part);
+    } else if kept.is_some() {
         // Most rules' findings are moved: the few that run go through a
         // few rare kinds.
         ctx.index_for_prompt_edit();
@@ -233,7 +257,7 @@ pub(crate) fn run(
         // The file-wide rules go through fewer kinds than the statement
         // rules; the rules that go through the strings (P102, P103) do
         // not run.
-        ctx.index_for_file_rules();
+        ctx.index_for_rules_of(part);
     }
     let keeps = db.prompt_edits().keeps();
     let mut keep = Vec::new();
@@ -241,7 +265,10 @@ pub(crate) fn run(
         // Rules are pure loops that call few queries: check between them
         // for a newer edit or a cancelled snapshot (`CancelToken`).
         db.unwind_if_revision_cancelled();
-        if is_off(config, rule) || statement_rules::is_statement_rule(rule) || silent(config, rule)
+        if !part.runs(rule)
+            || is_off(config, rule)
+            || statement_rules::is_statement_rule(rule)
+            || silent(config, rule)
         {
             continue;
         }
@@ -269,7 +296,7 @@ pub(crate) fn run(
         out.push(acc);
     }
     if keeps && ctx.suggestions_left() {
-        prompt_edit::keep_findings(db, file, config, keep);
+        prompt_edit::keep_findings(db, file, config, part, keep);
     }
     if apart {
         let statements = statement_rules::batch_statement_reports(db, file, workspace);

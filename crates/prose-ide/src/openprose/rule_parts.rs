@@ -1,0 +1,234 @@
+//! The rules of an OpenProse file in two parts, each a query of its own,
+//! so that two threads can compute them at once: the language server's
+//! fork computes the diagnostics (the first part, then the second's
+//! result), while its job thread, once it has the files a program needs
+//! and the names, computes the second part (`Analysis::prepare_rules`).
+//! The second part is the file-wide rules that compare declarations
+//! ([`SECOND`]): they share the places of the file's declarations
+//! (`rules/relation.rs`, `declared_places`), about a third of the rules'
+//! work after an edit of a long program.
+//!
+//! What is reported is the same as in one part: each rule runs once, in
+//! one of the two contexts, and `diagnostics::finish` orders the reports
+//! by position and code (a code is one rule's), so the order of the parts
+//! does not show. Each part has its own rule context, so the helpers its
+//! rules share are computed once per part: the rules of [`SECOND`] are
+//! those that share them, and none of them spends the file's budget for
+//! suggestions (`suggestions.rs`), which the first part's rules spend in
+//! the order they would in one part. Each part's index of nodes holds only
+//! the kinds its rules go through (`kind_index::FIRST_PART`,
+//! `SECOND_PART`), from routes kept per statement apart for each part (the
+//! two run at once).
+//!
+//! A batch database (`prose check`) and a process on one core run the
+//! rules in one part ([`crate::statement_memo::StatementMemos::splits_file_rules`]).
+
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    diagnostics::{Acc, Rule},
+};
+
+/// Which of a file's OpenProse rules a run computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    /// Every rule, in one context.
+    Whole,
+    /// The statement rules and the file-wide rules not in [`SECOND`].
+    First,
+    /// The file-wide rules of [`SECOND`].
+    Second,
+}
+
+impl Part {
+    /// Whether `rule` runs in this part (a statement rule runs in the
+    /// first, or whole).
+    pub(crate) fn runs(self, rule: &Rule) -> bool {
+        match self {
+            Part::Whole => true,
+            Part::First => !SECOND.contains(&rule.code),
+            Part::Second => SECOND.contains(&rule.code),
+        }
+    }
+
+    /// Where this part's findings are kept for typing in a prompt
+    /// (`prompt_edit.rs`): the first part's slot serves a whole run too.
+    pub(crate) fn slot(self) -> usize {
+        match self {
+            Part::Whole | Part::First => 0,
+            Part::Second => 1,
+        }
+    }
+}
+
+/// The rules of the second part: those that compare a file's declarations
+/// (duplicates, conflicts, shadowing), which find the declaring statements
+/// through `declared_places`.
+pub(crate) const SECOND: &[&str] = &[
+    "E019", "E021", "E024", "E028", "P203", "P403", "P502", "P704", "P803", "P805",
+];
+
+/// What the rules of the second part that the file's configuration does
+/// not turn off report on `file`.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn second_part(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Vec<Acc> {
+    let config = crate::diagnostics::file_config(db, file, workspace);
+    super::rules::run_part(db, file, workspace, &config, Part::Second)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Part, SECOND};
+    use crate::{
+        AnalysisHost, Profile,
+        db::Db,
+        diagnostics::Check,
+        openprose::{
+            ctx::Ctx,
+            kind_index::walks_for_kinds,
+            rule_tests::{each_sample_after_an_edit, sample_texts},
+            rules::rules,
+            statement_rules::is_statement_rule,
+        },
+    };
+
+    /// A host whose rules run in two parts, or in one, whatever the machine.
+    fn host(split: bool, profile: Profile) -> AnalysisHost {
+        let mut host = AnalysisHost::new();
+        host.db.statement_memos().set_split(split);
+        host.set_config(crate::Config {
+            profile,
+            ..crate::Config::default()
+        });
+        host
+    }
+
+    /// Every code of the second part is a file-wide OpenProse rule, and
+    /// each rule runs in exactly one part.
+    #[test]
+    fn the_parts_share_out_the_rules() {
+        for code in SECOND {
+            let rule = rules().iter().find(|r| r.code == *code);
+            let rule = rule.unwrap_or_else(|| panic!("{code} is no rule"));
+            assert!(matches!(rule.check, Check::OpenProse(_)), "{code}");
+            assert!(!is_statement_rule(rule), "{code} runs per statement");
+        }
+        for rule in rules() {
+            assert!(Part::Whole.runs(rule), "{}", rule.code);
+            assert!(
+                Part::First.runs(rule) != Part::Second.runs(rule),
+                "{}",
+                rule.code
+            );
+        }
+    }
+
+    /// In two parts the rules report what they report in one, over the
+    /// sample programs, in both profiles: analysed once, and after an edit
+    /// (the second part's index then comes from the statements' routes,
+    /// and no rule of either part walks the tree for a kind).
+    #[test]
+    fn two_parts_report_what_one_does() {
+        for profile in [Profile::Default, Profile::Strict] {
+            for text in sample_texts() {
+                let (mut one, mut two) = (host(false, profile), host(true, profile));
+                let a = one.set_file_text("/ws/p.prose", text.clone());
+                let b = two.set_file_text("/ws/p.prose", text.clone());
+                assert_eq!(
+                    one.analysis().diagnostics(a).unwrap(),
+                    two.analysis().diagnostics(b).unwrap(),
+                    "{profile:?}:\n{text}"
+                );
+            }
+        }
+        let walks = walks_for_kinds();
+        let mut split = host(true, Profile::Default);
+        each_sample_after_an_edit(&mut split, |host, file, path, edited| {
+            let mut one = self::host(false, Profile::Default);
+            let id = one.set_file_text(path, edited.to_string());
+            assert_eq!(
+                host.analysis().diagnostics(file).unwrap(),
+                one.analysis().diagnostics(id).unwrap(),
+                "{path}"
+            );
+        });
+        assert_eq!(
+            walks_for_kinds(),
+            walks,
+            "a rule walked the tree for a kind"
+        );
+        let memos = split.db.statement_memos();
+        assert!(memos.part_kinds[0].computed() > 0, "no routed first index");
+        assert!(memos.part_kinds[1].computed() > 0, "no routed second index");
+    }
+
+    /// The budget for suggestions, which the first part's rules spend in
+    /// the order they would in one part, is not the second part's to
+    /// spend: its rules leave it untouched over the sample programs and a
+    /// program of undefined and shadowed names (where the first part's
+    /// P402 spends it, so the check can fail).
+    #[test]
+    fn the_second_part_spends_no_suggestions() {
+        let names = "let a = session \"x\"\nlet a = session \"y\"\nfor a in items:\n  session \"use {b}\"\n  context: [a, bb, c]\nblock f(a):\n  session \"{a}\"\ndo f(zz)\noutput a = session \"z\"\n";
+        let mut texts = sample_texts();
+        texts.push(names.to_string());
+        let mut host = host(true, Profile::Strict);
+        let files: Vec<_> = (texts.iter().enumerate())
+            .map(|(i, t)| host.set_file_text(&format!("/ws/{i}.prose"), t.clone()))
+            .collect();
+        let analysis = host.analysis();
+        for (file, text) in files.into_iter().zip(&texts) {
+            let spent = analysis
+                .with_db(|db| {
+                    let ctx = Ctx::new(db, analysis.source_file(file), None);
+                    for rule in rules().iter().filter(|r| Part::Second.runs(r)) {
+                        if let Check::OpenProse(check) = rule.check {
+                            check(&ctx, &mut crate::diagnostics::Acc::new(rule));
+                        }
+                    }
+                    let second = !ctx.suggestions().untouched();
+                    let p402 = rules().iter().find(|r| r.code == "P402").unwrap();
+                    if let Check::OpenProse(check) = p402.check {
+                        check(&ctx, &mut crate::diagnostics::Acc::new(p402));
+                    }
+                    (second, !ctx.suggestions().untouched())
+                })
+                .unwrap();
+            assert!(!spent.0, "the second part spent suggestions on:\n{text}");
+            if text == names {
+                assert!(spent.1, "P402 spent nothing");
+            }
+        }
+    }
+
+    /// `Analysis::prepare_rules` computes the second part, which the
+    /// diagnostics then find done; it does nothing for another kind of
+    /// file, nor when the rules run in one part.
+    #[test]
+    fn prepare_rules_computes_the_second_part() {
+        for split in [true, false] {
+            let (db, log) = crate::fixture::logging_db();
+            let mut host = AnalysisHost::with_db(db);
+            host.db.statement_memos().set_split(split);
+            let program = host.set_file_text("/ws/p.prose", "let a = 1\nlet a = 2\n");
+            let notes = host.set_file_text("/ws/README.md", "# Title\n\nWords.\n");
+            let analysis = host.analysis();
+            let second = |log: &crate::fixture::QueryLog| {
+                let log = log.lock().unwrap();
+                log.iter().filter(|k| k.starts_with("second_part(")).count()
+            };
+            analysis.prepare_rules(notes).unwrap();
+            assert_eq!(second(&log), 0, "{:?}", log.lock().unwrap());
+            analysis.prepare_rules(program).unwrap();
+            assert_eq!(
+                second(&log),
+                usize::from(split),
+                "{:?}",
+                log.lock().unwrap()
+            );
+            log.lock().unwrap().clear();
+            let d = analysis.diagnostics(program).unwrap();
+            assert_eq!(second(&log), 0, "{:?}", log.lock().unwrap());
+            assert!(d.iter().any(|d| d.code.as_str() == "E019"), "{d:?}");
+        }
+    }
+}
