@@ -587,8 +587,8 @@ impl Analysis {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
         self.with_db(move |db| {
-            if db::Db::statement_memos(db).splits_file_rules()
-                && db::file_kind(db, f, Some(ws)) == kind::FileKind::OpenProse
+            if db::file_kind(db, f, Some(ws)) == kind::FileKind::OpenProse
+                && openprose::rule_parts::splits(db, f)
             {
                 openprose::rule_parts::second_part(db, f, Some(ws));
             }

@@ -89,6 +89,12 @@ impl PromptEditCache {
         !self.batch
     }
 
+    /// How many times rule findings were moved (tests).
+    #[cfg(test)]
+    pub(crate) fn findings_moved(&self) -> u64 {
+        self.moved[1].load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     fn with<T>(&self, f: impl FnOnce(&mut HashMap<SourceFile, Vec<Kept>>) -> T) -> T {
         // Nothing runs under the lock that could panic halfway.
         f(&mut self.files.lock().unwrap_or_else(PoisonError::into_inner))
@@ -201,15 +207,24 @@ pub(crate) fn kept_findings(
 ) -> Option<Vec<KeptFinding>> {
     let edit = prompt_edit(db, file)?;
     let [first, second] = db.prompt_edits().kept(file, edit.from)?.rules;
-    let (made_under, accs) = if part.slot() == 0 { first } else { second }?;
-    if made_under != *config {
-        return None;
-    }
+    // A whole run moves what the parts of the run before kept (the second
+    // part's slot is empty after a whole run).
+    let (own, other) = match part {
+        Part::Whole => (first, second),
+        Part::First => (first, None),
+        Part::Second => (second, None),
+    };
     let path = file.path(db);
-    let accs: Option<Vec<KeptFinding>> = accs
-        .iter()
-        .map(|(a, reads)| Some((a.mapped(path, |r| moved(r, &edit))?, reads.clone())))
-        .collect();
+    let mut accs: Vec<KeptFinding> = Vec::new();
+    for (made_under, kept) in std::iter::once(own?).chain(other) {
+        if made_under != *config {
+            return None;
+        }
+        for (a, reads) in kept.iter() {
+            accs.push((a.mapped(path, |r| moved(r, &edit))?, reads.clone()));
+        }
+    }
+    let accs = Some(accs);
     // Counted once per file analysis: for the rules' first part when
     // they run in two.
     if accs.is_some() && part != Part::Second {
@@ -231,6 +246,9 @@ pub(crate) fn keep_findings(
 ) {
     let root = parse(db, file).green().clone();
     db.prompt_edits().keep(file, &root, |k| {
+        if part == Part::Whole {
+            k.rules[1] = None;
+        }
         k.rules[part.slot()] = Some((config.clone(), Arc::new(accs)));
     });
 }

@@ -28,6 +28,17 @@ use crate::{
     diagnostics::{Acc, Rule},
 };
 
+/// Whether the rules of `file` (an OpenProse file) run in two parts: when
+/// the database splits them ([`crate::statement_memo::StatementMemos::splits_file_rules`])
+/// and the last edit did not only type in a prompt. After such an edit
+/// most rules' findings are moved (`prompt_edit.rs`), and the few rules
+/// that run are cheaper in one context than the second context's set-up;
+/// that run moves the findings kept by both parts of the run before, and
+/// keeps all of its own as the first part's.
+pub(crate) fn splits(db: &dyn Db, file: SourceFile) -> bool {
+    db.statement_memos().splits_file_rules() && super::prompt_edit::prompt_edit(db, file).is_none()
+}
+
 /// Which of a file's OpenProse rules a run computes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Part {
@@ -51,7 +62,8 @@ impl Part {
     }
 
     /// Where this part's findings are kept for typing in a prompt
-    /// (`prompt_edit.rs`): the first part's slot serves a whole run too.
+    /// (`prompt_edit.rs`): a whole run keeps its own in the first part's
+    /// slot, and moves those of both.
     pub(crate) fn slot(self) -> usize {
         match self {
             Part::Whole | Part::First => 0,
@@ -198,6 +210,52 @@ mod tests {
                 assert!(spent.1, "P402 spent nothing");
             }
         }
+    }
+
+    /// After typing in a prompt the rules run in one part, which moves
+    /// the findings both parts kept (none of the second part's rules runs
+    /// again here: E019 would walk the tree for the `parallel` blocks the
+    /// prompt edit's index leaves out), and reports what a fresh analysis
+    /// does; the next edit elsewhere splits them again.
+    #[test]
+    fn typing_in_a_prompt_runs_one_part() {
+        let text = "let a = session \"one\"\nlet a = session \"two\"\nagent w:\n  model: opus\nsession: w\n  prompt: \"go on\"\n";
+        let (db, log) = crate::fixture::logging_db();
+        let mut host = AnalysisHost::with_db(db);
+        host.db.statement_memos().set_split(true);
+        let file = host.set_file_text("/ws/p.prose", text);
+        let ran = |log: &crate::fixture::QueryLog, query: &str| {
+            let log = log.lock().unwrap();
+            log.iter().filter(|k| k.starts_with(query)).count()
+        };
+        host.analysis().diagnostics(file).unwrap();
+        assert_eq!(ran(&log, "second_part("), 1);
+        let moved = |host: &AnalysisHost| host.db.prompt_edits().findings_moved();
+        let mut typed = text.to_string();
+        for (round, c) in ['x', 'y'].into_iter().enumerate() {
+            let before = moved(&host);
+            let walks = walks_for_kinds();
+            typed.insert(typed.find("\"go").unwrap() + 3, c);
+            host.set_file_text("/ws/p.prose", typed.clone());
+            log.lock().unwrap().clear();
+            let after = host.analysis().diagnostics(file).unwrap();
+            assert_eq!(ran(&log, "second_part("), 0, "round {round}");
+            assert_eq!(moved(&host), before + 1, "round {round}");
+            assert_eq!(walks_for_kinds(), walks, "round {round}: a rule ran again");
+            assert!(after.iter().any(|d| d.code.as_str() == "E019"), "{after:?}");
+            let mut fresh = AnalysisHost::new();
+            let id = fresh.set_file_text("/ws/p.prose", typed.clone());
+            assert_eq!(
+                after,
+                fresh.analysis().diagnostics(id).unwrap(),
+                "round {round}"
+            );
+        }
+        typed.insert_str(0, "# a comment\n");
+        host.set_file_text("/ws/p.prose", typed.clone());
+        log.lock().unwrap().clear();
+        host.analysis().diagnostics(file).unwrap();
+        assert_eq!(ran(&log, "second_part("), 1);
     }
 
     /// `Analysis::prepare_rules` computes the second part, which the

@@ -205,7 +205,7 @@ pub(crate) fn run(
     workspace: Option<Workspace>,
     config: &Config,
 ) -> Vec<Acc> {
-    if !db.statement_memos().splits_file_rules() {
+    if !rule_parts::splits(db, file) {
         return run_part(db, file, workspace, config, Part::Whole);
     }
     // The first part here, the second from its own query, which another
@@ -243,7 +243,8 @@ pub(crate) fn run_part(
     // previous ones, moved (`prompt_edit.rs`).
     let kept = prompt_edit::kept_findings(db, file, config, part);
     if part == Part::Second {
-        // Its rules go through few kinds, whatever the profile.
+        // Its rules go through few kinds, whatever the profile (and it
+        // never runs after typing in a prompt: `rule_parts::splits`).
         ctx.index_for_rules_of(part);
     } else if kept.is_some() {
         // Most rules' findings are moved: the few that run go through a
