@@ -118,6 +118,12 @@ impl CancelCheck {
 }
 
 /// Owns the database and the file table; the only place inputs change.
+/// [`Analysis::splits_rules`].
+fn splits_rules(db: &RootDatabase, file: SourceFile, ws: Workspace) -> bool {
+    db::file_kind(db, file, Some(ws)) == kind::FileKind::OpenProse
+        && openprose::rule_parts::splits(db, file)
+}
+
 pub struct AnalysisHost {
     db: RootDatabase,
     workspace: Workspace,
@@ -587,12 +593,19 @@ impl Analysis {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
         self.with_db(move |db| {
-            if db::file_kind(db, f, Some(ws)) == kind::FileKind::OpenProse
-                && openprose::rule_parts::splits(db, f)
-            {
+            if splits_rules(db, f, ws) {
                 openprose::rule_parts::second_part(db, f, Some(ws));
             }
         })
+    }
+
+    /// Whether the rules of a file run in two parts
+    /// ([`Analysis::prepare_rules`]): an OpenProse file, on a host that
+    /// splits them, unless the last edit only typed in a prompt.
+    pub fn splits_rules(&self, file: FileId) -> Cancellable<bool> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| splits_rules(db, f, ws))
     }
 
     /// How long each rule takes on a file (benchmarks find the slow ones).

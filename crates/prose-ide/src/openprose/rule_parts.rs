@@ -240,6 +240,7 @@ mod tests {
             log.lock().unwrap().clear();
             let after = host.analysis().diagnostics(file).unwrap();
             assert_eq!(ran(&log, "second_part("), 0, "round {round}");
+            assert_eq!(host.analysis().splits_rules(file), Ok(false));
             assert_eq!(moved(&host), before + 1, "round {round}");
             assert_eq!(walks_for_kinds(), walks, "round {round}: a rule ran again");
             assert!(after.iter().any(|d| d.code.as_str() == "E019"), "{after:?}");
@@ -256,6 +257,7 @@ mod tests {
         log.lock().unwrap().clear();
         host.analysis().diagnostics(file).unwrap();
         assert_eq!(ran(&log, "second_part("), 1);
+        assert_eq!(host.analysis().splits_rules(file), Ok(true));
     }
 
     /// `Analysis::prepare_rules` computes the second part, which the
@@ -274,6 +276,8 @@ mod tests {
                 let log = log.lock().unwrap();
                 log.iter().filter(|k| k.starts_with("second_part(")).count()
             };
+            assert_eq!(analysis.splits_rules(program), Ok(split));
+            assert_eq!(analysis.splits_rules(notes), Ok(false));
             analysis.prepare_rules(notes).unwrap();
             assert_eq!(second(&log), 0, "{:?}", log.lock().unwrap());
             analysis.prepare_rules(program).unwrap();

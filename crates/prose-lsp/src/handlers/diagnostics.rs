@@ -132,8 +132,9 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
     // snapshot) while this one computes the names, the second part of an
     // OpenProse file's rules (`prose_ide::Analysis::prepare_rules`: the
     // fork's diagnostics run the first part, then take the second), and
-    // the files the programs need. Each thread finds done what the other
-    // did (the prompts and their guests, the names), or waits for it. On a
+    // the files the programs need (which the fork computes first when the
+    // rules run in two parts). Each thread finds done what the other did
+    // (the prompts and their guests, the names), or waits for it. On a
     // program of 5,600 lines this thread takes about two fifths of the
     // work. When files must be loaded first, the fork is cancelled with
     // the job's snapshot (they share its token), and what this thread
@@ -146,7 +147,16 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
             // The rules' scratch structures are freed once the
             // diagnostics are stored, while the job's thread converts
             // them for sending (it waits for this thread after that).
-            let stored = prose_ide::deferred::drop_after(|| fork.with_diagnostics(file, |_| ()));
+            let stored = prose_ide::deferred::drop_after(|| {
+                // When the rules run in two parts, this thread first finds
+                // the files the program needs (its part of the rules then
+                // ends about when the job's thread's part does, and that
+                // thread finds the files done); else the job's thread does.
+                if fork.splits_rules(file)? {
+                    fork.needed_files(file)?;
+                }
+                fork.with_diagnostics(file, |_| ())
+            });
             if stored.is_err() {
                 break;
             }
@@ -192,12 +202,12 @@ fn several_cores() -> bool {
 fn compute_on(job: &Job, forked: bool) -> Cancellable<Outcome> {
     let analysis = &job.analysis;
     if forked {
-        // While the fork runs the first part of the rules, this thread
-        // computes the names they read, then the second part, which the
-        // fork takes when done with the first (the parts end at about the
-        // same time on a long program), then the files the programs need
-        // while the fork puts the diagnostics together. (Asking for the
-        // files first made the second part end later, and the fork wait.)
+        // While the fork finds the files the programs need and runs the
+        // first part of the rules, this thread computes the names they
+        // read, then the second part, which the fork takes when done with
+        // the first (the two end at about the same time on a long
+        // program). (Asking for the files here first made the second part
+        // end later, and the fork wait.)
         for file in job.docs.iter().filter_map(|d| d.file) {
             analysis.prepare_names(file)?;
             analysis.prepare_rules(file)?;
