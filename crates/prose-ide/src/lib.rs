@@ -117,13 +117,13 @@ impl CancelCheck {
     }
 }
 
-/// Owns the database and the file table; the only place inputs change.
 /// [`Analysis::splits_rules`].
 fn splits_rules(db: &RootDatabase, file: SourceFile, ws: Workspace) -> bool {
     db::file_kind(db, file, Some(ws)) == kind::FileKind::OpenProse
         && openprose::rule_parts::splits(db, file)
 }
 
+/// Owns the database and the file table; the only place inputs change.
 pub struct AnalysisHost {
     db: RootDatabase,
     workspace: Workspace,
