@@ -10,8 +10,11 @@
 //! The peer's binaries are not part of this repository: build them outside
 //! it and name them in those variables. Without them, the benchmark says so
 //! and measures ours alone (no ratios). `PROSE_PEER_ROUNDS` sets the rounds
-//! of the whole-process measurements (default 15); the corpus is every
-//! `.prose` file under `../shared/corpus` (or `PROSE_PEER_CORPUS`).
+//! of the whole-process measurements (default 15), `PROSE_PEER_BLOCKS` the
+//! blocks of 20 keystrokes given each server in turn (default 5: on a busy
+//! machine the keystroke rows move by a third from run to run with 100
+//! keystrokes, less with more); the corpus is every `.prose` file under
+//! `../shared/corpus` (or `PROSE_PEER_CORPUS`).
 //!
 //! Measures:
 //! - the whole process over the corpus: ours `prose check FILES...`, the
@@ -57,6 +60,11 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(15);
+    let blocks: usize = std::env::var("PROSE_PEER_BLOCKS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .filter(|&b| b > 0)
+        .unwrap_or(BLOCKS);
     let lint = peer_binary("PROSE_PEER_LINT", "openprose-lint");
     let lsp_bin = peer_binary("PROSE_PEER_LSP", "openprose-lsp");
     let ours = PathBuf::from(env!("CARGO_BIN_EXE_prose"));
@@ -108,7 +116,13 @@ fn main() {
         &[big.display().to_string()],
         &dir,
     ));
-    table.extend(keystrokes(&ours, lsp_bin.as_deref(), &dir, &program));
+    table.extend(keystrokes(
+        &ours,
+        lsp_bin.as_deref(),
+        &dir,
+        &program,
+        blocks,
+    ));
     let _ = std::fs::remove_dir_all(&dir);
 
     eprintln!(
@@ -378,12 +392,18 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 /// Keystrokes in blocks, alternating between the two servers: rows for
 /// the time to the publication's last byte, then to the client's JSON tree
 /// of it.
-fn keystrokes(ours: &Path, peer: Option<&Path>, dir: &Path, program: &str) -> Vec<String> {
+fn keystrokes(
+    ours: &Path,
+    peer: Option<&Path>,
+    dir: &Path,
+    program: &str,
+    blocks: usize,
+) -> Vec<String> {
     let line = (program.lines().count() / 2) as u32;
     let mut a = Server::start(ours, &["lsp"], dir, "ours.prose", program);
     let mut b = peer.map(|p| Server::start(p, &[], dir, "peer.prose", program));
     let (mut ours_l, mut peer_l) = (Vec::new(), Vec::new());
-    for _ in 0..BLOCKS {
+    for _ in 0..blocks {
         for i in 0..EDITS_PER_BLOCK {
             ours_l.push(a.keystroke(line, i % 2 == 0));
         }
