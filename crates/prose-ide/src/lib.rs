@@ -117,12 +117,6 @@ impl CancelCheck {
     }
 }
 
-/// [`Analysis::splits_rules`].
-fn splits_rules(db: &RootDatabase, file: SourceFile, ws: Workspace) -> bool {
-    db::file_kind(db, file, Some(ws)) == kind::FileKind::OpenProse
-        && openprose::rule_parts::splits(db, file)
-}
-
 /// Owns the database and the file table; the only place inputs change.
 pub struct AnalysisHost {
     db: RootDatabase,
@@ -593,7 +587,7 @@ impl Analysis {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
         self.with_db(move |db| {
-            if splits_rules(db, f, ws) {
+            if openprose::rule_parts::splits(db, f, Some(ws)) {
                 openprose::rule_parts::second_part(db, f, Some(ws));
             }
         })
@@ -605,7 +599,7 @@ impl Analysis {
     pub fn splits_rules(&self, file: FileId) -> Cancellable<bool> {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
-        self.with_db(move |db| splits_rules(db, f, ws))
+        self.with_db(move |db| openprose::rule_parts::splits(db, f, Some(ws)))
     }
 
     /// How long each rule takes on a file (benchmarks find the slow ones).

@@ -224,13 +224,12 @@ pub(crate) fn kept_findings(
             accs.push((a.mapped(path, |r| moved(r, &edit))?, reads.clone()));
         }
     }
-    let accs = Some(accs);
     // Counted once per file analysis: for the rules' first part when
     // they run in two.
-    if accs.is_some() && part != Part::Second {
+    if part != Part::Second {
         db.prompt_edits().moved[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
-    accs
+    Some(accs)
 }
 
 /// Keeps the findings of the rules that qualify, made from the current

@@ -205,7 +205,7 @@ pub(crate) fn run(
     workspace: Option<Workspace>,
     config: &Config,
 ) -> Vec<Acc> {
-    if !rule_parts::splits(db, file) {
+    if !rule_parts::splits(db, file, workspace) {
         return run_part(db, file, workspace, config, Part::Whole);
     }
     // The first part here, the second from its own query, which another
