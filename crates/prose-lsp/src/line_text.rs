@@ -115,6 +115,18 @@ impl LineText {
         self.text.is_empty()
     }
 
+    /// The first line that starts at or after `offset`: its index and
+    /// where it starts (`None` past the last line start).
+    pub(crate) fn first_line_from(&self, offset: u32) -> Option<(u32, u32)> {
+        let line = self.starts.partition_point(|&s| s < offset);
+        Some((line as u32, *self.starts.get(line)?))
+    }
+
+    /// The index of the line starting at `offset`, if one does.
+    pub(crate) fn line_starting_at(&self, offset: u32) -> Option<u32> {
+        self.starts.binary_search(&offset).ok().map(|l| l as u32)
+    }
+
     /// The byte range of line `line` without its line break, or `None`
     /// past the last line.
     fn line_content(&self, line: u32) -> Option<TextRange> {

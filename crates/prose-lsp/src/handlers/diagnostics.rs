@@ -51,7 +51,7 @@ use prose_ide::{Cancellable, TextRange};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 
 use super::{
-    push_cache::JsonCache,
+    push_cache::{self, JsonCache},
     push_json::{self, PushBody},
 };
 use crate::{
@@ -66,7 +66,16 @@ use crate::{
 pub struct DocResult {
     pub uri: Uri,
     pub version: Option<i32>,
-    pub diagnostics: Vec<ls_types::Diagnostic>,
+    pub diagnostics: Converted,
+}
+
+/// A document's diagnostics as LSP values, or (for a push) already
+/// serialised through the push cache.
+#[derive(Debug)]
+pub enum Converted {
+    Lsp(Vec<ls_types::Diagnostic>),
+    /// A JSON array ([`JsonCache::serialise`]).
+    Json(Vec<u8>),
 }
 
 /// How a run ended.
@@ -90,8 +99,19 @@ pub enum External {
     Aux(String),
 }
 
-/// Runs a job (on a blocking thread).
+/// Runs a job (on a blocking thread): the LSP values of its diagnostics.
 pub fn compute(job: Job) -> Outcome {
+    compute_with(job, None)
+}
+
+/// Runs a push's job (on a blocking thread): each document's diagnostics
+/// serialised through `cache`, which converts only those that changed
+/// since its last list of the document (`push_cache.rs`).
+pub fn compute_push(job: Job, cache: &mut JsonCache) -> Outcome {
+    compute_with(job, Some(cache))
+}
+
+fn compute_with(job: Job, cache: Option<&mut JsonCache>) -> Outcome {
     #[cfg(feature = "mimalloc")]
     {
         let text: usize = job
@@ -102,7 +122,7 @@ pub fn compute(job: Job) -> Outcome {
             .sum();
         prose_alloc::set_purge_delay(purge_delay(text));
     }
-    compute_inner(&job).unwrap_or(Outcome::Cancelled)
+    compute_inner(&job, cache).unwrap_or(Outcome::Cancelled)
 }
 
 /// The most text a run may cover for the memory it frees to stay for the
@@ -124,9 +144,9 @@ fn purge_delay(text: usize) -> std::ffi::c_long {
     }
 }
 
-fn compute_inner(job: &Job) -> Cancellable<Outcome> {
+fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcome> {
     if !several_cores() {
-        return compute_on(job, false);
+        return compute_on(job, false, cache);
     }
     // The diagnostics are started on another thread (a fork of the job's
     // snapshot) while this one computes the names, the second part of an
@@ -178,7 +198,7 @@ fn compute_inner(job: &Job) -> Cancellable<Outcome> {
         Ok(runtime) => drop(runtime.spawn_blocking(ahead)),
         Err(_) => drop(std::thread::spawn(ahead)),
     }
-    let outcome = compute_on(job, true);
+    let outcome = compute_on(job, true, cache);
     if matches!(outcome, Ok(Outcome::NeedExternal(_))) {
         job.analysis.cancel_token().cancel();
     }
@@ -199,7 +219,7 @@ fn several_cores() -> bool {
 
 /// [`compute_inner`] on this thread (alone, or `forked` while a fork of
 /// the job's snapshot computes the diagnostics).
-fn compute_on(job: &Job, forked: bool) -> Cancellable<Outcome> {
+fn compute_on(job: &Job, forked: bool, mut cache: Option<&mut JsonCache>) -> Cancellable<Outcome> {
     let analysis = &job.analysis;
     if forked {
         // While the fork finds the files the programs need and runs the
@@ -249,7 +269,7 @@ fn compute_on(job: &Job, forked: bool) -> Cancellable<Outcome> {
             (None, None) => continue,
         };
         let Some(file) = doc.file else {
-            let diagnostics = vec![too_large(text.len())];
+            let diagnostics = Converted::Lsp(vec![too_large(text.len())]);
             results.push(DocResult {
                 uri: doc.uri.clone(),
                 version: doc.version,
@@ -284,10 +304,21 @@ fn compute_on(job: &Job, forked: bool) -> Cancellable<Outcome> {
             let t = others.get(path)?.as_ref()?;
             Some((workspace::key_uri(path)?, t.range(enc, range)))
         };
-        let diagnostics: Vec<_> = analysis.with_diagnostics(file, |raw| {
-            raw.iter()
-                .map(|d| convert::diagnostic(enc, &text, d, docs_url.as_deref(), resolve))
-                .collect()
+        let convert = |d: &prose_ide::Diagnostic| {
+            convert::diagnostic(enc, &text, d, docs_url.as_deref(), resolve)
+        };
+        let diagnostics = analysis.with_diagnostics(file, |raw| match cache.as_deref_mut() {
+            Some(cache) => {
+                let doc = push_cache::Doc {
+                    uri: &doc.uri,
+                    path: &doc.path,
+                    text: &text,
+                    encoding: enc,
+                    docs_url: docs_url.as_deref(),
+                };
+                Converted::Json(cache.serialise(&doc, raw, convert))
+            }
+            None => Converted::Lsp(raw.iter().map(convert).collect()),
         })?;
         results.push(DocResult {
             uri: doc.uri.clone(),
@@ -471,13 +502,10 @@ async fn run_and_publish(
     let generation = job.generation;
     let mut taken = std::mem::take(cache);
     let (outcome, taken) = blocking(move || {
-        let outcome = match compute(job) {
-            Outcome::Done(results) => Outcome::Done(
-                results
-                    .into_iter()
-                    .map(|r| PushBody::new(r, &mut taken))
-                    .collect(),
-            ),
+        let outcome = match compute_push(job, &mut taken) {
+            Outcome::Done(results) => {
+                Outcome::Done(results.into_iter().map(PushBody::new).collect())
+            }
             Outcome::NeedExternal(paths) => Outcome::NeedExternal(paths),
             Outcome::Cancelled => Outcome::Cancelled,
         };
@@ -577,7 +605,11 @@ pub async fn pull(
             Outcome::Cancelled => tokio::task::yield_now().await,
             Outcome::NeedExternal(paths) => load_external(inner, paths).await?,
             Outcome::Done(mut results) => {
-                let items = results.pop().map(|r| r.diagnostics).unwrap_or_default();
+                let items = match results.pop().map(|r| r.diagnostics) {
+                    Some(Converted::Lsp(items)) => items,
+                    // `compute` converts; only a push serialises.
+                    Some(Converted::Json(_)) | None => Vec::new(),
+                };
                 let result_id = result_id(&items);
                 let report = if params.previous_result_id.as_deref() == Some(result_id.as_str()) {
                     DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {

@@ -1,73 +1,315 @@
-//! The JSON of each diagnostic of the edited document's last push, reused
-//! by its next push for every diagnostic that did not change.
+//! The edited document's last push, reused by its next push: a diagnostic
+//! that did not change is neither converted nor serialised again.
 //!
-//! An edit changes the diagnostics around it; those before it, and those
-//! after it when the edit added or removed no line, convert to the same
-//! LSP values as before. The cache keeps the last list of one document
-//! (the converted diagnostics and their JSON), and serialising the next
-//! list of that document copies the bytes of its common prefix and suffix
-//! with the last one instead of serialising them again. Equal values give
-//! equal bytes, so the output is the same as serialising the whole list
-//! (a test checks it over the corpora).
+//! An edit changes the diagnostics around it; the others are the same
+//! findings, moved by the edit's length when they lie after it. The cache
+//! keeps the last list of one document: its text, each diagnostic's
+//! analysis ranges, its LSP value and its JSON. The next list is compared
+//! with it through the two texts: their common prefix and suffix of bytes
+//! ([`Change`]) tell which offsets convert to the same LSP position as
+//! before (those before the first changed byte), and which to the old
+//! position moved by the lines the edit added or removed (those on a line
+//! that starts after the last changed byte). A diagnostic of the common
+//! prefix or suffix of the two lists whose code, severity, message, tags
+//! and notes are the same and whose every range is one of those (equal, or
+//! moved by the edit's length) has its LSP value taken from the cache, its
+//! lines moved, and its JSON copied when no line moved; the rest are
+//! converted and serialised as before. The output is what converting and
+//! serialising the whole list gives (tests check it over the corpora, for
+//! every kind of edit and line break).
+//!
+//! A diagnostic with a note in another file is converted each time: that
+//! file's text may have changed without this one's.
 //!
 //! One document only: the edited one (the push worker keeps the cache and
 //! gives it to the runs of the documents an edit touched), so the memory
-//! it takes is that of one document's diagnostics, not of every open one.
+//! it takes is that of one document's diagnostics and text, not of every
+//! open one.
 
-use std::ops::Range;
+use std::{ops::Range, sync::Arc};
 
-use ls_types::{Diagnostic, Uri};
+use ls_types::{Diagnostic, NumberOrString, Uri};
+use prose_ide::{TextRange, TextSize};
+
+use crate::convert::{self, Encoding, LineText};
+
+/// The document a list belongs to, and what its conversion depends on.
+pub struct Doc<'a> {
+    pub uri: &'a Uri,
+    /// The document's analysis key (related notes name it so).
+    pub path: &'a str,
+    pub text: &'a Arc<LineText>,
+    pub encoding: Encoding,
+    pub docs_url: Option<&'a str>,
+}
+
+/// What a cached list was converted for: a change of any of these starts
+/// the cache over.
+#[derive(Debug, PartialEq)]
+struct Key {
+    uri: Uri,
+    path: String,
+    encoding: Encoding,
+    docs_url: Option<String>,
+}
+
+/// One diagnostic of the cached list.
+#[derive(Debug)]
+struct Entry {
+    lsp: Diagnostic,
+    /// Where its JSON lies in the cached bytes.
+    json: Range<usize>,
+    /// Its range and its notes' ranges in the analysis's offsets; `None`
+    /// when a note is in another file (never reused).
+    ranges: Option<(TextRange, Vec<TextRange>)>,
+}
 
 /// The last serialised list of one document.
 #[derive(Debug, Default)]
 pub struct JsonCache {
-    uri: Option<Uri>,
-    /// The list's diagnostics, each with where its JSON lies in `json`.
-    entries: Vec<(Diagnostic, Range<usize>)>,
+    key: Option<Key>,
+    text: Option<Arc<LineText>>,
+    entries: Vec<Entry>,
     json: Vec<u8>,
 }
 
+/// How the document's text changed since the cached list, as far as LSP
+/// positions go.
+#[derive(Debug, Clone, Copy)]
+struct Change {
+    /// Offsets below this convert to the same position in both texts.
+    before: u64,
+    /// Offsets at or after this in the new text convert to the old
+    /// position of the offset less `delta`, `lines` lines further on.
+    after: Option<u32>,
+    delta: i64,
+    lines: i64,
+}
+
+/// How a range of the new list corresponds to one of the cached list.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Moved {
+    /// The same offsets and the same position.
+    Same,
+    /// Offsets moved by the edit's length, lines by the lines it added.
+    Shifted,
+}
+
+impl Change {
+    /// Compares the cached text `old` with `new`.
+    fn between(old: &LineText, new: &LineText) -> Change {
+        let (a, b) = (old.text().as_bytes(), new.text().as_bytes());
+        if a == b {
+            return Change {
+                before: u64::MAX,
+                after: None,
+                delta: 0,
+                lines: 0,
+            };
+        }
+        let prefix = common_prefix(a, b);
+        let room = a.len().min(b.len()) - prefix;
+        let suffix = common_suffix(&a[a.len() - room..], &b[b.len() - room..]);
+        let delta = b.len() as i64 - a.len() as i64;
+        // The first line of the new text that starts at or after the end
+        // of the changed bytes, and at the same place in the old text (the
+        // same bytes from there on, so that it is a line start, and every
+        // later offset has the same column, in both). The first line start
+        // after that end always is: the break before it (its last byte,
+        // and the byte after it, which decides a lone `\r`) is in the
+        // common suffix.
+        let changed_end = (b.len() - suffix) as u32;
+        let in_both = |(line, start): (u32, u32)| {
+            let old_start = u32::try_from(i64::from(start) - delta).ok()?;
+            let old_line = old.line_starting_at(old_start)?;
+            Some((start, i64::from(line) - i64::from(old_line)))
+        };
+        let after = new
+            .first_line_from(changed_end)
+            .and_then(in_both)
+            .or_else(|| new.first_line_from(changed_end + 1).and_then(in_both));
+        Change {
+            before: prefix as u64,
+            after: after.map(|(start, _)| start),
+            delta,
+            lines: after.map_or(0, |(_, lines)| lines),
+        }
+    }
+
+    /// How `new` (a range of the new text) corresponds to `old` (one of
+    /// the cached text), if it converts to the old one's position or to
+    /// that position moved by whole lines.
+    fn moved(&self, new: TextRange, old: TextRange) -> Option<Moved> {
+        if u64::from(u32::from(new.end())) < self.before && new == old {
+            return Some(Moved::Same);
+        }
+        let after = self.after?;
+        let shifted = |at: TextSize| i64::from(u32::from(at)) - self.delta;
+        (u32::from(new.start()) >= after
+            && shifted(new.start()) == i64::from(u32::from(old.start()))
+            && shifted(new.end()) == i64::from(u32::from(old.end())))
+        .then_some(Moved::Shifted)
+    }
+}
+
+/// The length of the common prefix of `a` and `b`.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    // Compared in blocks first (`==` on slices is a `memcmp`).
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..n]
+        .iter()
+        .zip(&b[at..n])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The length of the common suffix of `a` and `b` (of equal length).
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let n = a.len();
+    let mut at = n;
+    while at >= BLOCK && a[at - BLOCK..at] == b[at - BLOCK..at] {
+        at -= BLOCK;
+    }
+    n - at
+        + a[..at]
+            .iter()
+            .rev()
+            .zip(b[..at].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count()
+}
+
+/// The ranges of `d` if its notes are all in the document `path`.
+fn ranges_of(d: &prose_ide::Diagnostic, path: &str) -> Option<(TextRange, Vec<TextRange>)> {
+    d.related
+        .iter()
+        .all(|r| r.path == path)
+        .then(|| (d.range, d.related.iter().map(|r| r.range).collect()))
+}
+
+/// Whether the cached `old` says what `new` says, but for its ranges.
+fn same_findings(new: &prose_ide::Diagnostic, old: &Diagnostic) -> bool {
+    let code = matches!(&old.code, Some(NumberOrString::String(c)) if c == new.code.as_str());
+    let tags = old.tags.as_deref().unwrap_or_default();
+    let related = old.related_information.as_deref().unwrap_or_default();
+    code && old.message == new.message
+        && old.severity == Some(convert::severity(new.severity))
+        && tags.len() == new.tags.len()
+        && tags
+            .iter()
+            .zip(&new.tags)
+            .all(|(t, &n)| *t == convert::tag(n))
+        && related.len() == new.related.len()
+        && related
+            .iter()
+            .zip(&new.related)
+            .all(|(o, n)| o.message == n.message)
+}
+
 impl JsonCache {
-    /// The JSON array of `diagnostics` (the document at `uri`), as
-    /// `serde_json` writes it; kept for the next list of the same document.
-    pub fn serialise(&mut self, uri: &Uri, diagnostics: Vec<Diagnostic>) -> Vec<u8> {
-        if self.uri.as_ref() != Some(uri) {
+    /// The JSON array of the LSP diagnostics of `raw` (the analysis's
+    /// list for `doc`), as converting each with `convert` and serialising
+    /// the list with `serde_json` writes it; kept for the document's next
+    /// list.
+    pub fn serialise(
+        &mut self,
+        doc: &Doc<'_>,
+        raw: &[prose_ide::Diagnostic],
+        mut convert: impl FnMut(&prose_ide::Diagnostic) -> Diagnostic,
+    ) -> Vec<u8> {
+        let key = Key {
+            uri: doc.uri.clone(),
+            path: doc.path.to_string(),
+            encoding: doc.encoding,
+            docs_url: doc.docs_url.map(str::to_string),
+        };
+        if self.key.as_ref() != Some(&key) {
             *self = JsonCache {
-                uri: Some(uri.clone()),
+                key: Some(key),
                 ..JsonCache::default()
             };
         }
-        let old = &self.entries;
-        let n = diagnostics.len();
-        let same = |i: usize, j: usize| diagnostics[i] == old[j].0;
-        let prefix = (0..n.min(old.len())).take_while(|&i| same(i, i)).count();
-        let suffix = (1..=(n - prefix).min(old.len() - prefix))
-            .take_while(|&k| same(n - k, old.len() - k))
-            .count();
+        let change = self
+            .text
+            .replace(doc.text.clone())
+            .map(|old| Change::between(&old, doc.text));
+        let mut old = std::mem::take(&mut self.entries);
+        let old_json = std::mem::take(&mut self.json);
+        // How each range of `raw[i]` corresponds to those of `old[j]`, if
+        // the cached diagnostic can stand for it.
+        let fits = |i: usize, j: usize| -> Option<bool> {
+            let change = change?;
+            let (new, entry) = (&raw[i], &old[j]);
+            let (range, related) = entry.ranges.as_ref()?;
+            if !(related.len() == new.related.len()
+                && new.related.iter().all(|r| r.path == doc.path)
+                && same_findings(new, &entry.lsp))
+            {
+                return None;
+            }
+            let mut shifted = change.moved(new.range, *range)? == Moved::Shifted;
+            for (n, o) in new.related.iter().zip(related) {
+                shifted |= change.moved(n.range, *o)? == Moved::Shifted;
+            }
+            Some(shifted && change.lines != 0)
+        };
+        let (n, m) = (raw.len(), old.len());
+        // For each diagnostic of `raw`, the cached one that stands for it
+        // and whether its lines move: the common prefix, then the common
+        // suffix of the two lists.
+        let mut kept: Vec<Option<(usize, bool)>> = vec![None; n];
+        let mut prefix = 0;
+        while prefix < n.min(m)
+            && let Some(moved) = fits(prefix, prefix)
+        {
+            kept[prefix] = Some((prefix, moved));
+            prefix += 1;
+        }
+        let mut suffix = 0;
+        while suffix < (n - prefix).min(m - prefix)
+            && let Some(moved) = fits(n - 1 - suffix, m - 1 - suffix)
+        {
+            kept[n - 1 - suffix] = Some((m - 1 - suffix, moved));
+            suffix += 1;
+        }
         // Room for the last list and some more: a list that grows a little
         // is not copied to a larger buffer at its end.
-        let mut out = Vec::with_capacity(self.json.len() + self.json.len() / 8 + 2);
+        let mut out = Vec::with_capacity(old_json.len() + old_json.len() / 8 + 2);
         let mut entries = Vec::with_capacity(n);
         out.push(b'[');
-        for (i, d) in diagnostics.into_iter().enumerate() {
+        for ((i, d), kept) in raw.iter().enumerate().zip(kept) {
             if i > 0 {
                 out.push(b',');
             }
             let start = out.len();
-            let kept = if i < prefix {
-                Some(i)
-            } else if i >= n - suffix {
-                Some(i + old.len() - n)
-            } else {
-                None
+            let lsp = match (kept, change) {
+                (Some((j, lines_moved)), Some(change)) => {
+                    let mut lsp = std::mem::take(&mut old[j].lsp);
+                    if lines_moved {
+                        move_lines(&change, d, &mut lsp);
+                        serialise_one(&mut out, &lsp);
+                    } else {
+                        out.extend_from_slice(&old_json[old[j].json.clone()]);
+                    }
+                    lsp
+                }
+                _ => {
+                    let lsp = convert(d);
+                    serialise_one(&mut out, &lsp);
+                    lsp
+                }
             };
-            match kept {
-                Some(j) => out.extend_from_slice(&self.json[old[j].1.clone()]),
-                // Writing into a `Vec` fails only for values that do not
-                // serialise, and a diagnostic always does.
-                None => serde_json::to_writer(&mut out, &d).expect("a diagnostic serialises"),
-            }
-            entries.push((d, start..out.len()));
+            entries.push(Entry {
+                lsp,
+                json: start..out.len(),
+                ranges: ranges_of(d, doc.path),
+            });
         }
         out.push(b']');
         self.entries = entries;
@@ -76,106 +318,30 @@ impl JsonCache {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ls_types::{Position, Range as LspRange};
-
-    fn diag(line: u32, message: &str) -> Diagnostic {
-        Diagnostic {
-            range: LspRange::new(Position::new(line, 0), Position::new(line, 1)),
-            message: message.into(),
-            ..Default::default()
-        }
-    }
-
-    /// Each list serialised through one cache, in turn, is what serde
-    /// writes for it.
-    fn check_sequence(uri: &Uri, lists: &[Vec<Diagnostic>], cache: &mut JsonCache) {
-        for list in lists {
-            let ours = cache.serialise(uri, list.clone());
-            let theirs = serde_json::to_vec(list).unwrap();
-            assert_eq!(
-                String::from_utf8(ours).unwrap(),
-                String::from_utf8(theirs).unwrap()
-            );
-        }
-    }
-
-    #[test]
-    fn reuses_what_did_not_change_and_writes_what_serde_writes() {
-        let a: Uri = "file:///w/a.prose".parse().unwrap();
-        let b: Uri = "file:///w/b.prose".parse().unwrap();
-        let base: Vec<Diagnostic> = (0..6).map(|i| diag(i, &format!("m{i} \"q\""))).collect();
-        let mut changed = base.clone();
-        changed[3].message = "changed".into();
-        let mut shorter = base.clone();
-        shorter.remove(2);
-        let mut longer = base.clone();
-        longer.insert(4, diag(4, "new"));
-        let shifted: Vec<Diagnostic> = base
-            .iter()
-            .map(|d| Diagnostic {
-                range: LspRange::new(d.range.start, Position::new(d.range.end.line + 1, 0)),
-                ..d.clone()
-            })
-            .collect();
-        let lists = [
-            base.clone(),
-            base.clone(),
-            changed,
-            base.clone(),
-            shorter,
-            longer,
-            vec![],
-            base.clone(),
-            shifted,
-            vec![diag(0, "m0 \"q\"")],
-            base.clone(),
-        ];
-        let mut cache = JsonCache::default();
-        check_sequence(&a, &lists, &mut cache);
-        // Another document starts over.
-        check_sequence(&b, &lists[2..4], &mut cache);
-        check_sequence(&a, &lists, &mut cache);
-    }
-
-    /// The LSP diagnostics of `text` as the server converts them.
-    fn converted(host: &mut prose_ide::AnalysisHost, text: &str) -> Vec<Diagnostic> {
-        use crate::convert::{self, Encoding, LineText};
-        let file = host.set_file_text("/w/a.prose", text);
-        let raw = host.analysis().diagnostics(file).unwrap();
-        let t = LineText::new(text.to_string());
-        let uri: Uri = "file:///w/a.prose".parse().unwrap();
-        let resolve = |_: &str, r| Some((uri.clone(), t.range(Encoding::Utf16, r)));
-        raw.iter()
-            .map(|d| convert::diagnostic(Encoding::Utf16, &t, d, None, resolve))
-            .collect()
-    }
-
-    /// Typing at line starts, adding and removing lines, over the examples
-    /// and the corpora: each push through the cache is what serde writes.
-    #[test]
-    fn the_cached_lists_of_edited_programs_are_what_serde_writes() {
-        let uri: Uri = "file:///w/a.prose".parse().unwrap();
-        for path in crate::test_programs() {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let mut host = prose_ide::AnalysisHost::new();
-            let mut cache = JsonCache::default();
-            let starts: Vec<usize> = std::iter::once(0)
-                .chain(prose_syntax::lines::line_starts(&text))
-                .filter(|&s| s < text.len())
-                .collect();
-            let mut lists = vec![converted(&mut host, &text)];
-            for &at in starts.iter().step_by(starts.len() / 4 + 1) {
-                for insert in ["#", "\n", "x"] {
-                    let mut edited = text.clone();
-                    edited.insert_str(at, insert);
-                    lists.push(converted(&mut host, &edited));
-                    lists.push(converted(&mut host, &text));
-                }
+/// Moves the lines of the ranges of `lsp` that lie after the change
+/// (those of `d`, the diagnostic it stands for, that start at or after
+/// `change.after`).
+fn move_lines(change: &Change, d: &prose_ide::Diagnostic, lsp: &mut Diagnostic) {
+    let after = change.after.expect("lines move only after the change");
+    let shift = |r: &mut ls_types::Range, raw: TextRange| {
+        if u32::from(raw.start()) >= after {
+            for p in [&mut r.start, &mut r.end] {
+                p.line = (i64::from(p.line) + change.lines) as u32;
             }
-            check_sequence(&uri, &lists, &mut cache);
         }
+    };
+    shift(&mut lsp.range, d.range);
+    for (r, n) in lsp.related_information.iter_mut().flatten().zip(&d.related) {
+        shift(&mut r.location.range, n.range);
     }
 }
+
+/// Appends the JSON of `d`. Writing into a `Vec` fails only for values
+/// that do not serialise, and a diagnostic always does.
+fn serialise_one(out: &mut Vec<u8>, d: &Diagnostic) {
+    serde_json::to_writer(out, d).expect("a diagnostic serialises");
+}
+
+#[cfg(test)]
+#[path = "push_cache_tests.rs"]
+mod tests;

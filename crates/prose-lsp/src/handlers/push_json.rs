@@ -7,15 +7,15 @@
 //! ([`PushBody::new`]), those bytes are hashed (a fast non-cryptographic
 //! hash: the hash only decides whether to re-send a list whose version did
 //! not change), and the frame is written from them without another copy
-//! ([`message_parts`]). Serialising reuses the bytes of every diagnostic
-//! that the document's previous push had too ([`JsonCache`],
-//! `push_cache.rs`).
+//! ([`message_parts`]). Converting and serialising reuse the LSP value and
+//! the bytes of every diagnostic that the document's previous push had too
+//! (`JsonCache`, `push_cache.rs`).
 
 use std::hash::Hasher;
 
 use ls_types::Uri;
 
-use super::{diagnostics::DocResult, push_cache::JsonCache};
+use super::diagnostics::{Converted, DocResult};
 
 /// The method of a diagnostics push.
 const METHOD: &str = "textDocument/publishDiagnostics";
@@ -32,11 +32,16 @@ pub struct PushBody {
 }
 
 impl PushBody {
-    /// Serialises the diagnostics of `result`, taking the bytes of those
-    /// the document's previous push had from `cache` (and leaving this
-    /// push's there for the next).
-    pub fn new(result: DocResult, cache: &mut JsonCache) -> PushBody {
-        let list = cache.serialise(&result.uri, result.diagnostics);
+    /// The push of `result`, whose list a push's run serialised already
+    /// (through the push cache); the one-line list of a file too large to
+    /// analyse is serialised here.
+    pub fn new(result: DocResult) -> PushBody {
+        let list = match result.diagnostics {
+            Converted::Json(list) => list,
+            // Writing into a `Vec` fails only for values that do not
+            // serialise, and a diagnostic always does.
+            Converted::Lsp(items) => serde_json::to_vec(&items).expect("diagnostics serialise"),
+        };
         PushBody {
             hash: bytes_hash(&list),
             uri: result.uri,
