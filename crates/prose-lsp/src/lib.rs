@@ -73,7 +73,7 @@ pub fn run_stdio() -> ExitCode {
     let runs = Arc::new(runs::Runs::default());
     let server_runs = runs.clone();
     runtime.block_on(async move {
-        let (stdout, outbox) = transport::output::writer(tokio::io::stdout());
+        let (stdout, outbox) = transport::output::writer(transport::output::stdout());
         let flush = outbox.clone();
         let (service, socket) = LspService::build(move |client| {
             server::Server::new(client, flag.clone(), server_runs.clone(), outbox.clone())

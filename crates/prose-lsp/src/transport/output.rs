@@ -24,7 +24,7 @@ use std::{
 
 use serde::Serialize;
 use tokio::{
-    io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader},
+    io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader},
     sync::{mpsc, oneshot},
 };
 
@@ -157,15 +157,34 @@ impl Outbox {
     }
 }
 
-/// Starts the writer on `out`; returns the stream tower-lsp-server writes
-/// to and the outbox.
-pub fn writer<W: AsyncWrite + Unpin + Send + 'static>(out: W) -> (tokio::io::DuplexStream, Outbox) {
+/// Starts the writer on `out` (on a thread of its own); returns the
+/// stream tower-lsp-server writes to and the outbox.
+pub fn writer<W: std::io::Write + Send + 'static>(out: W) -> (tokio::io::DuplexStream, Outbox) {
     let (theirs, ours) = tokio::io::duplex(256 * 1024);
     let (tx, rx) = mpsc::channel(QUEUE);
     let stash = Stash::default();
     tokio::spawn(relay(ours, tx.clone(), stash.clone()));
-    tokio::spawn(write(rx, out));
+    let started = std::thread::Builder::new()
+        .name("prose-lsp-out".into())
+        .spawn(move || write(rx, out));
+    if let Err(e) = started {
+        // Without a writer nothing reaches the client: the queue is
+        // dropped, and the server stops at its first message.
+        eprintln!("prose-lsp: cannot start the output thread: {e}");
+    }
     (theirs, Outbox { queue: tx, stash })
+}
+
+/// The process's standard output as a file (a duplicate of its descriptor),
+/// written without the line buffering of `std::io::Stdout`, which looks for
+/// a line break through every frame; `Stdout` itself if the descriptor
+/// cannot be duplicated.
+pub fn stdout() -> Box<dyn std::io::Write + Send> {
+    use std::os::fd::AsFd;
+    match std::io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => Box::new(std::fs::File::from(fd)),
+        Err(_) => Box::new(std::io::stdout()),
+    }
 }
 
 /// Reads tower-lsp-server's frames (well formed: it wrote them) and queues
@@ -202,36 +221,24 @@ async fn relay<R: AsyncRead + Unpin>(input: R, queue: mpsc::Sender<Out>, stash: 
     }
 }
 
-/// A frame up to this size is written in one piece (its parts copied
-/// together); a larger one part by part, so that a result of many
-/// megabytes is not held twice.
-const ONE_WRITE: usize = 1024 * 1024;
-
-async fn write<W: AsyncWrite + Unpin>(mut queue: mpsc::Receiver<Out>, out: W) {
-    // A frame leaves in one write where it can: each write to tokio's
-    // stdout is a trip to a blocking thread and back, and the diagnostics
-    // of a long program (a header and three parts, 200 KB) took four.
-    let mut out = tokio::io::BufWriter::with_capacity(64 * 1024, out);
-    while let Some(item) = queue.recv().await {
+/// Writes the queued frames to `out`, each whole, in one vectored write
+/// where the output takes it (its parts are not copied together), until the
+/// queue closes or the output fails. It runs on a thread of its own: a
+/// frame goes from the task that queued it to the output with one hand-off.
+/// (tokio's stdout took two, to a thread of the blocking pool and back,
+/// for every write, and copied each frame once more; the diagnostics of a
+/// long program arrived 6-9% later, docs/performance.md.)
+fn write<W: std::io::Write>(mut queue: mpsc::Receiver<Out>, mut out: W) {
+    while let Some(item) = queue.blocking_recv() {
         match item {
-            Out::Body(mut parts) => {
+            Out::Body(parts) => {
                 let length: usize = parts.iter().map(Vec::len).sum();
                 let header = format!("Content-Length: {length}\r\n\r\n");
-                if parts.len() > 1 && length <= ONE_WRITE {
-                    let mut whole = Vec::with_capacity(header.len() + length);
-                    whole.extend_from_slice(header.as_bytes());
-                    parts.iter().for_each(|p| whole.extend_from_slice(p));
-                    parts = vec![whole];
-                } else {
-                    parts.insert(0, header.into_bytes());
-                }
-                let mut written = Ok(());
-                for p in &parts {
-                    if written.is_ok() {
-                        written = out.write_all(p).await;
-                    }
-                }
-                if written.is_err() || out.flush().await.is_err() {
+                let mut slices: Vec<std::io::IoSlice<'_>> = std::iter::once(header.as_bytes())
+                    .chain(parts.iter().map(Vec::as_slice))
+                    .map(std::io::IoSlice::new)
+                    .collect();
+                if write_all_vectored(&mut out, &mut slices).is_err() || out.flush().is_err() {
                     return;
                 }
             }
@@ -242,9 +249,54 @@ async fn write<W: AsyncWrite + Unpin>(mut queue: mpsc::Receiver<Out>, out: W) {
     }
 }
 
+/// Writes every byte of `slices`, in order, in as few writes as `out`
+/// takes.
+fn write_all_vectored<W: std::io::Write>(
+    out: &mut W,
+    mut slices: &mut [std::io::IoSlice<'_>],
+) -> std::io::Result<()> {
+    std::io::IoSlice::advance_slices(&mut slices, 0);
+    while !slices.is_empty() {
+        match out.write_vectored(slices) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => std::io::IoSlice::advance_slices(&mut slices, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An output that records each write it is given (all of a vectored
+    /// write's slices, or at most `limit` bytes of them).
+    #[derive(Clone, Default)]
+    struct Recorder {
+        writes: Arc<Mutex<Vec<Vec<u8>>>>,
+        limit: Option<usize>,
+    }
+
+    impl std::io::Write for Recorder {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.write_vectored(&[std::io::IoSlice::new(buf)])
+        }
+        fn write_vectored(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+            let taken: Vec<u8> = bufs
+                .iter()
+                .flat_map(|b| b.iter().copied())
+                .take(self.limit.unwrap_or(usize::MAX))
+                .collect();
+            let n = taken.len();
+            self.writes.lock().unwrap().push(taken);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
 
     #[test]
     fn writes_both_sources_whole_frames() {
@@ -253,80 +305,54 @@ mod tests {
             .enable_all()
             .build()
             .unwrap();
+        let out = Recorder::default();
         rt.block_on(async {
-            let (client, mut server_out) = tokio::io::duplex(1024);
-            let (mut theirs, outbox) = writer(client);
+            use tokio::io::AsyncWriteExt;
+            let (mut theirs, outbox) = writer(out.clone());
             theirs
                 .write_all(b"Content-Length: 2\r\n\r\n{}")
                 .await
                 .unwrap();
+            // Written once the relay has queued it.
+            while out.writes.lock().unwrap().is_empty() {
+                tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+            }
             outbox.notify("x/y", &serde_json::json!({ "a": 1 })).await;
             outbox.flush(std::time::Duration::from_secs(30)).await;
-            drop(theirs);
-            drop(outbox);
-            let mut all = Vec::new();
-            server_out.read_to_end(&mut all).await.unwrap();
-            let text = String::from_utf8(all).unwrap();
-            assert!(text.contains("Content-Length: 2\r\n\r\n{}"), "{text}");
-            let note = r#"{"jsonrpc":"2.0","method":"x/y","params":{"a":1}}"#;
-            assert!(
-                text.contains(&format!("Content-Length: {}\r\n\r\n{note}", note.len())),
-                "{text}"
-            );
         });
+        let text = String::from_utf8(out.writes.lock().unwrap().concat()).unwrap();
+        let note = r#"{"jsonrpc":"2.0","method":"x/y","params":{"a":1}}"#;
+        assert_eq!(
+            text,
+            format!(
+                "Content-Length: 2\r\n\r\n{{}}Content-Length: {}\r\n\r\n{note}",
+                note.len()
+            )
+        );
     }
 
-    /// An output that records the size of each write it is given.
-    struct Recorder(Arc<Mutex<Vec<Vec<u8>>>>);
-
-    impl AsyncWrite for Recorder {
-        fn poll_write(
-            self: std::pin::Pin<&mut Self>,
-            _: &mut std::task::Context<'_>,
-            buf: &[u8],
-        ) -> std::task::Poll<std::io::Result<usize>> {
-            self.0.lock().unwrap().push(buf.to_vec());
-            std::task::Poll::Ready(Ok(buf.len()))
-        }
-        fn poll_flush(
-            self: std::pin::Pin<&mut Self>,
-            _: &mut std::task::Context<'_>,
-        ) -> std::task::Poll<std::io::Result<()>> {
-            std::task::Poll::Ready(Ok(()))
-        }
-        fn poll_shutdown(
-            self: std::pin::Pin<&mut Self>,
-            _: &mut std::task::Context<'_>,
-        ) -> std::task::Poll<std::io::Result<()>> {
-            std::task::Poll::Ready(Ok(()))
-        }
-    }
-
-    /// A frame in parts (a large result) leaves in one write up to
-    /// [`ONE_WRITE`] bytes, and part by part beyond: whole and in order
-    /// either way.
+    /// A frame in parts (a large result) leaves whole and in order, in one
+    /// write when the output takes it all, else in as many as it needs.
     #[test]
-    fn a_frame_in_parts_is_one_write_unless_it_is_very_large() {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .unwrap();
-        for size in [200 * 1024, 2 * ONE_WRITE] {
-            let writes = Arc::new(Mutex::new(Vec::new()));
+    fn a_frame_in_parts_is_one_vectored_write() {
+        let size = 200 * 1024;
+        let header = format!("Content-Length: {}\r\n\r\n", size + 2);
+        let whole = [header.as_bytes(), b"[", &vec![b'7'; size], b"]"].concat();
+        for limit in [None, Some(4096), Some(7)] {
+            let out = Recorder {
+                limit,
+                ..Recorder::default()
+            };
             let (tx, rx) = mpsc::channel(QUEUE);
             let parts = vec![b"[".to_vec(), vec![b'7'; size], b"]".to_vec()];
-            rt.block_on(async {
-                tx.send(Out::Body(parts)).await.unwrap();
-                drop(tx);
-                write(rx, Recorder(writes.clone())).await;
-            });
-            let writes = writes.lock().unwrap();
-            let header = format!("Content-Length: {}\r\n\r\n", size + 2);
-            let whole = [header.as_bytes(), b"[", &vec![b'7'; size], b"]"].concat();
+            tx.try_send(Out::Body(parts)).unwrap();
+            drop(tx);
+            write(rx, out.clone());
+            let writes = out.writes.lock().unwrap();
             assert_eq!(writes.concat(), whole);
-            if size <= ONE_WRITE {
-                assert_eq!(writes.len(), 1);
-            } else {
-                assert!(writes.len() > 1);
+            match limit {
+                None => assert_eq!(writes.len(), 1),
+                Some(n) => assert_eq!(writes.len(), whole.len().div_ceil(n)),
             }
         }
     }
