@@ -92,7 +92,7 @@ pub fn run_stdio() -> ExitCode {
         )
         .finish();
         let signals = Arc::new(transport::Signals::default());
-        let stdin = transport::guard(tokio::io::stdin(), signals.clone());
+        let stdin = transport::guard(transport::input::stdin(), signals.clone());
         let serve = Server::new(stdin, stdout, socket)
             .concurrency_level(CONCURRENCY)
             .serve(service);

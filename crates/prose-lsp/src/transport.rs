@@ -32,6 +32,7 @@
 //! request of ours (`workspace/configuration`, `client/registerCapability`)
 //! would wait forever, so the process would never end.
 
+pub mod input;
 mod message;
 pub mod output;
 
