@@ -1,4 +1,4 @@
-//! The writer behind tower-lsp-server's: one task writes stdout, whole
+//! The writer behind tower-lsp-server's: one thread writes stdout, whole
 //! frames at a time, from two sources:
 //!
 //! - tower-lsp-server's own frames (responses, its client requests and
