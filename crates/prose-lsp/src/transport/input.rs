@@ -47,14 +47,13 @@ impl ThreadReader {
         let started = std::thread::Builder::new()
             .name("prose-lsp-in".into())
             .spawn(move || {
+                // One buffer for every read; each chunk is a copy of what
+                // a read gave (a message is often a few hundred bytes).
+                let mut buf = vec![0; CHUNK];
                 loop {
-                    let mut buf = vec![0; CHUNK];
                     let read = match source.read(&mut buf) {
                         Ok(0) => return,
-                        Ok(n) => {
-                            buf.truncate(n);
-                            Ok(buf)
-                        }
+                        Ok(n) => Ok(buf[..n].to_vec()),
                         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                         Err(e) => Err(e),
                     };
