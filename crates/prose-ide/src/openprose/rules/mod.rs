@@ -241,7 +241,7 @@ pub(crate) fn run_part(
     // After typing in a prompt, the findings of the rules that read
     // neither the prompt nor the file's text nor the workspace are the
     // previous ones, moved (`prompt_edit.rs`).
-    let kept = prompt_edit::kept_findings(db, file, config, part);
+    let mut kept = prompt_edit::kept_findings(db, file, config, part);
     if part == Part::Second {
         // Its rules go through few kinds, whatever the profile (and it
         // never runs after typing in a prompt: `rule_parts::splits`).
@@ -276,14 +276,19 @@ pub(crate) fn run_part(
         let Check::OpenProse(check) = rule.check else {
             continue;
         };
-        let moved = (kept.iter().flatten())
-            .find(|(a, _)| std::ptr::eq(a.rule(), rule))
-            .filter(|(_, reads)| reads.hold(&ctx));
+        // Taken out of the kept list (one rule's findings each), not
+        // copied: only the copy kept for the next edit is made.
+        let moved = kept.as_mut().and_then(|kept| {
+            let at = kept
+                .iter()
+                .position(|(a, reads)| std::ptr::eq(a.rule(), rule) && reads.hold(&ctx))?;
+            Some(kept.swap_remove(at))
+        });
         if let Some((acc, reads)) = moved {
             if keeps {
-                keep.push((acc.clone(), reads.clone()));
+                keep.push((acc.clone(), reads));
             }
-            out.push(acc.clone());
+            out.push(acc);
             continue;
         }
         let (acc, read_file, reads) = ctx.watching_file(|| {
