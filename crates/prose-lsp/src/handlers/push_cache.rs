@@ -30,6 +30,7 @@ use std::{ops::Range, sync::Arc};
 
 use ls_types::{Diagnostic, NumberOrString, Uri};
 use prose_ide::{TextRange, TextSize};
+use prose_syntax::reparse::Edit;
 
 use crate::convert::{self, Encoding, LineText};
 
@@ -107,9 +108,10 @@ impl Change {
                 lines: 0,
             };
         }
-        let prefix = common_prefix(a, b);
-        let room = a.len().min(b.len()) - prefix;
-        let suffix = common_suffix(&a[a.len() - room..], &b[b.len() - room..]);
+        // The bytes before the edit's start, and those after its end, are
+        // the same in both texts.
+        let edit = Edit::between(old.text(), new.text());
+        let prefix = usize::from(edit.delete.start());
         let delta = b.len() as i64 - a.len() as i64;
         // The first line of the new text that starts at or after the end
         // of the changed bytes, and at the same place in the old text (the
@@ -118,7 +120,7 @@ impl Change {
         // after that end always is: the break before it (its last byte,
         // and the byte after it, which decides a lone `\r`) is in the
         // common suffix.
-        let changed_end = (b.len() - suffix) as u32;
+        let changed_end = (prefix + edit.insert.len()) as u32;
         let in_both = |(line, start): (u32, u32)| {
             let old_start = u32::try_from(i64::from(start) - delta).ok()?;
             let old_line = old.line_starting_at(old_start)?;
@@ -150,39 +152,6 @@ impl Change {
             && shifted(new.end()) == i64::from(u32::from(old.end())))
         .then_some(Moved::Shifted)
     }
-}
-
-/// The length of the common prefix of `a` and `b`.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    // Compared in blocks first (`==` on slices is a `memcmp`).
-    const BLOCK: usize = 256;
-    let n = a.len().min(b.len());
-    let mut at = 0;
-    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
-        at += BLOCK;
-    }
-    at + a[at..n]
-        .iter()
-        .zip(&b[at..n])
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
-/// The length of the common suffix of `a` and `b` (of equal length).
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 256;
-    let n = a.len();
-    let mut at = n;
-    while at >= BLOCK && a[at - BLOCK..at] == b[at - BLOCK..at] {
-        at -= BLOCK;
-    }
-    n - at
-        + a[..at]
-            .iter()
-            .rev()
-            .zip(b[..at].iter().rev())
-            .take_while(|(x, y)| x == y)
-            .count()
 }
 
 /// The ranges of `d` if its notes are all in the document `path`.
