@@ -253,15 +253,14 @@ impl<'a> Ctx<'a> {
     /// (`prose_syntax::lines::breaks_ending_in`): the rules ask for a few
     /// dozen lines of a long file in no particular order, and each is
     /// counted from the nearest known one.
+    ///
+    /// Not recorded as a read of the text for typing in a prompt
+    /// ([`WorkspaceReads`]): such an edit neither adds nor removes a line
+    /// break, so every offset outside the edited token keeps its line.
     pub fn line_of(&self, offset: prose_syntax::TextSize) -> usize {
         self.outside();
         let mut marks = self.line_marks.borrow_mut();
-        // The first rule to ask records the read of the text.
-        let text = if marks.is_empty() {
-            self.text()
-        } else {
-            self.file.text(self.db)
-        };
+        let text = self.file.text(self.db);
         let at = (u32::from(offset) as usize).min(text.len());
         let bytes = text.as_bytes();
         let k = marks.partition_point(|&(o, _)| o as usize <= at);
@@ -392,6 +391,14 @@ impl<'a> Ctx<'a> {
         self.file.text(self.db)
     }
 
+    /// The text of `range` of the file (recorded as a read of that range:
+    /// [`WorkspaceReads`]).
+    pub fn text_of(&self, range: prose_syntax::TextRange) -> &'a str {
+        self.outside();
+        self.workspace_reads.borrow_mut().text(range);
+        &self.file.text(self.db)[range]
+    }
+
     pub fn path(&self) -> &'a str {
         self.file.path(self.db)
     }
@@ -504,25 +511,43 @@ impl<'a> Ctx<'a> {
 
     /// The local file a `use` path resolves to, if the host loaded it (see
     /// [`crate::imports::import_candidates`] for the lookup order).
+    /// (Its reads are recorded as [`WorkspaceReads`] answers: whether
+    /// there is a workspace, and those of [`Ctx::import_candidates`] and
+    /// [`Ctx::loaded_file`].)
     pub fn resolve_import(&self, use_path: &str) -> Option<SourceFile> {
-        self.beyond_names();
-        self.workspace?;
+        if !self.has_workspace() {
+            return None;
+        }
         self.loaded_file(&self.import_candidates(use_path))
     }
 
     /// The first of `candidates` (paths from [`Ctx::import_candidates`])
-    /// that the host loaded, if any.
+    /// that the host loaded, if any (recorded as a [`WorkspaceReads`]
+    /// answer).
     pub fn loaded_file(&self, candidates: &[String]) -> Option<SourceFile> {
-        self.beyond_names();
+        self.outside();
+        let answer = self.unrecorded_loaded_file(candidates);
+        (self.workspace_reads.borrow_mut()).loaded_file(candidates, answer);
+        answer
+    }
+
+    pub(crate) fn unrecorded_loaded_file(&self, candidates: &[String]) -> Option<SourceFile> {
         let files = self.workspace?.files(self.db);
         candidates.iter().find_map(|p| files.get(p).copied())
     }
 
     /// Where the program a `use` path names may live, in lookup order.
+    ///
+    /// What they depend on besides the path is the file's directory, the
+    /// configuration of its root (the same for every rule of a run, and
+    /// compared before findings are moved: `prompt_edit.rs`), the root's
+    /// directory and the home directory, the last two recorded as
+    /// [`WorkspaceReads`] answers.
     pub fn import_candidates(&self, use_path: &str) -> Vec<String> {
         let home = self.home_dir();
+        self.root_dir();
         let file_dir = self.file_dir();
-        self.with_file_root(|root| {
+        self.unrecorded_file_root(|root| {
             crate::imports::import_candidates(
                 &root.config,
                 &root.dir,
@@ -533,9 +558,16 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    /// The inputs and outputs of another program.
+    /// The inputs and outputs of another program (recorded as a
+    /// [`WorkspaceReads`] answer).
     pub fn contract(&self, file: SourceFile) -> &'a Contract {
-        self.beyond_names();
+        self.outside();
+        let answer = program_contract(self.db, file);
+        self.workspace_reads.borrow_mut().contract(file, answer);
+        answer
+    }
+
+    pub(crate) fn unrecorded_contract(&self, file: SourceFile) -> &'a Contract {
         program_contract(self.db, file)
     }
 }

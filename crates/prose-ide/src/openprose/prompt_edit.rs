@@ -16,10 +16,13 @@
 //! configuration or the workspace (recorded by the rule context, see
 //! `ctx.rs`) is run again, as are the rules of [`READ_STRINGS`], which read
 //! the text of string tokens through the tree. A rule whose only reads of
-//! the workspace are whether there is one, the root and home directories
-//! and whether memory files exist qualifies while those reads give the
-//! same answers (`workspace_reads.rs`). A test edits every prompt of
-//! the corpus this way and compares the diagnostics with a fresh analysis.
+//! the workspace are those that can be asked again cheaply (whether there
+//! is one, the root and home directories, whether memory files exist,
+//! which candidate files of a `use` path are loaded and their programs'
+//! inputs and outputs) qualifies while those reads give the same answers,
+//! and one that read ranges of the text qualifies while the edit lies
+//! outside them (`workspace_reads.rs`). A test edits every prompt of the
+//! corpus this way and compares the diagnostics with a fresh analysis.
 //!
 //! The cache keeps, per file, the root of the parse the kept results were
 //! made from (its green node, so that the address cannot be reused), the
@@ -61,6 +64,10 @@ pub struct PromptEditCache {
     /// How many times the names and the findings were moved rather than
     /// computed, for tests.
     moved: [std::sync::atomic::AtomicU64; 2],
+    /// The file-wide rules run again by the last analysis that moved
+    /// findings, for tests.
+    #[cfg(test)]
+    ran_again: Mutex<Vec<&'static str>>,
 }
 
 #[derive(Default, Clone)]
@@ -93,6 +100,30 @@ impl PromptEditCache {
     #[cfg(test)]
     pub(crate) fn findings_moved(&self) -> u64 {
         self.moved[1].load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Notes that `code` ran again after typing in a prompt (`None`: an
+    /// analysis that moves findings starts), for tests.
+    #[cfg(test)]
+    pub(crate) fn note_ran_again(&self, code: Option<&'static str>) {
+        let mut ran = self
+            .ran_again
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        match code {
+            Some(code) => ran.push(code),
+            None => ran.clear(),
+        }
+    }
+
+    /// The file-wide rules run again by the last analysis that moved
+    /// findings (tests).
+    #[cfg(test)]
+    pub(crate) fn ran_again(&self) -> Vec<&'static str> {
+        self.ran_again
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut HashMap<SourceFile, Vec<Kept>>) -> T) -> T {
@@ -221,7 +252,11 @@ pub(crate) fn kept_findings(
             return None;
         }
         for (a, reads) in kept.iter() {
-            accs.push((a.mapped(path, |r| moved(r, &edit))?, reads.clone()));
+            // A rule that read the text where the edit is runs again.
+            let Some(reads) = reads.after_edit(edit.old, |r| moved(r, &edit)) else {
+                continue;
+            };
+            accs.push((a.mapped(path, |r| moved(r, &edit))?, reads));
         }
     }
     // Counted once per file analysis: for the rules' first part when
@@ -408,5 +443,87 @@ mod tests {
         assert_eq!(typed, analysed(&text, &memory));
         assert!(!codes(&typed).contains(&"E018"), "{typed:?}");
         assert!(codes(&typed).contains(&"W011"), "{typed:?}");
+    }
+
+    /// The findings of the rules that resolve imports (P204, E026, E027,
+    /// E028) and of E022 are moved after typing in a prompt while what they
+    /// read gives the same answers: the loaded candidates of each `use`
+    /// path, the imported programs' inputs and outputs, and the text of
+    /// the first executable statement; each runs again when its answer
+    /// changes. Every step gives a fresh analysis's diagnostics.
+    #[test]
+    fn import_findings_move_until_what_they_read_changes() {
+        use std::sync::atomic::Ordering;
+        const RESEARCH: &str = "/ws/.prose/imports/alice--research/program.prose";
+        const OTHER: &str = "/ws/.prose/imports/carol--other/program.prose";
+        let research =
+            "input topic: \"What to research\"\noutput findings = session \"Summarise {topic}\"\n";
+        let program = "input early: \"x\"\nsession \"start here\"\nuse \"@alice/research\"\nuse \"@carol/other\"\nlet result = research(topic: \"x\", depth: 2)\nlet again = research()\nsession \"Use {result.finding}\"\n  context: result.notes\nlet o = other(x: 1)\nsession \"write it\"\ninput late: \"y\"\n";
+        let fresh = |files: &[(&str, &str)], text: &str| {
+            let mut host = AnalysisHost::new();
+            host.set_workspace_root(Some("/ws".into()));
+            for (path, t) in files {
+                host.set_file_text(path, t.to_string());
+            }
+            let id = host.set_file_text("/ws/main.prose", text.to_string());
+            host.analysis().diagnostics(id).unwrap()
+        };
+        let codes = |d: &[crate::Diagnostic]| {
+            let mut c: Vec<&str> = d.iter().map(|d| d.code.as_str()).collect();
+            c.sort_unstable();
+            c.dedup();
+            c.join(" ")
+        };
+        let mut host = AnalysisHost::new();
+        host.set_workspace_root(Some("/ws".into()));
+        host.set_file_text(RESEARCH, research);
+        let mut text = program.to_string();
+        let file = host.set_file_text("/ws/main.prose", text.clone());
+        let first = host.analysis().diagnostics(file).unwrap();
+        assert_eq!(codes(&first), "E022 E026 E027 E028 P204", "{first:?}");
+        let moved = |host: &AnalysisHost| host.db.prompt_edits().moved[1].load(Ordering::Relaxed);
+        let typed =
+            |host: &mut AnalysisHost, text: &mut String, prompt: &str, files: &[(&str, &str)]| {
+                let at = text.find(prompt).unwrap() + prompt.len();
+                text.insert(at, 'x');
+                host.set_file_text("/ws/main.prose", text.clone());
+                let before = moved(host);
+                let now = host.analysis().diagnostics(file).unwrap();
+                assert_eq!(moved(host), before + 1, "findings not moved");
+                assert_eq!(now, fresh(files, text), "after typing in {prompt}");
+                // The rules that ran again besides those that read the syntax
+                // errors, strings or the whole text, which always do.
+                let always = ["E001", "E002", "E004", "E005", "P001", "P101", "P104"];
+                let mut ran = host.db.prompt_edits().ran_again();
+                assert!(always.iter().all(|c| ran.contains(c)), "{ran:?}");
+                ran.retain(|c| !always.contains(c));
+                ran.sort_unstable();
+                (now, ran)
+            };
+        let research_only = [(RESEARCH, research)];
+        // Nothing changed but the prompt: the import rules and E022 are
+        // moved, not run.
+        let (_, ran) = typed(&mut host, &mut text, "\"write", &research_only);
+        assert!(ran.is_empty(), "{ran:?}");
+        // The imported program gains an output: E026, E027 and E028 read
+        // its contract and run again; P204 read only which files are
+        // loaded.
+        let research2 = "input topic: \"What to research\"\noutput findings = session \"Summarise {topic}\"\noutput finding = session \"One\"\n";
+        host.set_file_text(RESEARCH, research2);
+        let (now, ran) = typed(&mut host, &mut text, "\"write", &[(RESEARCH, research2)]);
+        assert_eq!(ran, ["E026", "E027", "E028"]);
+        assert_eq!(codes(&now), "E022 E026 E027 E028 P204");
+        // The missing program appears: P204 runs again, and its warning goes.
+        host.set_file_text(OTHER, "input x: \"x\"\n");
+        let both = [(RESEARCH, research2), (OTHER, "input x: \"x\"\n")];
+        let (now, ran) = typed(&mut host, &mut text, "\"write", &both);
+        assert_eq!(ran, ["E026", "E027", "E028", "P204"]);
+        assert_eq!(codes(&now), "E022 E026 E027 E028");
+        // Typing in the first executable statement, which E022 shows:
+        // E022 runs again (its related range grows by the character).
+        let (_, ran) = typed(&mut host, &mut text, "\"start", &both);
+        assert_eq!(ran, ["E022"]);
+        let (_, ran) = typed(&mut host, &mut text, "\"write", &both);
+        assert!(ran.is_empty(), "{ran:?}");
     }
 }

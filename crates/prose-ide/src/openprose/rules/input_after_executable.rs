@@ -62,7 +62,7 @@ pub(crate) const RULE: Rule = Rule {
 /// The first line of `node`, without trailing whitespace or comment.
 fn first_line(ctx: &Ctx<'_>, node: &SyntaxNode) -> TextRange {
     let range = node.text_range();
-    let text = &ctx.text()[range];
+    let text = ctx.text_of(range);
     let mut end = prose_syntax::lines::line_end(text, 0);
     if let Some(hash) = node
         .descendants_with_tokens()

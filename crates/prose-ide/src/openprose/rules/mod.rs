@@ -262,6 +262,10 @@ pub(crate) fn run_part(
     }
     let keeps = db.prompt_edits().keeps();
     let mut keep = Vec::new();
+    #[cfg(test)]
+    if kept.is_some() {
+        db.prompt_edits().note_ran_again(None);
+    }
     for &rule in rules() {
         // Rules are pure loops that call few queries: check between them
         // for a newer edit or a cancelled snapshot (`CancelToken`).
@@ -290,6 +294,10 @@ pub(crate) fn run_part(
             }
             out.push(acc);
             continue;
+        }
+        #[cfg(test)]
+        if kept.is_some() {
+            db.prompt_edits().note_ran_again(Some(rule.code));
         }
         let (acc, read_file, reads) = ctx.watching_file(|| {
             let mut acc = Acc::new(rule);

@@ -54,7 +54,7 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let text = ctx.text();
-    if !text.contains('\t') {
+    if memchr::memchr(b'\t', text.as_bytes()).is_none() {
         return;
     }
     // The leading whitespace of the current line, while no other token
