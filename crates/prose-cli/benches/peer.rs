@@ -23,7 +23,8 @@
 //!   wrapper process: this benchmark re-executing itself);
 //! - the same over one generated 5,000-line program;
 //! - keystroke to `publishDiagnostics` in each server with that program
-//!   open: one character typed then deleted, each change sent the way the
+//!   open: one character typed then deleted (`#` at the start of the
+//!   middle line, then `x` in a prompt after it), each change sent the way the
 //!   server asked (ranged edits to ours, the full text to the peer, which
 //!   syncs full documents), timed to the last byte of the diagnostics that
 //!   follow it; and, as before 2026-11-29, to the client's JSON tree of
@@ -116,13 +117,16 @@ fn main() {
         &[big.display().to_string()],
         &dir,
     ));
-    table.extend(keystrokes(
-        &ours,
-        lsp_bin.as_deref(),
-        &dir,
-        &program,
-        blocks,
-    ));
+    for key in [Key::comment(&program), Key::prompt(&program)] {
+        table.extend(keystrokes(
+            &ours,
+            lsp_bin.as_deref(),
+            &dir,
+            &program,
+            blocks,
+            key,
+        ));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 
     eprintln!(
@@ -340,23 +344,25 @@ impl Server {
         self.client.wait_exit();
     }
 
-    /// Types `#` at the start of `line` (or deletes it): the time to the
-    /// last byte of the diagnostics that follow, and to the client's JSON
-    /// tree of them.
-    fn keystroke(&mut self, line: u32, insert: bool) -> (Duration, Duration) {
+    /// Types `key.text` at its place (or deletes it): the time to the last
+    /// byte of the diagnostics that follow, and to the client's JSON tree
+    /// of them.
+    fn keystroke(&mut self, key: Key, insert: bool) -> (Duration, Duration) {
         self.version += 1;
         let offset: usize = self
             .text
             .split_inclusive('\n')
-            .take(line as usize)
+            .take(key.line as usize)
             .map(str::len)
-            .sum();
+            .sum::<usize>()
+            + key.column as usize;
         if insert {
-            self.text.insert(offset, '#');
+            self.text.insert(offset, key.text);
         } else {
             self.text.remove(offset);
         }
         let start = Instant::now();
+        let (line, column) = (key.line, key.column);
         if self.full_sync {
             self.client.notify(
                 "textDocument/didChange",
@@ -364,11 +370,18 @@ impl Server {
                         "contentChanges": [{ "text": self.text }] }),
             );
         } else if insert {
-            self.client
-                .change(&self.uri, self.version, &[(line, 0, line, 0, "#")]);
+            let typed = key.text.to_string();
+            self.client.change(
+                &self.uri,
+                self.version,
+                &[(line, column, line, column, &typed)],
+            );
         } else {
-            self.client
-                .change(&self.uri, self.version, &[(line, 0, line, 1, "")]);
+            self.client.change(
+                &self.uri,
+                self.version,
+                &[(line, column, line, column + 1, "")],
+            );
         }
         // The peer's diagnostics carry no version: the next publication
         // is the one that follows the change (one per change, as it
@@ -385,6 +398,47 @@ impl Server {
     }
 }
 
+/// A keystroke: an ASCII character typed at a line and column (the same
+/// in bytes and in UTF-16 code units), then deleted.
+#[derive(Clone, Copy)]
+struct Key {
+    line: u32,
+    column: u32,
+    text: char,
+    /// What the rows call it.
+    what: &'static str,
+}
+
+impl Key {
+    /// `#` at the start of the middle line: comments a statement out and
+    /// back in (a re-parse of the statement, names and file-wide rules).
+    fn comment(program: &str) -> Key {
+        Key {
+            line: (program.lines().count() / 2) as u32,
+            column: 0,
+            text: '#',
+            what: "keystroke",
+        }
+    }
+
+    /// `x` in the text of the first `prompt:` at or after the middle line:
+    /// typing in a prompt, what most typing in a program is.
+    fn prompt(program: &str) -> Key {
+        const PROMPT: &str = "prompt: \"";
+        let lines: Vec<&str> = program.lines().collect();
+        let (line, text) = (lines.len() / 2..lines.len())
+            .map(|i| (i, lines[i]))
+            .find(|(_, l)| l.contains(PROMPT) && l.is_ascii())
+            .expect("the generated program has prompts");
+        Key {
+            line: line as u32,
+            column: (text.find(PROMPT).unwrap() + PROMPT.len() + 2) as u32,
+            text: 'x',
+            what: "keystroke in a prompt",
+        }
+    }
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
@@ -398,18 +452,18 @@ fn keystrokes(
     dir: &Path,
     program: &str,
     blocks: usize,
+    key: Key,
 ) -> Vec<String> {
-    let line = (program.lines().count() / 2) as u32;
     let mut a = Server::start(ours, &["lsp"], dir, "ours.prose", program);
     let mut b = peer.map(|p| Server::start(p, &[], dir, "peer.prose", program));
     let (mut ours_l, mut peer_l) = (Vec::new(), Vec::new());
     for _ in 0..blocks {
         for i in 0..EDITS_PER_BLOCK {
-            ours_l.push(a.keystroke(line, i % 2 == 0));
+            ours_l.push(a.keystroke(key, i % 2 == 0));
         }
         if let Some(b) = &mut b {
             for i in 0..EDITS_PER_BLOCK {
-                peer_l.push(b.keystroke(line, i % 2 == 0));
+                peer_l.push(b.keystroke(key, i % 2 == 0));
             }
         }
     }
@@ -422,11 +476,17 @@ fn keystrokes(
     for (clock, label) in [
         (
             (|t: &(Duration, Duration)| t.0) as fn(&(Duration, Duration)) -> Duration,
-            format!("keystroke → publishDiagnostics received, {lines}-line program"),
+            format!(
+                "{} → publishDiagnostics received, {lines}-line program",
+                key.what
+            ),
         ),
         (
             |t: &(Duration, Duration)| t.1,
-            format!("keystroke → publishDiagnostics parsed by the client, {lines}-line program"),
+            format!(
+                "{} → publishDiagnostics parsed by the client, {lines}-line program",
+                key.what
+            ),
         ),
     ] {
         let mut ours_t: Vec<Duration> = ours_l.iter().map(clock).collect();
