@@ -88,13 +88,20 @@ impl<'a> Edit<'a> {
     }
 }
 
-/// The length of the common prefix of `a` and `b`, compared a word at a
-/// time.
+/// The steps the common ends are compared by, largest first: a block of
+/// 4 KiB is one `memcmp` that compares many bytes an instruction, the
+/// smaller steps narrow down the block where the texts differ.
+const STEPS: [usize; 3] = [4096, 256, 16];
+
+/// The length of the common prefix of `a` and `b`, compared a block at a
+/// time ([`STEPS`]), then a byte at a time.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let mut i = 0;
-    while i + 16 <= n && a[i..i + 16] == b[i..i + 16] {
-        i += 16;
+    for step in STEPS {
+        while i + step <= n && a[i..i + step] == b[i..i + step] {
+            i += step;
+        }
     }
     while i < n && a[i] == b[i] {
         i += 1;
@@ -102,14 +109,16 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     i
 }
 
-/// The length of the common suffix of `a` and `b`, compared a word at a
-/// time from their ends.
+/// The length of the common suffix of `a` and `b`, compared a block at a
+/// time from their ends ([`STEPS`]), then a byte at a time.
 fn common_suffix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
     let mut i = 0;
-    while i + 16 <= n && a[n - i - 16..n - i] == b[n - i - 16..n - i] {
-        i += 16;
+    for step in STEPS {
+        while i + step <= n && a[n - i - step..n - i] == b[n - i - step..n - i] {
+            i += step;
+        }
     }
     while i < n && a[n - i - 1] == b[n - i - 1] {
         i += 1;

@@ -188,8 +188,9 @@ pub struct FileSemantics {
     pub refs: Vec<Reference>,
     /// Definitions by name, in definition order: lookups by name do not
     /// scan every definition. (Made from `defs`, so equal `defs` give an
-    /// equal map.)
-    by_name: rustc_hash::FxHashMap<Name, Named>,
+    /// equal map.) Shared by the names moved after typing in a prompt
+    /// ([`FileSemantics::moved`]), which have the same definitions.
+    by_name: std::sync::Arc<rustc_hash::FxHashMap<Name, Named>>,
 }
 
 impl FileSemantics {

@@ -249,16 +249,24 @@ fn deleting_everything_before_the_first_statement_is_spliced() {
 }
 
 proptest::proptest! {
-    /// The common prefix and suffix, compared a word at a time, are what a
-    /// byte-by-byte comparison finds (texts sharing long runs, so that the
-    /// word steps are taken, and differing anywhere).
+    /// The common prefix and suffix, compared a block at a time, are what
+    /// a byte-by-byte comparison finds (texts sharing long runs, short and
+    /// over several blocks of every step, so that each step is taken, and
+    /// differing anywhere).
     #[test]
     fn common_ends_are_the_byte_by_byte_ones(
-        shared in proptest::collection::vec(0u8..3, 0..80),
+        short in proptest::collection::vec(0u8..3, 0..80),
+        long in proptest::option::of((0usize..13_000, 1u8..255)),
         a_mid in proptest::collection::vec(0u8..3, 0..6),
         b_mid in proptest::collection::vec(0u8..3, 0..6),
-        split in 0usize..80,
+        split in 0usize..13_000,
     ) {
+        // A long run is made from a length and a seed (a vector of
+        // thousands of bytes would make shrinking slow).
+        let shared = match long {
+            Some((len, seed)) => (0..len).map(|i| (i as u8).wrapping_mul(seed) % 3).collect(),
+            None => short,
+        };
         let split = split.min(shared.len());
         let with = |mid: &[u8]| [&shared[..split], mid, &shared[split..]].concat();
         let (a, b) = (with(&a_mid), with(&b_mid));

@@ -134,11 +134,11 @@ impl Replay {
 
     fn push_def(&mut self, def: Def) -> DefId {
         let id = DefId(self.out.defs.len() as u32);
-        match self.out.by_name.get_mut(def.name.as_str()) {
+        // The map is the replay's own until it is done.
+        let by_name = Arc::make_mut(&mut self.out.by_name);
+        match by_name.get_mut(def.name.as_str()) {
             Some(named) => named.push(id, def.kind),
-            None => self
-                .out
-                .by_name
+            None => by_name
                 .entry(def.name.clone())
                 .or_default()
                 .push(id, def.kind),
