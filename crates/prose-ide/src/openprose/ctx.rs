@@ -545,9 +545,10 @@ impl<'a> Ctx<'a> {
     /// [`WorkspaceReads`] answers.
     pub fn import_candidates(&self, use_path: &str) -> Vec<String> {
         let home = self.home_dir();
-        self.root_dir();
         let file_dir = self.file_dir();
         self.unrecorded_file_root(|root| {
+            // Recorded as `root_dir` records it, from the root fetched here.
+            self.workspace_reads.borrow_mut().root(&root.dir);
             crate::imports::import_candidates(
                 &root.config,
                 &root.dir,
