@@ -8,7 +8,12 @@
 //! while its own thread waits for them ([`drop_after`] around that
 //! computation): there, the scratch structures are set aside and freed
 //! once the result is stored, while the other thread converts and sends
-//! it. Elsewhere they are dropped where they were, as before.
+//! it. Its own thread computes the second part of the rules meanwhile
+//! (`openprose/rule_parts.rs`), also inside [`drop_after`]: that part's
+//! context and the findings kept for typing in a prompt that its result
+//! replaces (`openprose/prompt_edit.rs`) are freed after the result is
+//! stored, while the spare thread puts the diagnostics together. Elsewhere
+//! they are dropped where they were, as before.
 //!
 //! Node handles are tied to their thread, so what is set aside stays on
 //! the thread that made it (a thread-local bin) and is freed there.

@@ -126,6 +126,20 @@ impl PromptEditCache {
             .clone()
     }
 
+    /// The lists of findings kept for `file`, weakly (tests).
+    #[cfg(test)]
+    fn kept_lists(&self, file: SourceFile) -> Vec<std::sync::Weak<Vec<KeptFinding>>> {
+        self.with(|files| {
+            files
+                .get(&file)
+                .into_iter()
+                .flatten()
+                .flat_map(|k| k.rules.iter().flatten())
+                .map(|(_, list)| Arc::downgrade(list))
+                .collect()
+        })
+    }
+
     fn with<T>(&self, f: impl FnOnce(&mut HashMap<SourceFile, Vec<Kept>>) -> T) -> T {
         // Nothing runs under the lock that could panic halfway.
         f(&mut self.files.lock().unwrap_or_else(PoisonError::into_inner))
@@ -146,7 +160,9 @@ impl PromptEditCache {
                 Some(i) => i,
                 None => {
                     if kept.len() == 2 {
-                        kept.remove(0);
+                        // Freed after the diagnostics are out, in the
+                        // language server (`crate::deferred`).
+                        crate::deferred::drop_later(kept.remove(0));
                     }
                     kept.push(Kept {
                         root: Some((key, root.clone())),
@@ -280,10 +296,12 @@ pub(crate) fn keep_findings(
 ) {
     let root = parse(db, file).green().clone();
     db.prompt_edits().keep(file, &root, |k| {
+        // What was kept before is freed later, as the dropped entries.
         if part == Part::Whole {
-            k.rules[1] = None;
+            crate::deferred::drop_later(k.rules[1].take());
         }
-        k.rules[part.slot()] = Some((config.clone(), Arc::new(accs)));
+        let old = k.rules[part.slot()].replace((config.clone(), Arc::new(accs)));
+        crate::deferred::drop_later(old);
     });
 }
 
@@ -321,6 +339,39 @@ mod tests {
                 at
             })
             .collect()
+    }
+
+    /// The findings kept for a parse that a newer one replaces are freed
+    /// where they are replaced, or, inside `deferred::drop_after` (the
+    /// language server's threads), once that call is done: after the
+    /// result that replaced them is stored.
+    #[test]
+    fn findings_replaced_are_freed_after_the_run_that_replaced_them() {
+        let mut host = AnalysisHost::new();
+        host.db.statement_memos().set_split(false);
+        let mut text = "let x = session \"a\"\nlet x = session \"b\"\n".to_string();
+        let id = host.set_file_text("/ws/a.prose", text.clone());
+        let file = host.analysis().source_file(id);
+        let mut analyse = |host: &mut AnalysisHost, add: &str| {
+            text.push_str(add);
+            host.set_file_text("/ws/a.prose", text.clone());
+            host.analysis().diagnostics(id).unwrap();
+        };
+        let alive =
+            |lists: &[std::sync::Weak<_>]| lists.iter().filter(|w| w.strong_count() > 0).count();
+        analyse(&mut host, "");
+        // Two parses are kept: a third pushes out the oldest.
+        analyse(&mut host, "session \"c\"\n");
+        let before = host.db.prompt_edits().kept_lists(file);
+        assert_eq!(alive(&before), 2);
+        analyse(&mut host, "session \"d\"\n");
+        assert_eq!(alive(&before), 1, "freed where it was replaced");
+        let before = host.db.prompt_edits().kept_lists(file);
+        crate::deferred::drop_after(|| {
+            analyse(&mut host, "session \"e\"\n");
+            assert_eq!(alive(&before), 2, "set aside until the run is done");
+        });
+        assert_eq!(alive(&before), 1);
     }
 
     /// Typing in every prompt of every program: the diagnostics and the

@@ -83,8 +83,13 @@ pub(crate) const SECOND: &[&str] = &[
 ];
 
 /// What the rules of the second part that the file's configuration does
-/// not turn off report on `file`.
-#[salsa::tracked(returns(ref))]
+/// not turn off report on `file`. Not compared with the previous result
+/// (`no_eq`): the one query that reads it, the file's diagnostics, reads
+/// the parse and the names itself (its first part), so it runs again after
+/// nearly every edit that makes this one run, and an equal result would
+/// spare little; the comparison of a long program's findings stood between
+/// this result and the thread waiting for it.
+#[salsa::tracked(returns(ref), no_eq)]
 pub(crate) fn second_part(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Vec<Acc> {
     let config = crate::diagnostics::file_config(db, file, workspace);
     super::rules::run_part(db, file, workspace, &config, Part::Second)
