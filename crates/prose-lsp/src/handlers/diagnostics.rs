@@ -227,11 +227,10 @@ fn compute_on(job: &Job, forked: bool, mut cache: Option<&mut JsonCache>) -> Can
         // read, then the second part, which the fork takes when done with
         // the first (the two end at about the same time on a long
         // program). (Asking for the files here first made the second part
-        // end later, and the fork wait.)
-        // What these queries set aside (the second part's rule context,
-        // the findings kept before) is freed once their results are
-        // stored, while the fork puts the diagnostics together
-        // (`prose_ide::deferred`).
+        // end later, and the fork wait.) What these queries set aside (the
+        // second part's rule context, the findings kept before) is freed
+        // once their results are stored, while the fork puts the
+        // diagnostics together (`prose_ide::deferred`).
         prose_ide::deferred::drop_after(|| {
             for file in job.docs.iter().filter_map(|d| d.file) {
                 analysis.prepare_names(file)?;
