@@ -192,3 +192,48 @@ fn a_panic_in_a_handler_is_an_error_answer() {
     assert!(c.stderr().contains("a deliberate panic in the handler"));
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
+
+/// On Linux the server widens the pipe it writes to (to 1 MiB, where the
+/// system allows it), so the diagnostics of a long program are written in
+/// one go rather than in 64 KiB turns with the editor
+/// (`transport::output::widen_pipe`).
+#[test]
+#[cfg(target_os = "linux")]
+fn the_server_widens_the_pipe_it_writes_to() {
+    use nix::fcntl::{FcntlArg, fcntl};
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let sb = Sandbox::new("robust-pipe");
+    let mut child = Command::new(prose_bin())
+        .arg("lsp")
+        .current_dir(sb.path())
+        .env("PROSE_HOME", sb.path().join(".home"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    assert_eq!(fcntl(&stdout, FcntlArg::F_GETPIPE_SZ).unwrap(), 64 * 1024);
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&frame(body.len(), body)).unwrap();
+    // The answer's first bytes: the server is serving, its output set up.
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"Content-Length: ");
+    let ceiling: i32 = std::fs::read_to_string("/proc/sys/fs/pipe-max-size")
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let size = fcntl(&stdout, FcntlArg::F_GETPIPE_SZ).unwrap();
+    if ceiling >= 1 << 20 {
+        assert_eq!(size, 1 << 20);
+    } else {
+        // Refused without privileges, granted with them.
+        assert!(size == 64 * 1024 || size == 1 << 20, "{size}");
+    }
+    drop(stdin);
+    child.wait().unwrap();
+}
