@@ -314,6 +314,13 @@ impl AnalysisHost {
         self.by_path.get(path).copied()
     }
 
+    /// Frees what the database kept only for snapshots that are gone (the
+    /// results newer ones replaced), unless a snapshot is alive; true if
+    /// it did. For an idle moment, after a run (see [`RootDatabase::trim`]).
+    pub fn trim(&mut self) -> bool {
+        self.db.trim()
+    }
+
     /// Forgets the file at `path` (deleted on disk, or a closed editor
     /// buffer): imports no longer resolve to it, and what the analysis
     /// kept about it is freed (its text emptied and its queries run again

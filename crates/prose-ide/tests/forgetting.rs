@@ -4,7 +4,7 @@
 //! old results (salsa has no other way to drop them). The event log shows
 //! that they ran; reusing a slot gives the new file's own answers.
 
-use prose_ide::{AnalysisHost, fixture::logging_db};
+use prose_ide::{AnalysisHost, external::ExternalPaths, fixture::logging_db};
 
 #[test]
 fn a_removed_file_is_forgotten_and_its_slot_reused() {
@@ -44,4 +44,32 @@ fn a_removed_file_is_forgotten_and_its_slot_reused() {
         analysis.file_text_at("/ws/keep.prose").unwrap().as_deref(),
         Some("session \"kept\"\n")
     );
+}
+
+/// A result a newer one replaced is kept until salsa's next revision (a
+/// snapshot may be reading it); `trim` frees it between edits, unless a
+/// snapshot is alive, which it neither waits for nor cancels.
+#[test]
+fn trim_frees_replaced_results_when_no_snapshot_is_alive() {
+    let mut host = AnalysisHost::new();
+    let file = host.set_file_text("/ws/a.prose", "use \"./one.prose\"\nsession \"a\"\n");
+    let old = std::sync::Arc::downgrade(&host.analysis().needed_files(file).unwrap());
+    let imports = |w: &std::sync::Weak<ExternalPaths>| w.upgrade().map(|p| p.imports.clone());
+    assert_eq!(imports(&old), Some(vec!["/ws/one.prose".to_string()]));
+    host.set_file_text("/ws/a.prose", "use \"./two.prose\"\nsession \"a\"\n");
+    let new = host.analysis().needed_files(file).unwrap();
+    assert_eq!(new.imports, vec!["/ws/two.prose".to_string()]);
+    assert!(old.upgrade().is_some(), "kept until the next revision");
+
+    // A snapshot alive: nothing done, and its queries still answer.
+    let snapshot = host.analysis();
+    assert!(!host.trim());
+    assert!(old.upgrade().is_some());
+    assert_eq!(snapshot.needed_files(file).unwrap(), new);
+    drop(snapshot);
+
+    assert!(host.trim());
+    assert!(old.upgrade().is_none(), "freed by trim");
+    // The current results stay.
+    assert_eq!(host.analysis().needed_files(file).unwrap(), new);
 }

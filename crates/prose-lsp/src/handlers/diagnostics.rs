@@ -438,6 +438,10 @@ pub fn schedule(inner: &Arc<Inner>, first: Option<Uri>) {
 /// The one task that pushes diagnostics: at most one run at a time, each
 /// over the newest state, so a burst of edits costs one run (the running
 /// one is cancelled by the first edit of the burst).
+/// How long the worker waits for its publications to be written before
+/// it frees what the runs replaced anyway.
+const TRIM_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+
 pub async fn worker(inner: Arc<Inner>) {
     // The JSON of the edited document's last push (`push_cache.rs`).
     let mut cache = JsonCache::default();
@@ -457,6 +461,17 @@ pub async fn worker(inner: Arc<Inner>) {
                     panic_message(&*panic)
                 ),
             }
+        }
+        // Idle until the next edit: what the runs' results replaced is
+        // freed now, not by that edit's write before its run can start
+        // (`prose_ide::AnalysisHost::trim`; the runs' snapshots are gone).
+        // After what was published is written: freeing while a long list
+        // is written and read would take a core from the two.
+        inner.outbox.flush(TRIM_WAIT).await;
+        if !inner.pending().due {
+            inner.state().analyzer.write(|host| {
+                host.trim();
+            });
         }
     }
 }
