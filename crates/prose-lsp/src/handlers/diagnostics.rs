@@ -522,31 +522,49 @@ async fn run_and_publish(
     };
     let generation = job.generation;
     let mut taken = std::mem::take(cache);
+    let publisher = Arc::clone(inner);
     let (outcome, taken) = blocking(move || {
         let outcome = match compute_push(job, &mut taken) {
+            // Published from this thread: the frames go to the output
+            // thread at once, not through a wake-up of the async side
+            // first (docs/performance.md, "Fewer hand-offs").
             Outcome::Done(results) => {
-                Outcome::Done(results.into_iter().map(PushBody::new).collect())
+                let bodies = results.into_iter().map(PushBody::new).collect();
+                Pushed::Published(publish(&publisher, generation, bodies))
             }
-            Outcome::NeedExternal(paths) => Outcome::NeedExternal(paths),
-            Outcome::Cancelled => Outcome::Cancelled,
+            Outcome::NeedExternal(paths) => Pushed::NeedExternal(paths),
+            Outcome::Cancelled => Pushed::Superseded,
         };
         (outcome, taken)
     })
     .await?;
     *cache = taken;
     match outcome {
-        Outcome::Cancelled => Ok(false),
-        Outcome::NeedExternal(paths) => {
+        Pushed::Published(current) => Ok(current),
+        Pushed::Superseded => Ok(false),
+        Pushed::NeedExternal(paths) => {
             load_external(inner, paths).await?;
             Ok(false)
         }
-        Outcome::Done(results) => Ok(publish(inner, generation, results).await),
     }
 }
 
+/// How a push's run ended.
+enum Pushed {
+    /// Its results were published if their generation was still current
+    /// (true), else dropped.
+    Published(bool),
+    /// See [`Outcome::NeedExternal`].
+    NeedExternal(Vec<External>),
+    /// A newer input cancelled the snapshot.
+    Superseded,
+}
+
 /// Publishes results of `generation` if it is still current; false if not.
-async fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<PushBody>) -> bool {
-    let _in_order = inner.publish_lock.lock().await;
+/// On a blocking thread: it waits for the lock and for room in the output's
+/// queue there.
+fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<PushBody>) -> bool {
+    let _in_order = inner.publish_lock.blocking_lock();
     let to_send = {
         let mut st = inner.state();
         if st.generation != generation {
@@ -570,7 +588,8 @@ async fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<PushBody>) ->
         to_send
     };
     for r in to_send {
-        send(inner, &r.uri, r.list, r.version).await;
+        let parts = push_json::message_parts(&r.uri, r.version, r.list);
+        inner.outbox.send_body_blocking(parts);
     }
     true
 }

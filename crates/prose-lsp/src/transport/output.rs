@@ -148,6 +148,12 @@ impl Outbox {
         let _ = self.queue.send(Out::Body(parts)).await;
     }
 
+    /// [`Self::send_body`] from a thread outside the runtime (a blocking
+    /// one), waiting there for room in the queue.
+    pub fn send_body_blocking(&self, parts: Vec<Vec<u8>>) {
+        let _ = self.queue.blocking_send(Out::Body(parts));
+    }
+
     /// Waits until every frame sent so far is written (or `timeout`).
     pub async fn flush(&self, timeout: std::time::Duration) {
         let (tx, rx) = oneshot::channel();
