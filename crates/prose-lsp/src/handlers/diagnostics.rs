@@ -435,13 +435,13 @@ pub fn schedule(inner: &Arc<Inner>, first: Option<Uri>) {
     inner.wake.notify_one();
 }
 
-/// The one task that pushes diagnostics: at most one run at a time, each
-/// over the newest state, so a burst of edits costs one run (the running
-/// one is cancelled by the first edit of the burst).
 /// How long the worker waits for its publications to be written before
 /// it frees what the runs replaced anyway.
 const TRIM_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
+/// The one task that pushes diagnostics: at most one run at a time, each
+/// over the newest state, so a burst of edits costs one run (the running
+/// one is cancelled by the first edit of the burst).
 pub async fn worker(inner: Arc<Inner>) {
     // The JSON of the edited document's last push (`push_cache.rs`).
     let mut cache = JsonCache::default();

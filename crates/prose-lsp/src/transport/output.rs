@@ -212,7 +212,8 @@ pub const PIPE_SIZE: usize = 1 << 20;
 /// publication. With room for the whole frame it is written in one go and
 /// read in one or two (the kernel takes a pipe's pages as they are
 /// written, so a pipe that holds little costs little). See
-/// docs/performance.md, "A wider pipe to the editor".
+/// docs/performance.md, "A wider pipe, and the database trimmed between
+/// keystrokes".
 pub fn widen_pipe(fd: &impl std::os::fd::AsFd) {
     #[cfg(target_os = "linux")]
     {
