@@ -1,7 +1,7 @@
 //! The checker under heavy input, `prose check` rows of issue 16: many
 //! redeclarations and many undefined names. Each test runs the real binary
 //! and asserts the exact diagnostics; how fast they come is measured by the
-//! scaling benchmark (docs/performance.md, "Scaling"), not here.
+//! scaling benchmark (docs/performance/scaling.md), not here.
 
 mod common;
 

@@ -3,7 +3,7 @@
 //! analysed, selection ranges by the thousand. Each test runs the real
 //! binary over stdio and asserts what the server answers, with generous
 //! timeouts: how fast it answers is measured by the benchmarks
-//! (docs/performance.md), not here.
+//! (docs/performance/heavy-input.md), not here.
 
 mod common;
 #[path = "common/lsp.rs"]

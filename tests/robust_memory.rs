@@ -4,7 +4,7 @@
 //! real binary over stdio. The resident memory a test reads comes from
 //! `/proc` (Linux; elsewhere only the answers are checked); the bounds are
 //! generous (a debug build on a busy machine): the figures of a release
-//! build are in docs/performance.md ("Memory").
+//! build are in docs/performance/heavy-input.md.
 
 mod common;
 #[path = "common/lsp.rs"]
@@ -79,8 +79,8 @@ fn open_and_close(c: &mut LspClient, sb: &Sandbox, from: usize, rounds: usize, r
 }
 
 /// How much the resident memory may grow over the measured documents.
-/// (A release build grows a few MB: docs/performance.md. Before the fix,
-/// the same test grew by about 85 MB.)
+/// (A release build grows a few MB: docs/performance/heavy-input.md.
+/// Before the fix, the same test grew by about 85 MB.)
 const GROWTH_MIB: u64 = 40;
 
 fn flat_after_thousands(reuse: bool) {

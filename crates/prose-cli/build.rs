@@ -68,8 +68,8 @@ fn main() {
 /// fixed address, those pointers are final in the file and their pages are
 /// shared and read only when used: `prose check` on the corpus peaks at
 /// about 1.5 MB less memory, and every run starts about 0.4 ms sooner (see
-/// docs/performance.md, "Position-dependent binaries"). What is given up is
-/// the randomised address of the executable's own code (the libraries,
+/// docs/performance/peer.md, "Position-dependent binaries"). What is given up
+/// is the randomised address of the executable's own code (the libraries,
 /// stack and heap are still randomised); `PROSE_PIE=1 cargo build` keeps it.
 /// prose-lsp's build script does the same for `prose-lsp`.
 fn link_position_dependent() {

@@ -1,7 +1,8 @@
 //! Links `prose-lsp` position-dependent on Linux, unless `PROSE_PIE` is set
 //! when building: the loader then has no pointers to fix up at start (see
 //! `link_position_dependent` in prose-cli's build script, which does the
-//! same for `prose`, and docs/performance.md).
+//! same for `prose`, and docs/performance/peer.md, "Position-dependent
+//! binaries").
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");

@@ -1,7 +1,8 @@
 //! The global allocator of the `prose` and `prose-lsp` binaries.
 //!
 //! rowan allocates a tree a node or token at a time: mimalloc halves the
-//! time of a re-analysis against the system allocator (docs/performance.md).
+//! time of a re-analysis against the system allocator
+//! (docs/performance/validation.md).
 //! Its version 3 keeps freed memory for a second before it gives it back to
 //! the system, so the garbage of a large analysis (the parse's buffers, a
 //! report being serialised) piles up and the resident memory peaks far above
@@ -114,7 +115,7 @@ unsafe extern "C" {
 /// the next one allocates again, and pages given back in between are
 /// faulted in again (in the server, 437 page faults and 1.8 ms of system
 /// time per keystroke in a 5,600-line program with [`DELAY_MS`], 117 and
-/// 0.6 ms with this; docs/performance.md).
+/// 0.6 ms with this; docs/performance/language-server.md).
 pub const TYPING_DELAY_MS: c_long = 250;
 
 /// Freed memory goes back to the system [`DELAY_MS`] after it was freed
@@ -127,8 +128,8 @@ pub fn give_memory_back_soon() {
 /// Freed memory goes back to the system `ms` milliseconds after it was
 /// freed, unless `MIMALLOC_PURGE_DELAY` says otherwise. The server sets
 /// [`TYPING_DELAY_MS`] for runs over small documents and [`DELAY_MS`] for
-/// large ones, whose garbage would pile up (docs/performance.md, "Under
-/// heavy input").
+/// large ones, whose garbage would pile up (docs/performance/heavy-input.md,
+/// "Under heavy input").
 pub fn set_purge_delay(ms: c_long) {
     static OVERRIDDEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *OVERRIDDEN.get_or_init(|| std::env::var_os("MIMALLOC_PURGE_DELAY").is_some()) {

@@ -5,7 +5,7 @@
 //!     cargo bench -p prose-cli --bench check_workspace
 //!
 //! The report (JSON) goes to a temporary file; the measurements go to
-//! stderr. Results: docs/performance.md.
+//! stderr. Results: docs/performance/validation.md.
 
 #[path = "../../prose-syntax/benches/program_gen/mod.rs"]
 mod program_gen;

@@ -31,7 +31,8 @@
 //!   them (the client's parse included).
 //!
 //! Prints medians (and min / max), p50 / p99, and ours ÷ the peer's.
-//! Results: docs/performance.md, "Side by side with the peer".
+//! Results: docs/performance/peer.md, "Side by side with the peer"; the
+//! later sessions in peer-2026-11-29.md and peer-2026-11-30.md beside it.
 
 #[path = "../../../tests/common/lsp.rs"]
 mod lsp;

@@ -1,5 +1,5 @@
 //! Pattern Dialect parser throughput, in actions per second
-//! (docs/performance.md, "Pattern Dialect").
+//! (docs/performance/dialect.md).
 //!
 //! `cargo bench -p prose-dialect --bench parse`
 

@@ -7,7 +7,7 @@
 //!
 //!     cargo bench -p prose-ide --bench edit
 //!
-//! Results: docs/performance.md, "Language server".
+//! Results: docs/performance/language-server.md.
 
 #[path = "../../prose-syntax/benches/program_gen/mod.rs"]
 mod program_gen;

@@ -6,7 +6,7 @@
 //!
 //!     cargo bench -p prose-ide --bench jobs_edit
 //!
-//! Results: docs/performance.md, "Job entries (prose-jobs)", "In the editor".
+//! Results: docs/performance/jobs.md, "In the editor".
 
 #[path = "../../prose-jobs/benches/entry_gen/mod.rs"]
 mod entry_gen;

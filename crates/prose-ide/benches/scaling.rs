@@ -18,7 +18,7 @@
 //! - `suggestions`: undefined interpolations among many variables (the
 //!   "did you mean" of P101 and friends).
 //!
-//! Results: docs/performance.md, "Scaling".
+//! Results: docs/performance/scaling.md.
 
 #[path = "../../prose-syntax/benches/program_gen/mod.rs"]
 mod program_gen;

@@ -230,8 +230,8 @@ impl RootDatabase {
     /// replaced (the old tree, names, rule parts, diagnostics of a long
     /// program) are freed by the next edit's write, before that edit's run
     /// can start: about 0.1 ms of a keystroke in the 5,600-line program
-    /// (docs/performance.md, "A wider pipe, and the database trimmed
-    /// between keystrokes"). Called after a run, when the database is
+    /// (docs/performance/peer-2026-11-30.md, "A wider pipe, and the database
+    /// trimmed between keystrokes"). Called after a run, when the database is
     /// idle, it frees them between keystrokes.
     /// With a snapshot alive it does nothing: it would wait for that
     /// snapshot and cancel its queries (a request being answered).

@@ -3,7 +3,7 @@
 //!
 //!     cargo bench -p prose-jobs --bench validate
 //!
-//! Results and the machine they were measured on: docs/performance.md.
+//! Results and the machine they were measured on: docs/performance/jobs.md.
 
 #[path = "entry_gen/mod.rs"]
 mod entry_gen;

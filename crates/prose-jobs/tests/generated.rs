@@ -1,6 +1,6 @@
 //! The generated entry of the benchmark is clean at every size, and large
 //! ones check quickly enough to be in a test (a loose bound: the numbers
-//! are in docs/performance.md).
+//! are in docs/performance/jobs.md).
 
 #[path = "../benches/entry_gen/mod.rs"]
 mod entry_gen;

@@ -9,7 +9,7 @@
 //! Prints, per case, the time (wall clock) and the server's resident
 //! memory (`VmRSS`, peak `VmHWM`). The robustness tests (`tests/robust_*`)
 //! assert the behaviour; this records the figures. Results:
-//! docs/performance.md, "Under heavy input".
+//! docs/performance/heavy-input.md.
 
 #[path = "../../../tests/common/lsp.rs"]
 mod lsp;

@@ -16,7 +16,7 @@
 //! - VmRSS of the server process after initialize, with the big program
 //!   open, and with 200 documents open (~10 KB each).
 //!
-//! Results: docs/performance.md, "Language server".
+//! Results: docs/performance/language-server.md.
 
 #[path = "../../../tests/common/lsp.rs"]
 mod lsp;

@@ -97,7 +97,7 @@ pub fn run_stdio() -> ExitCode {
         // tokio runs a task woken by another next on the same thread, so a
         // message the pump passes on is read there, not handed over to the
         // thread that waits in `block_on` (a wake-up of ~50 µs on two
-        // cores, docs/performance.md).
+        // cores, docs/performance/peer-2026-11-30.md).
         let mut serve = tokio::spawn(
             Server::new(stdin, stdout, socket)
                 .concurrency_level(CONCURRENCY)

@@ -1,7 +1,7 @@
 //! Throughput of the markdown front end on large inputs.
 //!
 //! `cargo bench -p prose-markdown --bench analyze`; numbers and machine in
-//! docs/performance.md ("Markdown").
+//! docs/performance/markdown.md.
 
 use std::hint::black_box;
 

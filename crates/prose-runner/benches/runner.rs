@@ -1,4 +1,4 @@
-//! Runner benchmarks (numbers and commands in docs/performance.md):
+//! Runner benchmarks (numbers and commands in docs/performance/runner.md):
 //!
 //! - `sessions_100`: a program of 100 sequential sessions on the mock
 //!   backend, state writes not fsynced: the scheduling overhead of a

@@ -4,7 +4,7 @@
 //!
 //!     cargo bench -p prose-syntax --bench parse
 //!
-//! Results and the machine they were measured on: docs/performance.md.
+//! Results and the machine they were measured on: docs/performance/syntax.md.
 
 #[path = "program_gen/mod.rs"]
 mod program_gen;

@@ -21,7 +21,8 @@
 //!
 //! annotate-snippets lays every diagnostic out on a grid of styled
 //! characters first; on a report with many diagnostics that was half of
-//! `prose check`'s instructions (the 8 MB file of docs/performance.md).
+//! `prose check`'s instructions (the 8 MB file of
+//! docs/performance/peer-2026-11-29.md).
 //! Anything else falls back to annotate-snippets ([`write`] returns
 //! `false` and writes nothing): a range over several lines or over a line
 //! break; in the line, the message or the path, a character that is not

@@ -134,7 +134,7 @@ const TYPING_TEXT: usize = 1024 * 1024;
 /// stays with the process: through the pause between two keystrokes for
 /// documents of a usual size, whose runs free and allocate again a few
 /// megabytes each; briefly for larger ones, whose garbage would pile up
-/// (docs/performance.md).
+/// (docs/performance/language-server.md).
 #[cfg(feature = "mimalloc")]
 fn purge_delay(text: usize) -> std::ffi::c_long {
     if text <= TYPING_TEXT {
@@ -192,7 +192,8 @@ fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcom
     // it balances the load), by when this thread had the names and
     // computed the diagnostics itself: the work meant to go off the path
     // stayed on it. A parked thread is woken in tens of microseconds, and
-    // no thread is made and torn down per keystroke (docs/performance.md).
+    // no thread is made and torn down per keystroke
+    // (docs/performance/peer-2026-11-29.md).
     // Outside a runtime (tests), a thread of its own.
     match tokio::runtime::Handle::try_current() {
         Ok(runtime) => drop(runtime.spawn_blocking(ahead)),
@@ -527,7 +528,7 @@ async fn run_and_publish(
         let outcome = match compute_push(job, &mut taken) {
             // Published from this thread: the frames go to the output
             // thread at once, not through a wake-up of the async side
-            // first (docs/performance.md, "Fewer hand-offs").
+            // first (docs/performance/peer-2026-11-30.md, "Fewer hand-offs").
             Outcome::Done(results) => {
                 let bodies = results.into_iter().map(PushBody::new).collect();
                 Pushed::Published(publish(&publisher, generation, bodies))

@@ -212,8 +212,8 @@ pub const PIPE_SIZE: usize = 1 << 20;
 /// publication. With room for the whole frame it is written in one go and
 /// read in one or two (the kernel takes a pipe's pages as they are
 /// written, so a pipe that holds little costs little). See
-/// docs/performance.md, "A wider pipe, and the database trimmed between
-/// keystrokes".
+/// docs/performance/peer-2026-11-30.md, "A wider pipe, and the database
+/// trimmed between keystrokes".
 pub fn widen_pipe(fd: &impl std::os::fd::AsFd) {
     #[cfg(target_os = "linux")]
     {
@@ -264,7 +264,7 @@ async fn relay<R: AsyncRead + Unpin>(input: R, queue: mpsc::Sender<Out>, stash: 
 /// frame goes from the task that queued it to the output with one hand-off.
 /// (tokio's stdout took two, to a thread of the blocking pool and back,
 /// for every write, and copied each frame once more; the diagnostics of a
-/// long program arrived 6-9% later, docs/performance.md.)
+/// long program arrived 6-9% later, docs/performance/peer-2026-11-29.md.)
 fn write<W: std::io::Write>(mut queue: mpsc::Receiver<Out>, mut out: W) {
     while let Some(item) = queue.blocking_recv() {
         match item {
