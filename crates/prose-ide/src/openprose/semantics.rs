@@ -235,6 +235,18 @@ struct Named {
     /// [`FileSemantics::find`] does not scan thousands of definitions of
     /// one name.
     first_of_kind: smallvec::SmallVec<[(DefKind, DefId); 1]>,
+    /// The flat bindings among `ids` ([`DefKind::is_flat_binding`]), in
+    /// definition order: where a variable reference looks for the last
+    /// binding before it (`replay.rs`), by a binary search while their
+    /// ranges start in that order (as the walk makes them), so that
+    /// thousands of bindings of one name are not scanned per reference.
+    flat: smallvec::SmallVec<[DefId; 1]>,
+    /// Whether a flat binding starts before one defined earlier (then
+    /// `flat` is scanned). An edit that moves every offset after a point
+    /// keeps the order, so moved names keep this.
+    flat_out_of_order: bool,
+    /// The first flat binding outside every block definition.
+    first_program: Option<DefId>,
 }
 
 impl Named {

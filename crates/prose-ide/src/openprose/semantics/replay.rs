@@ -136,46 +136,57 @@ impl Replay {
         let id = DefId(self.out.defs.len() as u32);
         // The map is the replay's own until it is done.
         let by_name = Arc::make_mut(&mut self.out.by_name);
-        match by_name.get_mut(def.name.as_str()) {
-            Some(named) => named.push(id, def.kind),
-            None => by_name
-                .entry(def.name.clone())
-                .or_default()
-                .push(id, def.kind),
+        let named = match by_name.get_mut(def.name.as_str()) {
+            Some(named) => named,
+            None => by_name.entry(def.name.clone()).or_default(),
+        };
+        named.push(id, def.kind);
+        if def.kind.is_flat_binding() {
+            let defs = &self.out.defs;
+            if named
+                .flat
+                .last()
+                .is_some_and(|last| defs[last.0 as usize].range.start() > def.range.start())
+            {
+                named.flat_out_of_order = true;
+            }
+            named.flat.push(id);
+            if !def.in_block_def && named.first_program.is_none() {
+                named.first_program = Some(id);
+            }
         }
         self.out.defs.push(def);
         id
     }
 
     /// A variable bound outside every scope the reference is in: the last
-    /// program binding before `at`, else an input, else (in a block body,
-    /// which runs where it is called) any program binding.
+    /// program binding before `at` (by where its range starts; of those
+    /// starting at the same offset, the last defined), else an input, else
+    /// (in a block body, which runs where it is called) any program
+    /// binding.
     fn lookup_variable(&self, name: &str, at: TextSize, in_block_def: bool) -> Option<DefId> {
-        let candidates = self
-            .out
-            .by_name
-            .get(name)
-            .map_or(&[][..], |n| n.ids.as_slice());
-        let def = |id: &DefId| self.out.def(*id);
-        let flat = |d: &Def| d.kind.is_flat_binding();
-        let before = candidates
-            .iter()
-            .filter(|id| flat(def(id)) && def(id).range.start() < at)
-            .max_by_key(|id| def(id).range.start());
-        if let Some(&id) = before {
-            return Some(id);
+        let named = self.out.by_name.get(name)?;
+        let start = |id: &DefId| self.out.def(*id).range.start();
+        let before = if named.flat_out_of_order {
+            named
+                .flat
+                .iter()
+                .filter(|id| start(id) < at)
+                .max_by_key(|id| start(id))
+                .copied()
+        } else {
+            let below = named.flat.partition_point(|id| start(id) < at);
+            below.checked_sub(1).map(|i| named.flat[i])
+        };
+        if before.is_some() {
+            return before;
         }
-        if let Some(&id) = candidates.iter().find(|id| def(id).kind == DefKind::Input) {
+        if let Some(id) = named.first(DefKind::Input) {
             return Some(id);
         }
         if in_block_def {
             // The body runs at the call site: any program binding may be in scope.
-            if let Some(&id) = candidates
-                .iter()
-                .find(|id| flat(def(id)) && !def(id).in_block_def)
-            {
-                return Some(id);
-            }
+            return named.first_program;
         }
         None
     }
@@ -188,11 +199,7 @@ impl Replay {
     fn finish(mut self) -> FileSemantics {
         for i in std::mem::take(&mut self.deferred) {
             let name = &self.out.refs[i].name;
-            let defs = &self.out.defs;
-            let target = self.out.named(name).find(|id| {
-                let d = &defs[id.0 as usize];
-                d.kind.is_flat_binding() && !d.in_block_def
-            });
+            let target = self.out.by_name.get(name).and_then(|n| n.first_program);
             self.out.refs[i].target = target;
         }
         self.out
