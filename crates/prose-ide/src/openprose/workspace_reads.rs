@@ -32,6 +32,7 @@
 //! still makes a rule run again after every edit.
 
 use prose_syntax::TextRange;
+use rustc_hash::FxHashMap;
 
 use super::{contract::Contract, ctx::Ctx};
 use crate::db::SourceFile;
@@ -45,13 +46,14 @@ pub(crate) struct WorkspaceReads {
     has_workspace: Option<bool>,
     root: Option<String>,
     home: Option<Option<String>>,
-    /// Memory files asked about, each with whether it existed.
-    memory: Vec<(String, bool)>,
+    /// Memory files asked about, each with whether it existed (by path:
+    /// a rule may ask about thousands, once each).
+    memory: FxHashMap<String, bool>,
     /// Candidate lists looked up among the loaded files, each with the
     /// file found.
-    loaded: Vec<(Vec<String>, Option<SourceFile>)>,
+    loaded: FxHashMap<Vec<String>, Option<SourceFile>>,
     /// Programs whose contract was read, each with that contract.
-    contracts: Vec<(SourceFile, Contract)>,
+    contracts: FxHashMap<SourceFile, Contract>,
     /// Ranges of the file's text read, in the coordinates of the findings
     /// they are kept with.
     text: Vec<TextRange>,
@@ -75,21 +77,19 @@ impl WorkspaceReads {
     }
 
     pub(crate) fn memory_file(&mut self, path: &str, answer: bool) {
-        if !self.memory.iter().any(|(p, _)| p == path) {
-            self.memory.push((path.to_string(), answer));
+        if !self.memory.contains_key(path) {
+            self.memory.insert(path.to_string(), answer);
         }
     }
 
     pub(crate) fn loaded_file(&mut self, candidates: &[String], answer: Option<SourceFile>) {
-        if !self.loaded.iter().any(|(c, _)| c == candidates) {
-            self.loaded.push((candidates.to_vec(), answer));
+        if !self.loaded.contains_key(candidates) {
+            self.loaded.insert(candidates.to_vec(), answer);
         }
     }
 
     pub(crate) fn contract(&mut self, file: SourceFile, answer: &Contract) {
-        if !self.contracts.iter().any(|(f, _)| *f == file) {
-            self.contracts.push((file, answer.clone()));
-        }
+        self.contracts.entry(file).or_insert_with(|| answer.clone());
     }
 
     pub(crate) fn text(&mut self, range: TextRange) {

@@ -30,7 +30,7 @@
 //! row no E-code; this project numbers it P201. Same severity in every
 //! profile.
 
-use super::program_shared::{bound_name, imports};
+use super::program_shared::{Import, bound_name, imports};
 use crate::openprose::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -45,15 +45,34 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let all = imports(ctx);
-    for (i, imp) in all.iter().enumerate() {
+    // Per bound name, among the earlier imports that are not duplicates:
+    // the first, and the first whose program differs from the first's.
+    // The first earlier one whose program differs from a later import's
+    // is one of these two (found without scanning every earlier import).
+    let mut earlier: rustc_hash::FxHashMap<&str, (&Import, Option<&Import>)> = Default::default();
+    for imp in all.iter() {
         let Some(name) = &imp.name else { continue };
+        let first = earlier.get(name.as_str()).and_then(|&(first, other)| {
+            if first.key != imp.key {
+                Some(first)
+            } else {
+                other
+            }
+        });
+        if !imp.duplicate {
+            earlier
+                .entry(name.as_str())
+                .and_modify(|(first, other)| {
+                    if other.is_none() && first.key != imp.key {
+                        *other = Some(imp);
+                    }
+                })
+                .or_insert((imp, None));
+        }
         if imp.duplicate || imp.path.trim().is_empty() {
             continue;
         }
-        let Some(first) = all[..i]
-            .iter()
-            .find(|f| f.name.as_ref() == Some(name) && f.key != imp.key && !f.duplicate)
-        else {
+        let Some(first) = first else {
             continue;
         };
         let range = bound_name(&imp.stmt).map_or(imp.path_range, |(_, r)| r);
@@ -92,6 +111,26 @@ use "@dave/critique" as critic
                   related 1:5-1:22: imported here
                 P201 4:25-4:31 error: Alias required when importing multiple: `critic` already names `@carol/critique`; choose another alias
                   related 3:5-3:22: imported here
+            "#]],
+        );
+    }
+
+    /// Each later import is reported against the first one of its name,
+    /// a repeat of the first (E010) against nothing.
+    #[test]
+    fn every_later_import_points_at_the_first() {
+        check_code(
+            "P201",
+            r#"use "@alice/research"
+use "@alice/research"
+use "@bob/research"
+use "@carol/research"
+"#,
+            expect![[r#"
+                P201 3:5-3:20 error: Alias required when importing multiple: `research` already names `@alice/research`; add `as other-name`
+                  related 1:5-1:22: imported here
+                P201 4:5-4:22 error: Alias required when importing multiple: `research` already names `@alice/research`; add `as other-name`
+                  related 1:5-1:22: imported here
             "#]],
         );
     }

@@ -119,11 +119,15 @@ pub(super) fn imports(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Import>> {
 
 fn compute_imports(ctx: &Ctx<'_>) -> Vec<Import> {
     let mut out: Vec<Import> = Vec::new();
+    // The keys of the imports so far (looked up, not scanned: a file may
+    // have thousands of `use` statements).
+    let mut keys: rustc_hash::FxHashSet<String> = Default::default();
     for u in ctx.nodes_of::<ast::UseStmt>() {
         let Some(lit) = u.path() else { continue };
         let path = lit.value();
         let key = program_key(ctx, &path);
-        let duplicate = !path.trim().is_empty() && out.iter().any(|i| i.key == key);
+        let seen = !keys.insert(key.clone());
+        let duplicate = !path.trim().is_empty() && seen;
         out.push(Import {
             // `bound_name`, from the path already read.
             name: match u.alias() {
