@@ -294,31 +294,51 @@ fn agent_name(
 
 /// Program order: source order, with each `block` body placed at the
 /// block's first invocation from outside its own body.
+///
+/// A position's place is the path of call offsets from the top level down
+/// to its frame, then its own offset, compared as a sequence: a block body
+/// runs where its first call (the least such path) runs. The paths are not
+/// kept: the frames are entered depth first, each at its first call in
+/// that order (which is the least path to it), and numbered in the order
+/// of a walk through them; a position is then placed by the number of the
+/// stretch of its frame it lies in (between two calls that entered a
+/// frame) and its offset. Comparing those pairs compares the paths. (A
+/// chain of thousands of blocks, each calling the next, made paths as long
+/// as the chain, and placing them again round after round took cubic time.)
 struct ProgramOrder {
-    /// Block definitions (first per name) and where each first runs.
-    blocks: Vec<(SyntaxNode, Option<Vec<u32>>)>,
     /// Every block definition, in pre-order.
     every: Vec<SyntaxNode>,
-    /// Positions in `blocks` by definition node.
+    /// For each of `every`, the nearest definition holding it (definitions
+    /// nest: the one holding a range is the nearest before it that holds
+    /// it, or one holding that).
+    holder: Vec<Option<usize>>,
+    /// Positions among the first block definitions of each name, by
+    /// definition node.
     index: HashMap<SyntaxNode, usize>,
+    /// The top level (0) and each first block definition (1 + its index):
+    /// how its body is placed, if it runs.
+    frames: Vec<Option<Placed>>,
 }
 
-/// Where a node sits: outside every block, in the body of the `blocks`
-/// entry, or in a block that is not the first of its name (never run).
+/// How the positions of a frame that runs are placed.
+#[derive(Clone, Default)]
+struct Placed {
+    /// The number of the stretch before the frame's first call that
+    /// entered another frame.
+    entry: u32,
+    /// The offset of each call that entered another frame, in order, and
+    /// the number of the stretch after it.
+    after_calls: Vec<(u32, u32)>,
+}
+
+/// Where a node sits: outside every block, in the body of a first block
+/// definition of its name, or in a block that is not the first of its
+/// name (never run).
 #[derive(Clone, Copy)]
 enum Frame {
     Top,
     Block(usize),
     Dead,
-}
-
-/// A `do` call of a block, with what the relaxation needs to know about it
-/// (found once, not in every round).
-struct BlockCall {
-    /// The frame the call sits in.
-    frame: Frame,
-    /// The call's start offset.
-    offset: u32,
 }
 
 impl ProgramOrder {
@@ -338,18 +358,33 @@ impl ProgramOrder {
                 });
             }
         }
+        let mut holder = Vec::with_capacity(every.len());
+        let mut open: Vec<usize> = Vec::new();
+        for (i, def) in every.iter().enumerate() {
+            let range = def.text_range();
+            while let Some(&o) = open.last() {
+                if every[o].text_range().contains_range(range) {
+                    break;
+                }
+                open.pop();
+            }
+            holder.push(open.last().copied());
+            open.push(i);
+        }
         let mut this = ProgramOrder {
-            blocks: defs.iter().map(|n| (n.clone(), None)).collect(),
             every,
+            holder,
             index: defs
                 .iter()
                 .enumerate()
                 .map(|(i, n)| (n.clone(), i))
                 .collect(),
+            frames: vec![None; defs.len() + 1],
         };
-        // Calls by the block they call, without those inside that block's
-        // own body: each definition meets only its own calls from outside.
-        let mut calls: Vec<Vec<BlockCall>> = (0..defs.len()).map(|_| Vec::new()).collect();
+        // The calls in each frame (offset, the frame of the block called),
+        // without those inside the called block's own body: each
+        // definition meets only its own calls from outside.
+        let mut calls: Vec<Vec<(u32, usize)>> = vec![Vec::new(); defs.len() + 1];
         for c in nodes::<ast::DoCall>(ctx) {
             let Some(n) = c.name_ref() else { continue };
             // The name as `NameRef::text` reads it, without a copy.
@@ -361,31 +396,44 @@ impl ProgramOrder {
             if call.ancestors().any(|a| a == defs[target]) {
                 continue;
             }
-            calls[target].push(BlockCall {
-                frame: this.frame(call),
-                offset: u32::from(call.text_range().start()),
-            });
-        }
-        // Bellman-Ford style relaxation: a block's first run is the
-        // earliest of its calls; a call inside another block runs when that
-        // block does. Shortest placements follow no cycle, so as many rounds
-        // as there are blocks suffice.
-        for _ in 0..=defs.len() {
-            let mut changed = false;
-            for (i, block_calls) in calls.iter().enumerate() {
-                let best = block_calls
-                    .iter()
-                    .filter_map(|call| this.place(call.frame, call.offset))
-                    .min();
-                if let Some(b) = best
-                    && this.blocks[i].1.as_ref().is_none_or(|cur| b < *cur)
-                {
-                    this.blocks[i].1 = Some(b);
-                    changed = true;
-                }
+            let offset = u32::from(call.text_range().start());
+            match this.frame(call) {
+                Frame::Top => calls[0].push((offset, target + 1)),
+                Frame::Block(i) => calls[i + 1].push((offset, target + 1)),
+                Frame::Dead => {}
             }
-            if !changed {
-                break;
+        }
+        for list in &mut calls {
+            list.sort_by_key(|&(offset, _)| offset);
+        }
+        // Depth first from the top level, the calls of each frame in
+        // order: a frame is entered at its first call met, the least path
+        // to it. Each entry and each return starts a new stretch.
+        let mut stretch = 0;
+        this.frames[0] = Some(Placed::default());
+        // The frames entered: each with its next call, and the offset of
+        // the call that entered it.
+        let mut stack: Vec<(usize, usize, u32)> = vec![(0, 0, 0)];
+        while let Some(top) = stack.last_mut() {
+            let (frame, next) = (top.0, top.1);
+            let Some(&(offset, target)) = calls[frame].get(next) else {
+                let (_, _, entered_at) = stack.pop().expect("a frame on the stack");
+                if let Some(&(parent, _, _)) = stack.last() {
+                    stretch += 1;
+                    if let Some(placed) = &mut this.frames[parent] {
+                        placed.after_calls.push((entered_at, stretch));
+                    }
+                }
+                continue;
+            };
+            top.1 += 1;
+            if this.frames[target].is_none() {
+                stretch += 1;
+                this.frames[target] = Some(Placed {
+                    entry: stretch,
+                    after_calls: Vec::new(),
+                });
+                stack.push((target, 0, offset));
             }
         }
         this
@@ -404,17 +452,22 @@ impl ProgramOrder {
     /// (not empty): the nearest block definition whose range holds it (a
     /// node's ancestors are the nodes whose ranges hold a range it covers,
     /// and the nearest comes last in pre-order).
+    /// The last definition starting at or before the range is the one, or
+    /// one holding it is (a definition that starts before it and holds the
+    /// range holds it too): its holders are tried, not every definition
+    /// before it.
     fn frame_at(&self, range: TextRange) -> Frame {
         let before = self
             .every
             .partition_point(|b| b.text_range().start() <= range.start());
-        self.frame_of(
-            self.every[..before]
-                .iter()
-                .rev()
-                .find(|b| b.text_range().contains_range(range))
-                .cloned(),
-        )
+        let mut at = before.checked_sub(1);
+        while let Some(i) = at {
+            if self.every[i].text_range().contains_range(range) {
+                return self.frame_of(Some(self.every[i].clone()));
+            }
+            at = self.holder[i];
+        }
+        self.frame_of(None)
     }
 
     /// The frame of the body of `block` (none: outside every block).
@@ -428,19 +481,22 @@ impl ProgramOrder {
         }
     }
 
-    /// Where something at `offset` in `frame` runs first, if it runs at all.
+    /// Where something at `offset` in `frame` runs first, if it runs at
+    /// all: the number of its frame's stretch, then the offset.
     fn place(&self, frame: Frame, offset: u32) -> Option<Vec<u32>> {
-        match frame {
-            Frame::Top => Some(vec![offset]),
+        let placed = match frame {
+            Frame::Top => self.frames[0].as_ref(),
             Frame::Dead => None,
-            Frame::Block(i) => {
-                let first = self.blocks[i].1.as_ref()?;
-                let mut p = Vec::with_capacity(first.len() + 1);
-                p.extend_from_slice(first);
-                p.push(offset);
-                Some(p)
-            }
-        }
+            Frame::Block(i) => self.frames[i + 1].as_ref(),
+        }?;
+        let before = placed
+            .after_calls
+            .partition_point(|&(call, _)| call < offset);
+        let stretch = match before {
+            0 => placed.entry,
+            n => placed.after_calls[n - 1].1,
+        };
+        Some(vec![stretch, offset])
     }
 
     /// Where `node` runs first in program order, if it runs at all.
@@ -453,6 +509,162 @@ impl ProgramOrder {
 mod tests {
     use crate::openprose::rule_tests::{check_code, check_code_strict, check_no};
     use expect_test::expect;
+
+    /// The place of every agent invocation as a path: the offsets of the
+    /// calls from the top level down to its frame, then its own offset,
+    /// each block body at its least call from outside it, found by
+    /// relaxing until nothing changes (the definition `ProgramOrder`
+    /// computes without keeping paths).
+    fn paths(ctx: &super::Ctx<'_>) -> Vec<Option<Vec<u32>>> {
+        use super::{AstNode, SyntaxKind, SyntaxNode, ast, nodes};
+        let mut defs: Vec<SyntaxNode> = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for b in nodes::<ast::BlockDef>(ctx) {
+            if let Some(n) = b.name()
+                && !names.contains(&n.text())
+            {
+                names.push(n.text());
+                defs.push(b.syntax().clone());
+            }
+        }
+        // The frame of a node: None at the top level, Some(None) in a
+        // block that never runs, Some(Some(i)) in the body of `defs[i]`.
+        let frame = |n: &SyntaxNode| -> Option<Option<usize>> {
+            let def = n
+                .ancestors()
+                .skip(1)
+                .find(|a| a.kind() == SyntaxKind::BLOCK_DEF)?;
+            Some(defs.iter().position(|d| *d == def))
+        };
+        let mut first: Vec<Option<Vec<u32>>> = vec![None; defs.len()];
+        let place = |first: &[Option<Vec<u32>>], f: Option<Option<usize>>, offset: u32| match f {
+            None => Some(vec![offset]),
+            Some(None) => None,
+            Some(Some(i)) => first[i].clone().map(|mut p| {
+                p.push(offset);
+                p
+            }),
+        };
+        loop {
+            let mut changed = false;
+            for c in nodes::<ast::DoCall>(ctx) {
+                let Some(name) = c.name_ref() else { continue };
+                let Some(target) = names.iter().position(|n| *n == name.text()) else {
+                    continue;
+                };
+                if c.syntax().ancestors().any(|a| a == defs[target]) {
+                    continue;
+                }
+                let offset = u32::from(c.syntax().text_range().start());
+                if let Some(p) = place(&first, frame(c.syntax()), offset)
+                    && first[target].as_ref().is_none_or(|cur| p < *cur)
+                {
+                    first[target] = Some(p);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        ctx.syntax()
+            .descendants()
+            .filter(|n| matches!(n.kind(), SyntaxKind::SESSION_EXPR | SyntaxKind::RESUME_EXPR))
+            .map(|n| place(&first, frame(&n), u32::from(n.text_range().start())))
+            .collect()
+    }
+
+    /// Programs of blocks calling each other in every order: chains
+    /// defined forwards and backwards, calls from block bodies before and
+    /// after the top level's, recursion, repeated and nested definitions.
+    fn block_programs() -> Vec<String> {
+        let mut out = Vec::new();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % n
+        };
+        for _ in 0..300 {
+            let blocks = 1 + next(6);
+            let mut text = String::new();
+            let line = |next: &mut dyn FnMut(u64) -> u64, indent: &str| match next(4) {
+                0 => format!("{indent}session \"s\"\n"),
+                1 => format!("{indent}session: a\n"),
+                2 => format!("{indent}resume: a\n  {indent}prompt: \"p\"\n"),
+                _ => format!("{indent}do b{}()\n", next(blocks)),
+            };
+            for _ in 0..next(4) {
+                text += &line(&mut next, "");
+            }
+            for _ in 0..blocks + next(3) {
+                text += &format!("block b{}():\n", next(blocks));
+                for _ in 0..1 + next(3) {
+                    text += &line(&mut next, "  ");
+                }
+                if next(5) == 0 {
+                    text += &format!("  block b{}():\n", next(blocks));
+                    text += &line(&mut next, "    ");
+                    // Back in the outer body, after the inner definition.
+                    text += &line(&mut next, "  ");
+                }
+                if next(2) == 0 {
+                    text += &line(&mut next, "");
+                }
+            }
+            out.push(text);
+        }
+        out
+    }
+
+    /// `ProgramOrder` orders every two invocations as their paths do, and
+    /// places the same ones, whether their frame is found from the node or
+    /// from its range (on the sample programs and on programs of blocks
+    /// calling each other).
+    #[test]
+    fn program_order_compares_as_the_call_paths() {
+        let mut texts = crate::openprose::rule_tests::sample_texts();
+        texts.extend(block_programs());
+        let mut compared = 0;
+        for text in texts {
+            let mut host = crate::AnalysisHost::new();
+            let file = host.set_file_text("/ws/p.prose", text.as_str());
+            let analysis = host.analysis();
+            compared += analysis
+                .with_db(|db| {
+                    use super::SyntaxKind;
+                    let mut compared = 0;
+                    let ctx = super::Ctx::new(db, analysis.source_file(file), None);
+                    let order = super::ProgramOrder::new(&ctx);
+                    let placed: Vec<Option<Vec<u32>>> = ctx
+                        .syntax()
+                        .descendants()
+                        .filter(|n| {
+                            matches!(n.kind(), SyntaxKind::SESSION_EXPR | SyntaxKind::RESUME_EXPR)
+                        })
+                        .map(|n| {
+                            // Found from the range as from the node.
+                            let range = n.text_range();
+                            let by_range = order.place(order.frame_at(range), range.start().into());
+                            assert_eq!(by_range, order.position(&n), "{text}");
+                            by_range
+                        })
+                        .collect();
+                    let paths = paths(&ctx);
+                    for (a, pa) in placed.iter().zip(&paths) {
+                        assert_eq!(a.is_some(), pa.is_some(), "{text}");
+                        for (b, pb) in placed.iter().zip(&paths) {
+                            if let (Some(a), Some(b), Some(pa), Some(pb)) = (a, b, pa, pb) {
+                                assert_eq!(a.cmp(b), pa.cmp(pb), "{text}");
+                                compared += 1;
+                            }
+                        }
+                    }
+                    compared
+                })
+                .unwrap();
+        }
+        assert!(compared > 2_000, "{compared} comparisons");
+    }
 
     /// The invocations kept per statement (a host that keeps them) are
     /// those a batch database finds through the rules' index, over the
