@@ -4,32 +4,62 @@
 /// or the one at the smallest edit distance if that is at most a third of
 /// the longer name (at least 1). `None` when nothing is close.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = name.to_lowercase();
-    let chars = name.chars().count();
-    let mut best: Option<(usize, &'a str)> = None;
-    for c in candidates {
-        if c == name {
-            continue;
-        }
-        let d = if c.to_lowercase() == lower {
-            0
-        } else {
-            let bound = (chars.max(c.chars().count()) / 3).max(1);
-            // The distance is at least the difference in length.
-            if chars.abs_diff(c.chars().count()) > bound {
-                continue;
-            }
-            let d = strsim::damerau_levenshtein(name, c);
-            if d > bound {
-                continue;
-            }
-            d
-        };
-        if best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, c));
+    Candidates::new(candidates).nearest(name)
+}
+
+/// Names to suggest from, each read once (its lower case and length in
+/// characters) for any number of [`Candidates::nearest`] questions: a job
+/// entry with thousands of prompt variables asks about each unknown use.
+pub struct Candidates<'a> {
+    /// Each name, its lower case and its length in characters.
+    items: Vec<(&'a str, String, usize)>,
+}
+
+impl<'a> Candidates<'a> {
+    pub fn new(names: impl IntoIterator<Item = &'a str>) -> Candidates<'a> {
+        Candidates {
+            items: names
+                .into_iter()
+                .map(|c| (c, c.to_lowercase(), c.chars().count()))
+                .collect(),
         }
     }
-    best.map(|(_, c)| c)
+
+    /// The names, in order.
+    pub fn names(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.items.iter().map(|&(c, _, _)| c)
+    }
+
+    /// [`nearest`] among these names.
+    pub fn nearest(&self, name: &str) -> Option<&'a str> {
+        let lower = name.to_lowercase();
+        let chars = name.chars().count();
+        let mut best: Option<(usize, &'a str)> = None;
+        for (c, c_lower, c_chars) in &self.items {
+            let (c, c_chars) = (*c, *c_chars);
+            if c == name {
+                continue;
+            }
+            let d = if *c_lower == lower {
+                0
+            } else {
+                let bound = (chars.max(c_chars) / 3).max(1);
+                // The distance is at least the difference in length.
+                if chars.abs_diff(c_chars) > bound {
+                    continue;
+                }
+                let d = strsim::damerau_levenshtein(name, c);
+                if d > bound {
+                    continue;
+                }
+                d
+            };
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, c));
+            }
+        }
+        best.map(|(_, c)| c)
+    }
 }
 
 /// Whether `best`, the name [`nearest`] chose for the misspelled `name`,

@@ -49,7 +49,18 @@ pub(crate) struct Analyzer<'e> {
     /// expands one prompt needs to hear of them, or it would get a text
     /// with a hole in it.
     pub(crate) shape_errors: bool,
+    /// The names an unknown variable may be a misspelling of, read once
+    /// (J015), and the suggestion for each unknown name met: one name used
+    /// thousands of times is compared with the variables once.
+    suggestions: Option<Suggestions<'e>>,
 }
+
+/// The names to suggest from and the suggestion for each unknown name
+/// asked about ([`unknown_prompt_variable::suggestion`]).
+type Suggestions<'e> = (
+    crate::nearest::Candidates<'e>,
+    HashMap<String, Option<(String, bool)>>,
+);
 
 impl<'e> Analyzer<'e> {
     pub(crate) fn new(entry: &'e Entry) -> Analyzer<'e> {
@@ -67,6 +78,7 @@ impl<'e> Analyzer<'e> {
             cut: vec![false; entry.prompt_variables.len()],
             diagnostics: Vec::new(),
             shape_errors: false,
+            suggestions: None,
         }
     }
 
@@ -184,9 +196,19 @@ impl<'e> Analyzer<'e> {
             if self.entry.has_prompt_variables {
                 // In file order, so that a tie suggests the same name
                 // every time.
-                let names = self.entry.prompt_variables.iter().map(|v| v.name.as_str());
-                self.diagnostics
-                    .push(unknown_prompt_variable::diagnostic(path, u, names));
+                let entry = self.entry;
+                let (candidates, found) = self.suggestions.get_or_insert_with(|| {
+                    let names = entry.prompt_variables.iter().map(|v| v.name.as_str());
+                    (unknown_prompt_variable::candidates(names), HashMap::new())
+                });
+                let suggested = found
+                    .entry(u.name.clone())
+                    .or_insert_with(|| unknown_prompt_variable::suggestion(&u.name, candidates));
+                self.diagnostics.push(unknown_prompt_variable::diagnostic(
+                    path,
+                    u,
+                    suggested.as_ref(),
+                ));
             }
             return kept.incomplete();
         };

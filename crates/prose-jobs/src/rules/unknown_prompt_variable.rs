@@ -60,7 +60,7 @@
 use crate::{
     diagnostic::{Fix, JobDiagnostic, Rule, Severity},
     model::VariableUse,
-    nearest::{is_obvious, nearest},
+    nearest::{Candidates, is_obvious},
     path::At,
     variables::RUNTIME_VARIABLES,
 };
@@ -73,29 +73,37 @@ pub(crate) const RULE: Rule = Rule {
     source: include_str!("unknown_prompt_variable.rs"),
 };
 
-/// `u`, used in the prompt at `path`, names no variable; `names` are the
-/// prompt variables (for a suggestion).
-pub(crate) fn diagnostic<'a>(
+/// `u`, used in the prompt at `path`, names no variable; `suggested` is
+/// its [`suggestion`].
+pub(crate) fn diagnostic(
     path: &At<'_>,
     u: &VariableUse,
-    names: impl Iterator<Item = &'a str>,
+    suggested: Option<&(String, bool)>,
 ) -> JobDiagnostic {
-    let runtime = RUNTIME_VARIABLES.iter().map(|r| &r[1..]);
-    let candidates: Vec<&str> = names.chain(runtime).collect();
-    let near = nearest(&u.name, candidates.iter().copied());
     JobDiagnostic::new(
         &RULE,
         &path.render(),
         format!("Cannot find prompt variable: ${}.", u.name),
         u.range,
     )
-    .with_fix(near.map(|n| {
-        Fix::replace(format!("Change to ${n}"), u.range, format!("${n}")).safe_if(is_obvious(
-            &u.name,
-            n,
-            candidates.iter().copied(),
-        ))
+    .with_fix(suggested.map(|(n, obvious)| {
+        Fix::replace(format!("Change to ${n}"), u.range, format!("${n}")).safe_if(*obvious)
     }))
+}
+
+/// The names an unknown variable may be a misspelling of: the prompt
+/// variables `names`, then the runtime variables.
+pub(crate) fn candidates<'a>(names: impl Iterator<Item = &'a str>) -> Candidates<'a> {
+    let runtime = RUNTIME_VARIABLES.iter().map(|r| &r[1..]);
+    Candidates::new(names.chain(runtime))
+}
+
+/// The name to suggest for the unknown variable `name` among
+/// `candidates`, and whether the correction is obvious (safe to apply).
+/// The same for every use of one name: callers ask once per name.
+pub(crate) fn suggestion(name: &str, candidates: &Candidates<'_>) -> Option<(String, bool)> {
+    let near = candidates.nearest(name)?;
+    Some((near.to_string(), is_obvious(name, near, candidates.names())))
 }
 
 #[cfg(test)]
