@@ -16,7 +16,20 @@
 //! - `selection_ranges`: the selection chain at 2,001 positions per base
 //!   size spread over a generated program;
 //! - `suggestions`: undefined interpolations among many variables (the
-//!   "did you mean" of P101 and friends).
+//!   "did you mean" of P101 and friends);
+//! - `elif_chain`: one `if` with thousands of `elif`s (P904 looked for an
+//!   `else` among the chain's clauses once per `elif`);
+//! - `one_name_outputs`: `output v = v` on every line (each reference
+//!   looked for the last binding among every binding of its name);
+//! - `use_statements`: a `use` of a different program on every line (E010
+//!   and P201 compared each with every earlier one; the reads P204 records
+//!   were kept in a list searched on each);
+//! - `block_chain`: blocks each calling the next, defined last first
+//!   (E018 and W011 placed the block bodies by paths as long as the chain,
+//!   again in as many rounds as there were blocks);
+//! - `job_variable_chain`: a job entry's prompt variables each naming the
+//!   next in a way that reads as one unknown name (J015 compared that name
+//!   with every variable once per use).
 //!
 //! Results: docs/performance/scaling.md.
 
@@ -41,6 +54,8 @@ struct Case {
     /// Whether each run starts from a changed text (the rules' cases:
     /// their results are cached otherwise); the re-parse is timed too.
     fresh: bool,
+    /// The file's path (its name says what language it holds).
+    file: &'static str,
 }
 
 fn base() -> usize {
@@ -52,8 +67,13 @@ fn base() -> usize {
 
 const FILE: &str = "/ws/a.prose";
 
+/// A job entry's path.
+const JOB_FILE: &str = "/ws/a.jobs.json";
+
 fn file(host: &AnalysisHost) -> prose_ide::FileId {
-    host.file_id(FILE).expect("the file is loaded")
+    host.file_id(FILE)
+        .or_else(|| host.file_id(JOB_FILE))
+        .expect("the file is loaded")
 }
 
 fn diagnostics(host: &AnalysisHost, _: usize) {
@@ -77,6 +97,7 @@ fn cases() -> Vec<Case> {
                 std::hint::black_box(actions);
             },
             fresh: false,
+            file: FILE,
         },
         Case {
             name: "duplicate_variable",
@@ -89,18 +110,21 @@ fn cases() -> Vec<Case> {
             },
             run: diagnostics,
             fresh: true,
+            file: FILE,
         },
         Case {
             name: "parallel_blocks",
             input: |k| "parallel:\n  a = session \"x\"\n".repeat(k * base() * 1_000),
             run: diagnostics,
             fresh: true,
+            file: FILE,
         },
         Case {
             name: "redeclared_inputs",
             input: |k| "input topic: \"t\"\n".repeat(k * base() * 2_000),
             run: diagnostics,
             fresh: true,
+            file: FILE,
         },
         Case {
             name: "selection_ranges",
@@ -117,6 +141,7 @@ fn cases() -> Vec<Case> {
                 std::hint::black_box(chains);
             },
             fresh: false,
+            file: FILE,
         },
         Case {
             name: "suggestions",
@@ -131,6 +156,78 @@ fn cases() -> Vec<Case> {
             },
             run: diagnostics,
             fresh: true,
+            file: FILE,
+        },
+        Case {
+            name: "elif_chain",
+            input: |k| {
+                let mut s = String::from("if **a**:\n  session \"x\"\n");
+                for _ in 0..k * base() * 2_000 {
+                    s.push_str("elif **b**:\n  session \"y\"\n");
+                }
+                s
+            },
+            run: diagnostics,
+            fresh: true,
+            file: FILE,
+        },
+        Case {
+            name: "one_name_outputs",
+            input: |k| {
+                let mut s = String::from("let v = session \"s\"\n");
+                s.push_str(&"output v = v\n".repeat(k * base() * 2_000));
+                s
+            },
+            run: diagnostics,
+            fresh: true,
+            file: FILE,
+        },
+        Case {
+            name: "use_statements",
+            input: |k| {
+                let mut s = String::new();
+                for i in 0..k * base() * 1_000 {
+                    s.push_str(&format!("use \"@alice/p{i}\"\n"));
+                }
+                s.push_str("session \"x\"\n");
+                s
+            },
+            run: diagnostics,
+            fresh: true,
+            file: FILE,
+        },
+        Case {
+            name: "block_chain",
+            input: |k| {
+                let n = k * base() * 250;
+                let mut s = format!(
+                    "agent a:\n  model: sonnet\n  persist: true\nblock b{n}():\n  resume: a\n    prompt: \"p\"\n"
+                );
+                for i in (0..n).rev() {
+                    s.push_str(&format!("block b{i}():\n  session: a\n  do b{}()\n", i + 1));
+                }
+                s.push_str("do b0()\n");
+                s
+            },
+            run: diagnostics,
+            fresh: true,
+            file: FILE,
+        },
+        Case {
+            name: "job_variable_chain",
+            input: |k| {
+                let n = k * base() * 1_000;
+                let vars: Vec<String> = (0..n)
+                    .map(|i| format!("\"v{i}\":[\"$v{}\"]", i + 1))
+                    .collect();
+                format!(
+                    "{{\"promptVariables\":{{{}}},\"tasks\":{{\"t\":{{\"prompt\":[\"$v0\"]}}}}}}\n",
+                    vars.join(",")
+                )
+            },
+            run: diagnostics,
+            fresh: true,
+            file: JOB_FILE,
         },
     ]
 }
@@ -148,7 +245,7 @@ fn time(host: &mut AnalysisHost, k: usize, case: &Case, text: &str) -> Duration 
             } else {
                 text.to_string()
             };
-            host.set_file_text(FILE, text);
+            host.set_file_text(case.file, text);
         }
         (case.run)(host, k);
         best = best.min(t.elapsed());
@@ -174,7 +271,7 @@ fn main() {
             let text = (case.input)(k);
             let bytes = text.len();
             let mut host = AnalysisHost::new();
-            host.set_file_text(FILE, text.clone());
+            host.set_file_text(case.file, text.clone());
             // Parse, names and rules once, untimed, so each run times its
             // own path over a warm file.
             host.analysis().diagnostics(file(&host)).unwrap();
