@@ -23,14 +23,19 @@
 //! characters first; on a report with many diagnostics that was half of
 //! `prose check`'s instructions (the 8 MB file of
 //! docs/performance/peer-2026-11-29.md).
+//! A line that annotate-snippets cuts (longer than the terminal width it
+//! assumes, or indented so far that it trims the indentation) is written
+//! as it shows it: the part its margin keeps ([`Cut`]), with `...` where
+//! the line goes on. annotate-snippets measures the whole line for each
+//! snippet, so thousands of diagnostics on one long line (a minified job
+//! entry) took time in proportion to both.
 //! Anything else falls back to annotate-snippets ([`write`] returns
 //! `false` and writes nothing): a range over several lines or over a line
 //! break; in the line, the message or the path, a character that is not
 //! one column wide or that annotate-snippets shows otherwise (tabs, `\r`
 //! and other controls, wide and combining characters, white space other
-//! than the space); a note into an unread file; and a line that
-//! annotate-snippets would cut (longer than the terminal width it assumes,
-//! or indented so far that it trims the indentation). A styled report (a
+//! than the space); a note into an unread file; on a cut line, an empty
+//! underline or one wider than the terminal. A styled report (a
 //! terminal) is written in annotate-snippets' styles, each run of a style
 //! between the same escape sequences as it writes them ([`Palette`]). The
 //! tests compare both renderings, unstyled and styled, on generated cases
@@ -111,18 +116,72 @@ fn simple(s: &str) -> bool {
     })
 }
 
-/// Whether annotate-snippets shows `s` whole when the gutter is `digits`
-/// wide: it fits the terminal width, and its indentation is not trimmed.
-fn uncut(s: &Shown<'_>, digits: usize) -> bool {
-    let columns = TERM_WIDTH.saturating_sub(3 + digits);
+/// The part of a line annotate-snippets shows when the gutter is `digits`
+/// wide (its `Margin`, for a line of one-column characters with one
+/// annotation without a label): the columns `left..right`, with `...` over
+/// the first three when it cut the line's start and over the last three
+/// when it cut its end. `None` for what is not written directly: an empty
+/// underline on a line that is cut, or one so wide that annotate-snippets
+/// elides its middle.
+#[derive(Debug, Clone, Copy)]
+struct Cut {
+    left: usize,
+    right: usize,
+    dots_left: bool,
+    dots_right: bool,
+}
+
+/// Columns kept around the underline for the `...` (annotate-snippets'
+/// `ELLIPSIS_PASSING`).
+const PASSING: usize = 6;
+
+fn cut(s: &Shown<'_>, digits: usize) -> Option<Cut> {
+    let term = TERM_WIDTH.saturating_sub(3 + digits);
+    let len = s.width;
     let indent = if s.text.bytes().any(|b| b != b' ') {
         s.text.bytes().take_while(|&b| b == b' ').count()
     } else {
         0
     };
-    // Indentation up to 26 columns (the 20 of "long whitespace" plus the 6
-    // kept for `...`) is shown as it is.
-    s.width <= columns && indent.min(s.start).saturating_sub(6) <= 20
+    let whitespace = indent.min(s.start).saturating_sub(PASSING);
+    let span_left = s.start.saturating_sub(PASSING);
+    // Without a label, the label ends where the underline does (so the
+    // margin's case for the underline alone never differs from this one).
+    let span_right = s.end + PASSING;
+    // Indentation beyond 20 columns is trimmed to 4 of them.
+    let mut left = if whitespace > 20 { whitespace - 16 } else { 0 };
+    let mut right = len.max(left);
+    if right - left > term {
+        if span_right.saturating_sub(whitespace) <= term && span_right >= whitespace {
+            left = whitespace;
+        } else if span_right - span_left <= term {
+            left = span_left.saturating_sub((term - (span_right - span_left)) / 2);
+        } else {
+            // The underline alone is wider than the terminal.
+            return None;
+        }
+        right = left + term;
+    }
+    let shown_right = if len.saturating_sub(left) <= term {
+        len
+    } else {
+        len.min(right)
+    };
+    let cut = Cut {
+        left: left.min(len),
+        right: shown_right,
+        dots_left: left > 0,
+        dots_right: len > shown_right,
+    };
+    let whole = cut.left == 0 && !cut.dots_left && !cut.dots_right;
+    // A cut line: only a non-empty underline inside what is shown, with
+    // room for both `...`.
+    (whole
+        || (s.end > s.start
+            && s.start >= cut.left
+            && s.end <= cut.right
+            && cut.right - cut.left >= 6))
+        .then_some(cut)
 }
 
 fn digits(n: u32) -> usize {
@@ -233,8 +292,15 @@ pub(super) fn write(
     }
     let w = rest.iter().map(|(_, s)| s.line).fold(first.line, u32::max);
     let w = digits(w);
-    if !uncut(&first, w) || rest.iter().any(|(_, s)| !uncut(s, w)) {
+    let Some(first_cut) = cut(&first, w) else {
         return false;
+    };
+    let mut rest_cut = Vec::with_capacity(rest.len());
+    for (_, s) in &rest {
+        let Some(c) = cut(s, w) else {
+            return false;
+        };
+        rest_cut.push(c);
     }
     out.reserve(name.len() + code.len() + message.len() + 2 * first.text.len() + 6 * w + 64);
     let level = palette.level(d.severity);
@@ -248,8 +314,8 @@ pub(super) fn write(
     out.push_str(": ");
     out.push_str(message);
     out.push_str(&palette.emphasis.end);
-    snippet(out, palette, &first, w, (level, b'^'));
-    for (i, (note, s)) in rest.iter().enumerate() {
+    snippet(out, palette, &first, first_cut, w, (level, b'^'));
+    for (i, ((note, s), c)) in rest.iter().zip(rest_cut).enumerate() {
         // One empty gutter line after the primary snippet, none between
         // the notes.
         if i == 0 {
@@ -261,14 +327,21 @@ pub(super) fn write(
         styled(out, &palette.note, "note");
         out.push_str(": ");
         out.push_str(note);
-        snippet(out, palette, s, w, (&palette.context, b'-'));
+        snippet(out, palette, s, c, w, (&palette.context, b'-'));
     }
     true
 }
 
-/// `\n --> path:line:column`, the gutter, the line and its underline
-/// (`mark` in its style).
-fn snippet(out: &mut String, palette: &Palette, s: &Shown<'_>, w: usize, mark: (&Run, u8)) {
+/// `\n --> path:line:column`, the gutter, the part `cut` of the line and
+/// its underline (`mark` in its style).
+fn snippet(
+    out: &mut String,
+    palette: &Palette,
+    s: &Shown<'_>,
+    cut: Cut,
+    w: usize,
+    mark: (&Run, u8),
+) {
     out.push('\n');
     pad(out, b' ', w);
     styled(out, &palette.line_num, "--> ");
@@ -288,18 +361,44 @@ fn snippet(out: &mut String, palette: &Palette, s: &Shown<'_>, w: usize, mark: (
     out.push_str(&palette.line_num.end);
     out.push(' ');
     styled(out, &palette.line_num, "|");
-    if !s.text.is_empty() {
+    let shown = columns(s.text, cut.left, cut.right);
+    if !shown.is_empty() {
         out.push(' ');
-        out.push_str(s.text);
+        // `...` over the first and the last three columns where cut.
+        let (mut from, mut to) = (0, shown.len());
+        if cut.dots_left {
+            styled(out, &palette.line_num, "...");
+            from = columns(shown, 0, 3).len();
+        }
+        if cut.dots_right {
+            to = shown.len() - columns(shown, cut.right - cut.left - 3, cut.right - cut.left).len();
+        }
+        out.push_str(&shown[from..to]);
+        if cut.dots_right {
+            styled(out, &palette.line_num, "...");
+        }
     }
     out.push('\n');
     pad(out, b' ', w + 1);
     styled(out, &palette.line_num, "|");
     out.push(' ');
-    pad(out, b' ', s.start);
+    pad(out, b' ', s.start - cut.left);
     out.push_str(&mark.0.start);
     pad(out, mark.1, (s.end - s.start).max(1));
     out.push_str(&mark.0.end);
+}
+
+/// The columns `from..to` of `text`, a line of one-column characters.
+fn columns(text: &str, from: usize, to: usize) -> &str {
+    if text.is_ascii() {
+        return &text[from.min(text.len())..to.min(text.len())];
+    }
+    let byte = |column: usize| {
+        text.char_indices()
+            .nth(column)
+            .map_or(text.len(), |(i, _)| i)
+    };
+    &text[byte(from)..byte(to)]
 }
 
 /// `n` in decimal.
@@ -419,8 +518,22 @@ mod tests {
             (line("ab", 2, 2), true),
             (line(&format!("{}\n", "x".repeat(136)), 0, 1), true),
             (line(&format!("{}x\n", " ".repeat(26)), 26, 27), true),
-            (line(&long, 0, 1), false),
-            (line(&indented, 27, 28), false),
+            // Cut lines: annotate-snippets shows a part with `...`.
+            (line(&long, 0, 1), true),
+            (line(&indented, 27, 28), true),
+            (line(&format!("{}\n", "ab ".repeat(3000)), 4000, 4010), true),
+            (
+                line(
+                    &format!("{}é{}\n", "x".repeat(500), "y".repeat(500)),
+                    499,
+                    503,
+                ),
+                true,
+            ),
+            // An empty underline on a cut line, and one wider than the
+            // terminal (annotate-snippets elides its middle).
+            (line(&long, 5, 5), false),
+            (line(&format!("{}\n", "x".repeat(900)), 100, 700), false),
             (line("ab\ncd\n", 1, 4), false),
             (line("ab\ncd\n", 2, 3), false),
             (line("a\tb\n", 2, 3), false),
@@ -485,6 +598,7 @@ mod tests {
                 "[a-z \"`]{0,40}",
                 "[a-z \t\r\u{e9}\u{2014}\u{4e2d}\u{301}\u{a0}\u{200d}\u{1f600}\u{feff}]{0,12}",
                 "[a-z]{125,140}",
+                "[a-z ]{141,700}",
                 Just(String::new()),
             ],
         )
