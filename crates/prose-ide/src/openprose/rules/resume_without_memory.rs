@@ -341,6 +341,18 @@ enum Frame {
     Dead,
 }
 
+impl Frame {
+    /// Its place in `ProgramOrder::frames` (none for a block that never
+    /// runs).
+    fn slot(self) -> Option<usize> {
+        match self {
+            Frame::Top => Some(0),
+            Frame::Block(i) => Some(i + 1),
+            Frame::Dead => None,
+        }
+    }
+}
+
 impl ProgramOrder {
     /// Places every block body at its first invocation from outside it.
     fn new(ctx: &Ctx<'_>) -> ProgramOrder {
@@ -396,11 +408,8 @@ impl ProgramOrder {
             if call.ancestors().any(|a| a == defs[target]) {
                 continue;
             }
-            let offset = u32::from(call.text_range().start());
-            match this.frame(call) {
-                Frame::Top => calls[0].push((offset, target + 1)),
-                Frame::Block(i) => calls[i + 1].push((offset, target + 1)),
-                Frame::Dead => {}
+            if let Some(slot) = this.frame(call).slot() {
+                calls[slot].push((u32::from(call.text_range().start()), target + 1));
             }
         }
         for list in &mut calls {
@@ -420,9 +429,10 @@ impl ProgramOrder {
                 let (_, _, entered_at) = stack.pop().expect("a frame on the stack");
                 if let Some(&(parent, _, _)) = stack.last() {
                     stretch += 1;
-                    if let Some(placed) = &mut this.frames[parent] {
-                        placed.after_calls.push((entered_at, stretch));
-                    }
+                    (this.frames[parent].as_mut())
+                        .expect("a frame on the stack is placed")
+                        .after_calls
+                        .push((entered_at, stretch));
                 }
                 continue;
             };
@@ -452,6 +462,7 @@ impl ProgramOrder {
     /// (not empty): the nearest block definition whose range holds it (a
     /// node's ancestors are the nodes whose ranges hold a range it covers,
     /// and the nearest comes last in pre-order).
+    ///
     /// The last definition starting at or before the range is the one, or
     /// one holding it is (a definition that starts before it and holds the
     /// range holds it too): its holders are tried, not every definition
@@ -484,11 +495,7 @@ impl ProgramOrder {
     /// Where something at `offset` in `frame` runs first, if it runs at
     /// all: the number of its frame's stretch, then the offset.
     fn place(&self, frame: Frame, offset: u32) -> Option<Vec<u32>> {
-        let placed = match frame {
-            Frame::Top => self.frames[0].as_ref(),
-            Frame::Dead => None,
-            Frame::Block(i) => self.frames[i + 1].as_ref(),
-        }?;
+        let placed = self.frames[frame.slot()?].as_ref()?;
         let before = placed
             .after_calls
             .partition_point(|&(call, _)| call < offset);
