@@ -68,6 +68,9 @@ pub struct StatementMemos {
     pub(crate) invocations: StatementMemo<
         crate::openprose::rules::group_agents::resume_without_memory::StatementInvocations,
     >,
+    /// Where the statements and declaring statements of each statement of
+    /// an OpenProse file lie (`openprose/rules/places.rs`).
+    pub(crate) places: StatementMemo<crate::openprose::rules::places::StatementPlaces>,
     /// The files whose statement rules run in a rule context of their own
     /// (batch databases only: `statement_rules::batch_statement_reports`).
     apart: Mutex<std::collections::HashSet<SourceFile>>,
@@ -141,6 +144,7 @@ impl StatementMemos {
             prompt_edit_kinds: StatementMemo::batch(),
             part_kinds: [StatementMemo::batch(), StatementMemo::batch()],
             invocations: StatementMemo::batch(),
+            places: StatementMemo::batch(),
             apart: Default::default(),
             split: AtomicU8::new(1),
         }

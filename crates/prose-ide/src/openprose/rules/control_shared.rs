@@ -134,14 +134,13 @@ impl OuterIndex {
                     index.at.entry((n, scope)).or_default().scoped.push(id);
                 }
             } else if (d.kind.is_flat_binding() || d.kind == DefKind::Input)
-                && let Some(list) = place
+                && let Some((list, kind)) = place
                     .as_ref()
                     .and_then(|p| p.range_statement.as_ref())
-                    .and_then(|s| s.parent())
+                    .map(|s| s.parent)
             {
                 let n = number(&mut index.names, &d.name);
-                let flat = &mut index.at.entry((n, list.text_range())).or_default().flat;
-                let kind = list.kind();
+                let flat = &mut index.at.entry((n, list)).or_default().flat;
                 match flat.iter_mut().find(|(k, _)| *k == kind) {
                     Some((_, ids)) => ids.push(id),
                     None => flat.push((kind, smallvec::smallvec![id])),

@@ -94,7 +94,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     // compared with those that are not inputs (two inputs are E021): the
     // same answer while no earlier input has its name, so those are kept
     // apart only once one does.
-    let mut all = Earlier::with_capacity(decls.len());
+    let mut all = Earlier::with_capacity(ctx, decls.len());
     let mut input_names: rustc_hash::FxHashSet<&str> = Default::default();
     let mut not_inputs: Option<Earlier<&Decl>> = None;
     for (at, later) in decls.iter().enumerate() {
@@ -103,12 +103,12 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         }
         let earlier = if later.kind == DeclKind::Input && !input_names.insert(&later.name) {
             &*not_inputs.get_or_insert_with(|| {
-                let mut not_inputs = Earlier::new();
+                let mut not_inputs = Earlier::new(ctx);
                 for d in decls[..at]
                     .iter()
                     .filter(|d| !matches!(d.kind, DeclKind::Output | DeclKind::Input))
                 {
-                    not_inputs.insert(&d.name, d.stmt.clone(), d);
+                    not_inputs.insert(&d.name, d.stmt, d);
                 }
                 not_inputs
             })
@@ -131,9 +131,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         if later.kind != DeclKind::Input
             && let Some(not_inputs) = &mut not_inputs
         {
-            not_inputs.insert(&later.name, later.stmt.clone(), later);
+            not_inputs.insert(&later.name, later.stmt, later);
         }
-        all.insert(&later.name, later.stmt.clone(), later);
+        all.insert(&later.name, later.stmt, later);
         let Some((strongest, first)) = found else {
             continue;
         };

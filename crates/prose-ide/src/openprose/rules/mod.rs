@@ -159,6 +159,7 @@ pub(crate) mod prelude {
 }
 
 // Helpers shared across the groups (not rules).
+pub(crate) mod places;
 mod relation;
 
 // Rules are registered per group (one registry file each, so the groups

@@ -47,7 +47,7 @@
 //! official programs have 8 pairs in 3 files, none reported by `default`.
 
 use super::program_shared::DeclStmts;
-use crate::openprose::rules::{prelude::*, relation::Earlier};
+use crate::openprose::rules::{places::Place, prelude::*, relation::Earlier};
 
 pub(crate) const RULE: Rule = Rule {
     code: "P203",
@@ -75,7 +75,7 @@ fn is_export(stmt: &SyntaxNode, name: &str) -> bool {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let stmts = DeclStmts::new(ctx);
-    let mut decls: Vec<(&Def, SyntaxNode)> = ctx
+    let mut decls: Vec<(&Def, Place)> = ctx
         .sema()
         .defs
         .iter()
@@ -88,8 +88,8 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         .iter()
         .filter(|(d, _)| d.kind == DefKind::Output)
         .count();
-    let mut outputs = Earlier::with_capacity(output_count);
-    let mut variables = Earlier::with_capacity(decls.len() - output_count);
+    let mut outputs = Earlier::with_capacity(ctx, output_count);
+    let mut variables = Earlier::with_capacity(ctx, decls.len() - output_count);
     for (def, stmt) in decls {
         let is_output = def.kind == DefKind::Output;
         let (others, own) = if is_output {
@@ -98,12 +98,11 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             (&outputs, &mut variables)
         };
         let found = others.strongest(&def.name, &stmt).map(|(r, &o)| (r, o));
-        own.insert(&def.name, stmt.clone(), def);
+        own.insert(&def.name, stmt, def);
         let Some((relation, other)) = found else {
             continue;
         };
-        let stmt = &stmt;
-        let level = if is_output && is_export(stmt, &def.name) {
+        let level = if is_output && is_export(&stmts.node(&stmt), &def.name) {
             Level::Off
         } else {
             relation.default_level(Severity::Warning)

@@ -60,7 +60,7 @@ use super::{
     super::group_control::control_shared::enclosing_scoped,
     variables_shared::{Decl, declarations},
 };
-use crate::openprose::rules::{prelude::*, relation::frame_of};
+use crate::openprose::rules::{places::Class, prelude::*};
 
 pub(crate) const RULE: Rule = Rule {
     code: "P502",
@@ -111,11 +111,12 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
                 .flatten()
                 .filter(|d| d.reassigns.is_none())
                 .find(|d| {
-                    frame_of(&d.stmt).is_none()
+                    // Outside every block, or in a list holding this block
+                    // (a node whose range holds the block's is above it:
+                    // a block starts with its keyword).
+                    d.stmt.class != Class::InFrame
                         || (d.name_range.start() < here.start()
-                            && d.stmt
-                                .parent()
-                                .is_some_and(|l| block.syntax().ancestors().any(|a| a == l)))
+                            && d.stmt.parent.0.contains_range(here))
                 })
                 .map(|d| (d.name_range, d.kind.describe()))
         };

@@ -6,8 +6,9 @@ use crate::{
     contract::Contract,
     db::{SourceFile, join_path},
     openprose::rules::{
+        places::Place,
         prelude::*,
-        relation::{Earlier, Relation, declared_places, is_declaring_statement},
+        relation::{Earlier, Relation, declared_places, places},
     },
 };
 
@@ -324,36 +325,11 @@ pub(super) fn call_value(stmt: &SyntaxNode) -> Option<ast::CallExpr> {
     }
 }
 
-/// Whether [`call_value`] finds a call, read from the green tree without
-/// making a node per child: the statement's value as `value()` finds it
-/// (its first expression child, after the `=` for an assignment) is a
-/// call. The cheap test to make before [`call_value`].
-pub(super) fn value_is_call(stmt: &SyntaxNode) -> bool {
-    let mut seen_eq = match stmt.kind() {
-        SyntaxKind::LET_STMT | SyntaxKind::CONST_STMT | SyntaxKind::OUTPUT_DECL => true,
-        SyntaxKind::ASSIGN_STMT => false,
-        _ => return false,
-    };
-    for child in stmt.green().children() {
-        match child {
-            prose_syntax::NodeOrToken::Token(t) if t.kind().0 == SyntaxKind::EQ as u16 => {
-                seen_eq = true;
-            }
-            prose_syntax::NodeOrToken::Node(n)
-                if seen_eq && SyntaxKind::from_raw(n.kind().0).is_some_and(ast::Expr::can_cast) =>
-            {
-                return n.kind().0 == SyntaxKind::CALL_EXPR as u16;
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
 // ---- declarations -------------------------------------------------------------
 
 /// The statement that makes a declaration (`let`, `const`, `output`,
-/// `input`, or the assignment of a parallel result).
+/// `input`, or the assignment of a parallel result), as its [`Place`]
+/// (the node itself: [`DeclStmts::node`]).
 ///
 /// Found once per file for the declarations of the kinds P203, E021, E024
 /// and E028 ask about ([`decl_stmts`]), else from the tree.
@@ -362,7 +338,7 @@ pub(super) fn value_is_call(stmt: &SyntaxNode) -> bool {
 /// (when a declaration first needs it), not once per declaration.
 pub(super) struct DeclStmts<'c, 'a> {
     ctx: &'c Ctx<'a>,
-    table: std::cell::OnceCell<std::rc::Rc<rustc_hash::FxHashMap<TextRange, SyntaxNode>>>,
+    table: std::cell::OnceCell<std::rc::Rc<rustc_hash::FxHashMap<TextRange, Place>>>,
 }
 
 impl<'c, 'a> DeclStmts<'c, 'a> {
@@ -374,12 +350,17 @@ impl<'c, 'a> DeclStmts<'c, 'a> {
     }
 
     /// The statement that makes the declaration.
-    pub(super) fn get(&self, def: &Def) -> Option<SyntaxNode> {
+    pub(super) fn get(&self, def: &Def) -> Option<Place> {
         if is_stmt_decl(def.kind) {
             let table = self.table.get_or_init(|| self.ctx.shared(decl_stmts));
-            return table.get(&def.name_range).cloned();
+            return table.get(&def.name_range).copied();
         }
         find_decl_stmt(self.ctx, def)
+    }
+
+    /// The node of a statement [`DeclStmts::get`] gave.
+    pub(super) fn node(&self, place: &Place) -> SyntaxNode {
+        places(self.ctx).node(place)
     }
 }
 
@@ -398,8 +379,8 @@ fn is_stmt_decl(kind: DefKind) -> bool {
 
 /// The declaring statement of every declaration of those kinds, by the
 /// range of its name (what [`find_decl_stmt`] finds): read from
-/// [`declared_places`], which found it on the way down to the name.
-fn decl_stmts(ctx: &Ctx<'_>) -> rustc_hash::FxHashMap<TextRange, SyntaxNode> {
+/// [`declared_places`].
+fn decl_stmts(ctx: &Ctx<'_>) -> rustc_hash::FxHashMap<TextRange, Place> {
     let places = declared_places(ctx);
     let defs = &ctx.sema().defs;
     let mut out = rustc_hash::FxHashMap::default();
@@ -409,7 +390,7 @@ fn decl_stmts(ctx: &Ctx<'_>) -> rustc_hash::FxHashMap<TextRange, SyntaxNode> {
             continue;
         }
         let stmt = match place {
-            Some(place) => place.declaring.clone(),
+            Some(place) => place.declaring,
             None => find_decl_stmt(ctx, d),
         };
         if let Some(stmt) = stmt {
@@ -421,10 +402,8 @@ fn decl_stmts(ctx: &Ctx<'_>) -> rustc_hash::FxHashMap<TextRange, SyntaxNode> {
 
 /// The declaring statement of `def`: the innermost of the node at its
 /// name and that node's ancestors that is a declaring statement.
-fn find_decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<SyntaxNode> {
-    node_at(ctx, def.name_range)?
-        .ancestors()
-        .find(|n| is_declaring_statement(n.kind()))
+fn find_decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<Place> {
+    places(ctx).declaring(def.name_range)
 }
 
 /// Every declaration of `kind` whose name an earlier one of that kind
@@ -435,12 +414,12 @@ pub(super) fn redeclarations<'a>(
     kind: DefKind,
 ) -> Vec<(&'a Def, Relation, &'a Def)> {
     let stmts = DeclStmts::new(ctx);
-    let decls: Vec<(&Def, SyntaxNode)> = ctx
+    let decls: Vec<(&Def, Place)> = ctx
         .sema()
         .defs_of(kind)
         .filter_map(|(_, d)| Some((d, stmts.get(d)?)))
         .collect();
-    let mut earlier = Earlier::with_capacity(decls.len());
+    let mut earlier = Earlier::with_capacity(ctx, decls.len());
     let mut out = Vec::new();
     for (def, stmt) in decls {
         if let Some((relation, &first)) = earlier.strongest(&def.name, &stmt) {
@@ -481,12 +460,12 @@ fn opens_with_triple_quote(string: &SyntaxNode) -> bool {
 mod tests {
     use super::*;
 
-    /// [`value_is_call`] answers as [`call_value`] does for every node.
+    /// `places::value_is_call` answers as [`call_value`] does for every node.
     fn value_is_call_agrees(text: &str) {
         let root = prose_syntax::parse(text).syntax_node();
         for node in root.descendants() {
             assert_eq!(
-                value_is_call(&node),
+                crate::openprose::rules::places::value_is_call(node.green()),
                 call_value(&node).is_some(),
                 "{node:?} in {text:?}"
             );

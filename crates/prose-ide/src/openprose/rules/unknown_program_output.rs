@@ -54,7 +54,7 @@
 //! whose shape the contract does not describe.
 
 use super::program_shared::{
-    Callee, DeclStmts, call_value, callee, imports, program_call, undeclared_detail, value_is_call,
+    Callee, DeclStmts, call_value, callee, imports, program_call, undeclared_detail,
 };
 use crate::openprose::rules::prelude::*;
 
@@ -123,10 +123,10 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         let Some(stmt) = stmts.get(def) else {
             continue;
         };
-        if !value_is_call(&stmt) {
+        if !stmt.value_is_call {
             continue;
         }
-        let Some(call) = call_value(&stmt) else {
+        let Some(call) = call_value(&stmts.node(&stmt)) else {
             continue;
         };
         let Some(name) = program_call(&call) else {

@@ -4,8 +4,9 @@
 //! (spec-rows.md §3.1) is in `relation.rs`.
 
 use crate::openprose::rules::{
+    places::Place,
     prelude::*,
-    relation::{Covering, declared_places},
+    relation::{declared_places, places},
 };
 
 // ---- declarations ---------------------------------------------------------------
@@ -48,18 +49,10 @@ pub(super) struct Decl {
     pub(super) kind: DeclKind,
     pub(super) name_range: TextRange,
     /// The statement that declares it (a child of a statement list).
-    pub(super) stmt: SyntaxNode,
+    pub(super) stmt: Place,
     /// For a parallel result that assigns an already bound name: that
     /// binding (semantics treats it as an assignment).
     pub(super) reassigns: Option<DefId>,
-}
-
-/// Whether `stmt` is a branch of a `parallel:` block.
-fn in_parallel_body(stmt: &SyntaxNode) -> bool {
-    stmt.parent()
-        .filter(|b| b.kind() == SyntaxKind::BLOCK)
-        .and_then(|b| b.parent())
-        .is_some_and(|p| p.kind() == SyntaxKind::PARALLEL_EXPR)
 }
 
 /// Every variable declaration of the file, in source order (computed once
@@ -73,8 +66,8 @@ pub(super) fn declarations(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Decl>> {
 /// a bound name, merged in file order.
 fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     let mut out = Vec::with_capacity(ctx.sema().defs.len());
-    let places = declared_places(ctx);
-    for (d, place) in ctx.sema().defs.iter().zip(places.iter()) {
+    let declared = declared_places(ctx);
+    for (d, place) in ctx.sema().defs.iter().zip(declared.iter()) {
         let kind = match d.kind {
             DefKind::Input => DeclKind::Input,
             DefKind::Output => DeclKind::Output,
@@ -85,10 +78,10 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
             DefKind::SessionName => DeclKind::SessionName,
             _ => continue,
         };
-        let Some(stmt) = place.as_ref().and_then(|p| p.statement.clone()) else {
+        let Some(stmt) = place.as_ref().and_then(|p| p.statement) else {
             continue;
         };
-        let kind = if kind == DeclKind::Assigned && in_parallel_body(&stmt) {
+        let kind = if kind == DeclKind::Assigned && stmt.in_parallel_body {
             DeclKind::ParallelResult
         } else {
             kind
@@ -104,17 +97,15 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     // A parallel branch `x = …` for an already bound `x` still declares a
     // parallel result (Parallel Blocks: "Duplicate variable in parallel").
     let mut results = Vec::new();
-    let mut covering = Covering::new(ctx.syntax());
-    let bodies = ParallelBodies::new(ctx);
+    let places = places(ctx);
     for r in &ctx.sema().refs {
-        // Only a target inside a `parallel:` body can be a branch's.
-        if r.kind != RefKind::Variable(RefSite::AssignTarget) || !bodies.hold(r.range) {
+        if r.kind != RefKind::Variable(RefSite::AssignTarget) {
             continue;
         }
-        let Some((_, Some(stmt))) = covering.at(r.range) else {
+        let Some(stmt) = places.statement(r.range) else {
             continue;
         };
-        if stmt.kind() == SyntaxKind::ASSIGN_STMT && in_parallel_body(&stmt) {
+        if stmt.kind == SyntaxKind::ASSIGN_STMT && stmt.in_parallel_body {
             results.push(Decl {
                 name: r.name.clone(),
                 kind: DeclKind::ParallelResult,
@@ -125,48 +116,6 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
         }
     }
     merge_by_key(out, results, |d| d.name_range.start())
-}
-
-/// The bodies of the file's `parallel` blocks, for telling cheaply
-/// whether a range lies in one of them.
-struct ParallelBodies {
-    /// The bodies' starts, in order, each with the furthest end of the
-    /// bodies starting there or before.
-    starts: Vec<(TextSize, TextSize)>,
-}
-
-impl ParallelBodies {
-    /// The bodies (every block directly in a `parallel` node) of `ctx`'s file.
-    fn new(ctx: &Ctx<'_>) -> ParallelBodies {
-        ParallelBodies::of(
-            nodes::<ast::ParallelExpr>(ctx)
-                .flat_map(|p| p.syntax().children())
-                .filter(|b| b.kind() == SyntaxKind::BLOCK)
-                .map(|b| b.text_range())
-                .collect(),
-        )
-    }
-
-    /// The bodies at `ranges`, in any order.
-    fn of(mut ranges: Vec<TextRange>) -> ParallelBodies {
-        ranges.sort_unstable_by_key(|r| r.start());
-        let mut furthest = TextSize::from(0);
-        let starts = ranges
-            .iter()
-            .map(|r| {
-                furthest = furthest.max(r.end());
-                (r.start(), furthest)
-            })
-            .collect();
-        ParallelBodies { starts }
-    }
-
-    /// Whether a body contains `range`: one starting at or before it ends
-    /// at or after it (the furthest end of those that start by then).
-    fn hold(&self, range: TextRange) -> bool {
-        let before = self.starts.partition_point(|&(s, _)| s <= range.start());
-        before > 0 && self.starts[before - 1].1 >= range.end()
-    }
 }
 
 /// `a` followed by `b`, stably sorted by `key`: a merge when both are
@@ -376,24 +325,9 @@ pub(super) fn count_value(e: &ast::Expr) -> Result<i64, bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::{ParallelBodies, TextRange, TextSize, merge_by_key};
+    use super::merge_by_key;
 
     proptest::proptest! {
-        /// A range is held when one of the bodies contains it, whatever
-        /// the bodies (nested, overlapping, empty or none).
-        #[test]
-        fn bodies_hold_what_one_contains(
-            bodies in proptest::collection::vec((0u32..40, 0u32..20), 0..8),
-            start in 0u32..60,
-            len in 0u32..20,
-        ) {
-            let range = |(s, l): (u32, u32)| TextRange::at(TextSize::from(s), TextSize::from(l));
-            let bodies: Vec<TextRange> = bodies.into_iter().map(range).collect();
-            let r = range((start, len));
-            let expected = bodies.iter().any(|b| b.contains_range(r));
-            proptest::prop_assert_eq!(ParallelBodies::of(bodies).hold(r), expected);
-        }
-
         /// The merge is the stable sort of the two lists one after the
         /// other, whether or not they are in order.
         #[test]
