@@ -11,6 +11,8 @@
 //!   ancestors. In two halves: a [`Route`] read from the green nodes (which
 //!   a caller may keep with a green node that does not change), and the
 //!   handles made by following it.
+//! - [`child_at`]: the handle of one child node, from its index and
+//!   range, without one for each child before it.
 //! - [`holds_kind`]: whether a subtree holds a node of some kinds, read
 //!   from the green tree, without making a handle (`SyntaxNode`, an
 //!   allocation) for each node on the way. A pass that looks for a few
@@ -233,8 +235,13 @@ impl Route {
 }
 
 /// The child node of `parent` at `index` among its children and tokens,
-/// which starts at `start` and is `len` long.
-fn child_at(parent: &SyntaxNode, index: usize, start: TextSize, len: TextSize) -> SyntaxNode {
+/// which starts at `start` and is `len` long: found by a binary search of
+/// the children's ranges (rowan's `child_or_token_at_range`), without a
+/// handle for the children before it, or, for an empty node (which its
+/// range cannot tell from its neighbours), by going through them.
+///
+/// Panics when `parent` has no child node at `index`.
+pub fn child_at(parent: &SyntaxNode, index: usize, start: TextSize, len: TextSize) -> SyntaxNode {
     match parent.child_or_token_at_range(TextRange::at(start, len)) {
         Some(NodeOrToken::Node(node)) if node.index() == index => node,
         // An empty node cannot be told from its neighbours by its range.

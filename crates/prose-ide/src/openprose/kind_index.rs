@@ -27,7 +27,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use prose_syntax::{AstNode, SyntaxKind, SyntaxNode, ast, walk::Route};
+use prose_syntax::{AstNode, SyntaxKind, SyntaxNode, TextRange, ast, walk::Route};
 
 use crate::{
     db::{Db, SourceFile},
@@ -294,14 +294,30 @@ impl KindIndex {
             index.push(root);
         }
         // The routes come in the order of the root's child nodes, one per
-        // statement.
-        for ((_, route), stmt) in routes.iter().zip(root.children()) {
-            route.follow(&stmt, |n| {
-                if wants(&indexed, n.kind() as u16) {
-                    index.push(n);
+        // statement. Most statements hold no node of the set: a handle is
+        // made only for those whose route leads somewhere
+        // ([`Statements`]).
+        let mut statements = Statements { root, last: None };
+        let mut routes = routes.iter();
+        let mut at = root.text_range().start();
+        let mut n = 0;
+        for (i, child) in root.green().children().enumerate() {
+            let range = TextRange::at(at, child.text_len());
+            at = range.end();
+            if child.as_node().is_none() {
+                continue;
+            }
+            let (_, route) = routes.next().expect("a route for each statement");
+            n += 1;
+            if route.is_empty() {
+                continue;
+            }
+            route.follow(&statements.handle(n - 1, i, range), |node| {
+                if wants(&indexed, node.kind() as u16) {
+                    index.push(node);
                 }
-                if also.is_some_and(|also| also(n.green())) {
-                    extra.push(n.clone());
+                if also.is_some_and(|also| also(node.green())) {
+                    extra.push(node.clone());
                 }
             });
         }
@@ -345,6 +361,49 @@ impl KindIndex {
             }
         };
         Some(indices.into_iter().map(|i| self.nodes[i as usize].clone()))
+    }
+}
+
+/// The handles of some of a root's child nodes (its top-level statements),
+/// asked for in ascending order of their position among them, each made
+/// the cheaper of two ways: by stepping from the handle made last (or the
+/// first child) along its next siblings, a handle made and dropped per
+/// statement passed, when it is near; else by a binary search of the
+/// root's children by range ([`prose_syntax::walk::child_at`]), which
+/// costs about as much as a dozen steps on a root of thousands of
+/// statements.
+struct Statements<'r> {
+    root: &'r SyntaxNode,
+    /// The handle made last and its position among the child nodes.
+    last: Option<(usize, SyntaxNode)>,
+}
+
+impl Statements<'_> {
+    /// How many statements apart a handle is still found by stepping
+    /// along the siblings rather than by a binary search.
+    const NEAR: usize = 5;
+
+    /// The handle of the root's child node at position `n` among its child
+    /// nodes, at `index` among its children and tokens, over `range`; `n`
+    /// must be above the position asked for before.
+    fn handle(&mut self, n: usize, index: usize, range: TextRange) -> SyntaxNode {
+        let near = match self.last.take() {
+            Some((k, node)) if n - k <= Self::NEAR => Some((k, node)),
+            None if n < Self::NEAR => self.root.first_child().map(|first| (0, first)),
+            _ => None,
+        };
+        let node = match near {
+            Some((mut k, mut node)) => {
+                while k < n {
+                    node = node.next_sibling().expect("a statement for each route");
+                    k += 1;
+                }
+                node
+            }
+            None => prose_syntax::walk::child_at(self.root, index, range.start(), range.len()),
+        };
+        self.last = Some((n, node.clone()));
+        node
     }
 }
 
@@ -468,8 +527,41 @@ pub(crate) fn kinds_matching(pred: fn(SyntaxKind) -> bool) -> std::rc::Rc<[Synta
 
 #[cfg(test)]
 mod tests {
-    use super::walks_for_kinds;
-    use crate::{AnalysisHost, db::Db};
+    use super::{FIRST_PART, KindIndex, walks_for_kinds};
+    use crate::{AnalysisHost, db::Db, statement_memo::StatementMemo};
+
+    /// The index made from the statements' routes holds the nodes a walk
+    /// of the whole tree finds, in the same order, whatever the gaps
+    /// between the statements that hold some (their handles are found by
+    /// stepping along the siblings or by a binary search, `Statements`),
+    /// with comments between statements (tokens among the root's
+    /// children).
+    #[test]
+    fn routed_index_holds_the_walks_nodes() {
+        let mut text = String::new();
+        for gap in [0, 1, 2, 4, 5, 6, 7, 11, 13, 30, 0] {
+            for i in 0..gap {
+                text.push_str(if i % 3 == 0 { "# note\n" } else { "" });
+                text.push_str("session \"x\"\n");
+            }
+            text.push_str("use \"@a/b\"\nlet r = b(x: 1)\n");
+        }
+        let mut host = AnalysisHost::new();
+        let id = host.set_file_text("/ws/t.prose", text);
+        let analysis = host.analysis();
+        analysis
+            .with_db(|db| {
+                let file = analysis.source_file(id);
+                let root = crate::db::parse(db, file).syntax_node();
+                let memo = StatementMemo::default();
+                let routed = KindIndex::routed(db, file, &root, &FIRST_PART, None, &memo);
+                let walked = KindIndex::walk(db, &root, &FIRST_PART);
+                // A `use` and a call after each gap.
+                assert_eq!(routed.nodes.len(), 2 * 11);
+                assert_eq!(routed.nodes, walked.nodes);
+            })
+            .unwrap();
+    }
 
     /// After an edit elsewhere than in a prompt, the file-wide rules ask
     /// only for the kinds of [`super::FILE_RULES`] (none walks the tree),
