@@ -118,7 +118,6 @@ pub(crate) static FIRST_PART: KindSet = KindSet::new(
         ast::DoCall::can_cast,
         ast::ImportStmt::can_cast,
         ast::InputDecl::can_cast,
-        ast::RepeatExpr::can_cast,
         ast::ResumeExpr::can_cast,
         ast::UseStmt::can_cast,
     ],

@@ -45,9 +45,9 @@ pub(crate) const STATEMENT_RULES: &[&str] = &[
     // Declarations and imports, each on its own.
     "E011", "E012", "E020", "E023", "P202", "P506", "W006",
     // Control flow: a node and its parts.
-    "P405", "P601", "P602", "P603", "P604", "P605", "P705", "P706", "P707", "P708",
-    "P709", "P801", "P802", "P804", "P806", "P807", "P808", "P809", "P810", "P901",
-    "P902", "P903", "P904", "P905", "P906", "P907",
+    "P405", "P601", "P602", "P603", "P604", "P605", "P701", "P702", "P705", "P706",
+    "P707", "P708", "P709", "P801", "P802", "P804", "P806", "P807", "P808", "P809",
+    "P810", "P901", "P902", "P903", "P904", "P905", "P906", "P907",
 ];
 
 /// Whether `rule` runs per statement.

@@ -219,13 +219,12 @@ pub(super) enum Count {
     Other,
 }
 
-/// What the integer-valued setting `e` holds (see [`Count`]).
-///
-/// A name reads the file's names, as the test whether it resolves once
-/// did (no rule asks that any more): in a statement context the read is
-/// recorded ([`Ctx::escaped`]), so that the statement rules keep (or do
-/// not keep) their findings as before.
-pub(super) fn classify(ctx: &Ctx<'_>, e: &ast::Expr) -> Count {
+/// What the integer-valued setting `e` holds (see [`Count`]), read from
+/// the expression alone: a name counts as [`Count::Name`] whether it
+/// resolves or not (an undefined one is P402's), so the answer needs
+/// neither the file's names nor anything beyond the setting, and the rules
+/// built on it can run per statement (`statement_rules.rs`).
+pub(super) fn classify(e: &ast::Expr) -> Count {
     match e {
         ast::Expr::Literal(l) => l.as_integer().map_or(Count::Other, Count::Int),
         ast::Expr::Prefix(p) if p.op_token().is_some_and(|t| t.kind() == SyntaxKind::MINUS) => {
@@ -236,15 +235,15 @@ pub(super) fn classify(ctx: &Ctx<'_>, e: &ast::Expr) -> Count {
                 _ => Count::Other,
             }
         }
-        ast::Expr::Paren(p) => p.expr().map_or(Count::Other, |e| classify(ctx, &e)),
-        ast::Expr::NameRef(_) => name(ctx),
+        ast::Expr::Paren(p) => p.expr().map_or(Count::Other, |e| classify(&e)),
+        ast::Expr::NameRef(_) => Count::Name,
         ast::Expr::Field(f) => {
             let mut base = f.receiver();
             while let Some(ast::Expr::Field(inner)) = base {
                 base = inner.receiver();
             }
             match base {
-                Some(ast::Expr::NameRef(_)) => name(ctx),
+                Some(ast::Expr::NameRef(_)) => Count::Name,
                 _ => Count::Other,
             }
         }
@@ -252,22 +251,15 @@ pub(super) fn classify(ctx: &Ctx<'_>, e: &ast::Expr) -> Count {
     }
 }
 
-/// [`Count::Name`], after reading the file's names (see [`classify`]).
-fn name(ctx: &Ctx<'_>) -> Count {
-    let _ = ctx.sema();
-    Count::Name
-}
-
 /// Reports each value that is an integer below 1 (P701, P706, P807):
 /// "{what} must be positive (got `n`)".
 pub(super) fn report_not_positive(
-    ctx: &Ctx<'_>,
     acc: &mut Acc,
     values: impl IntoIterator<Item = ast::Expr>,
     what: &str,
 ) {
     for value in values {
-        if let Count::Int(n) = classify(ctx, &value)
+        if let Count::Int(n) = classify(&value)
             && n <= 0
         {
             acc.report(
@@ -282,13 +274,12 @@ pub(super) fn report_not_positive(
 /// an integer (got `x`)"; a variable, known only at run time, under
 /// `strict` only.
 pub(super) fn report_not_integer(
-    ctx: &Ctx<'_>,
     acc: &mut Acc,
     values: impl IntoIterator<Item = ast::Expr>,
     what: &str,
 ) {
     for value in values {
-        let count = classify(ctx, &value);
+        let count = classify(&value);
         if let Count::Int(_) = count {
             continue;
         }

@@ -45,7 +45,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    report_not_integer(ctx, acc, loop_max_values(ctx), "Max iterations");
+    report_not_integer(acc, loop_max_values(ctx), "Max iterations");
 }
 
 #[cfg(test)]

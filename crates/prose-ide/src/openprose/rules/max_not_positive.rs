@@ -40,7 +40,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    report_not_positive(ctx, acc, loop_max_values(ctx), "Max iterations");
+    report_not_positive(acc, loop_max_values(ctx), "Max iterations");
 }
 
 /// The values of every `max:` modifier of a `loop`.

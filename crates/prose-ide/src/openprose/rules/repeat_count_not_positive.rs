@@ -42,7 +42,7 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let counts = nodes::<ast::RepeatExpr>(ctx).filter_map(|r| r.count());
-    report_not_positive(ctx, acc, counts, "Repeat count");
+    report_not_positive(acc, counts, "Repeat count");
 }
 
 #[cfg(test)]

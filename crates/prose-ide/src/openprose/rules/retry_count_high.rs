@@ -42,7 +42,7 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for value in session_settings(ctx, "retry") {
-        if let Count::Int(n) = classify(ctx, &value)
+        if let Count::Int(n) = classify(&value)
             && n > 10
         {
             acc.report(

@@ -39,7 +39,7 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for value in session_settings(ctx, "retry") {
-        if !matches!(classify(ctx, &value), Count::Int(_)) {
+        if !matches!(classify(&value), Count::Int(_)) {
             acc.report(
                 value.syntax().text_range(),
                 format!("Retry count must be an integer (got `{}`)", shown(&value)),

@@ -42,7 +42,7 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    report_not_positive(ctx, acc, session_settings(ctx, "retry"), "Retry count");
+    report_not_positive(acc, session_settings(ctx, "retry"), "Retry count");
 }
 
 #[cfg(test)]
