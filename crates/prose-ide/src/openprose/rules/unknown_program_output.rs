@@ -86,6 +86,9 @@ fn property_read(ctx: &Ctx<'_>, range: TextRange) -> Option<(String, TextRange)>
     Some((field.text().to_string(), field.text_range()))
 }
 
+/// Reports `field` at `at` when `program` (whose contract is `c`'s) does
+/// not declare an output of that name: an error, or nothing but under
+/// `strict` when the program declares no outputs at all.
 fn report(ctx: &Ctx<'_>, acc: &mut Acc, c: &Callee<'_>, program: &str, field: &str, at: TextRange) {
     if c.contract.has_output(field) {
         return;
@@ -105,10 +108,22 @@ fn report(ctx: &Ctx<'_>, acc: &mut Acc, c: &Callee<'_>, program: &str, field: &s
     );
 }
 
-fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
+/// A declaration whose value calls a program available locally: a name
+/// bound to its result (each field read on it is checked) or destructured
+/// from it (the name is checked).
+struct CallResult<'a> {
+    def: &'a Def,
+    id: DefId,
+    program: String,
+    callee: Callee<'a>,
+}
+
+/// The declarations of the file whose value calls a program available
+/// locally ([`CallResult`]), in definition order.
+fn call_results<'a>(ctx: &Ctx<'a>) -> Vec<CallResult<'a>> {
     let all = imports(ctx);
-    let mut destructured: Vec<TextRange> = Vec::new();
     let stmts = DeclStmts::new(ctx);
+    let mut out = Vec::new();
     for (id, def) in ctx.sema().defs.iter().enumerate() {
         if !matches!(
             def.kind,
@@ -133,22 +148,68 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             continue;
         };
         let program = name.text();
-        let Some(c) = callee(ctx, &all, &program) else {
+        let Some(callee) = callee(ctx, &all, &program) else {
             continue;
         };
-        if def.kind == DefKind::Destructured {
-            if !destructured.contains(&def.name_range) {
-                destructured.push(def.name_range);
-                report(ctx, acc, &c, &program, &def.name, def.name_range);
+        out.push(CallResult {
+            def,
+            id: DefId(id as u32),
+            program,
+            callee,
+        });
+    }
+    out
+}
+
+/// Reports each name destructured from a program's result that the
+/// program does not declare as an output, and each field read on a
+/// variable bound to a program's result that it does not declare: per
+/// declaration in definition order, its reads in the order of the file's
+/// references.
+fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
+    let calls = call_results(ctx);
+    let sema = ctx.sema();
+    // The variable references to each bound (not destructured) result, in
+    // the order of the file's references: one pass over them, through the
+    // position of each declaration's result among `calls` by definition
+    // (none when every call's result is destructured).
+    let mut refs: Vec<Vec<TextRange>> = vec![Vec::new(); calls.len()];
+    if calls.iter().any(|c| c.def.kind != DefKind::Destructured) {
+        let mut slot = vec![u32::MAX; sema.defs.len()];
+        for (i, c) in calls.iter().enumerate() {
+            if c.def.kind != DefKind::Destructured {
+                slot[c.id.0 as usize] = i as u32;
+            }
+        }
+        for r in &sema.refs {
+            if let Some(target) = r.target
+                && let Some(&i) = slot.get(target.0 as usize)
+                && i != u32::MAX
+                && matches!(r.kind, RefKind::Variable(_))
+            {
+                refs[i as usize].push(r.range);
+            }
+        }
+    }
+    let mut destructured: Vec<TextRange> = Vec::new();
+    for (c, reads) in calls.iter().zip(&refs) {
+        if c.def.kind == DefKind::Destructured {
+            if !destructured.contains(&c.def.name_range) {
+                destructured.push(c.def.name_range);
+                report(
+                    ctx,
+                    acc,
+                    &c.callee,
+                    &c.program,
+                    &c.def.name,
+                    c.def.name_range,
+                );
             }
             continue;
         }
-        for r in ctx.sema().references_to(DefId(id as u32)) {
-            if !matches!(r.kind, RefKind::Variable(_)) {
-                continue;
-            }
-            if let Some((field, at)) = property_read(ctx, r.range) {
-                report(ctx, acc, &c, &program, &field, at);
+        for &range in reads {
+            if let Some((field, at)) = property_read(ctx, range) {
+                report(ctx, acc, &c.callee, &c.program, &field, at);
             }
         }
     }
