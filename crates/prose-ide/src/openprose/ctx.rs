@@ -1,6 +1,8 @@
 //! What an OpenProse rule sees: the file's tree, its names, the workspace,
 //! and helpers several rules share (computed once per file).
 
+use std::borrow::Cow;
+
 use prose_syntax::{Parse, SyntaxNode, ast};
 
 use crate::{
@@ -8,6 +10,7 @@ use crate::{
     db::{Db, FileRoot, SourceFile, Workspace, file_root, join_path, parse},
     openprose::{
         contract::{Contract, program_contract},
+        external::use_candidates,
         kind_index::{self, KindIndex, Narrowed},
         rule_parts::Part,
         semantics::{FileSemantics, file_semantics},
@@ -542,20 +545,29 @@ impl<'a> Ctx<'a> {
     /// configuration of its root (the same for every rule of a run, and
     /// compared before findings are moved: `prompt_edit.rs`), the root's
     /// directory and the home directory, the last two recorded as
-    /// [`WorkspaceReads`] answers.
-    pub fn import_candidates(&self, use_path: &str) -> Vec<String> {
+    /// [`WorkspaceReads`] answers. The candidates of the paths of the
+    /// file's `use` statements are kept by a query
+    /// ([`crate::openprose::external::use_candidates`]) while those do not
+    /// change: rules ask for them on every edit (P204 for each `use`);
+    /// those of any other path are built here.
+    pub fn import_candidates(&self, use_path: &str) -> Cow<'a, [String]> {
         let home = self.home_dir();
+        // Recorded as `root_dir` records it, from the root fetched here.
+        self.unrecorded_file_root(|root| self.workspace_reads.borrow_mut().root(&root.dir));
+        if let Some(workspace) = self.workspace
+            && let Some(kept) = use_candidates(self.db, self.file, workspace).get(use_path)
+        {
+            return Cow::Borrowed(kept);
+        }
         let file_dir = self.file_dir();
         self.unrecorded_file_root(|root| {
-            // Recorded as `root_dir` records it, from the root fetched here.
-            self.workspace_reads.borrow_mut().root(&root.dir);
-            crate::imports::import_candidates(
+            Cow::Owned(crate::imports::import_candidates(
                 &root.config,
                 &root.dir,
                 home.as_deref(),
                 &file_dir,
                 use_path,
-            )
+            ))
         })
     }
 

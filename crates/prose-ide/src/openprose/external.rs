@@ -10,6 +10,7 @@
 //! `AnalysisHost::set_file_text`).
 
 use prose_syntax::{AstNode, SyntaxKind, SyntaxNode, ast};
+use rustc_hash::FxHashMap;
 
 use crate::{
     contract::{Persist, agent_persist},
@@ -57,15 +58,14 @@ pub(crate) fn file_needs(db: &dyn Db, file: SourceFile) -> Vec<Need> {
         .collect()
 }
 
+/// The memory files and the candidate files of imported programs that
+/// the diagnostics of `file` may depend on, in text order: what a host
+/// checks on disk and loads.
 #[salsa::tracked(returns(ref))]
 pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> ExternalPaths {
-    let FileRoot {
-        dir: root_dir,
-        config,
-        ..
-    } = file_root(db, file, workspace);
+    let FileRoot { dir: root_dir, .. } = file_root(db, file, workspace);
     let home = workspace.home(db).clone();
-    let file_dir = dir_of(file.path(db));
+    let candidates = use_candidates(db, file, workspace);
     let mut out = ExternalPaths::default();
     for need in file_needs(db, file) {
         match need {
@@ -74,13 +74,39 @@ pub fn external_paths(db: &dyn Db, file: SourceFile, workspace: Workspace) -> Ex
                     out.memory.push(p);
                 }
             }
-            Need::Program(path) => out.imports.extend(import_candidates(
-                config,
-                root_dir,
-                home.as_deref(),
-                &file_dir,
-                path,
-            )),
+            Need::Program(path) => out.imports.extend(candidates[path].iter().cloned()),
+        }
+    }
+    out
+}
+
+/// The candidate files of each path the `use` statements of `file` name
+/// ([`import_candidates`], in lookup order), by the path as written: what
+/// the host loads ([`external_paths`]) and what the rules that resolve a
+/// `use` look up (`Ctx::import_candidates`). A function of the file's
+/// `use` paths ([`file_needs`]), its root's directory and configuration,
+/// the home directory and the file's directory: an edit that changes none
+/// of them (nearly every edit) keeps the map without building a path.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn use_candidates(
+    db: &dyn Db,
+    file: SourceFile,
+    workspace: Workspace,
+) -> FxHashMap<String, Vec<String>> {
+    let FileRoot {
+        dir: root_dir,
+        config,
+        ..
+    } = file_root(db, file, workspace);
+    let home = workspace.home(db).as_deref();
+    let file_dir = dir_of(file.path(db));
+    let mut out = FxHashMap::default();
+    for need in file_needs(db, file) {
+        if let Need::Program(path) = need
+            && !out.contains_key(path)
+        {
+            let candidates = import_candidates(config, root_dir, home, &file_dir, path);
+            out.insert(path.clone(), candidates);
         }
     }
     out

@@ -128,4 +128,48 @@ use "./lib/helper.prose"
 "#,
         );
     }
+
+    /// The candidates of each `use` path are kept from one analysis to the
+    /// next (`external::use_candidates`): a change of the root's
+    /// `[imports]` or of the home directory changes what P204 reports, as
+    /// it would in a fresh analysis, and so does an edit of the file.
+    #[test]
+    fn follows_the_configuration_the_home_and_the_file() {
+        let mut host = crate::AnalysisHost::new();
+        host.set_workspace_root(Some("/ws".to_string()));
+        let mut text = "use \"@carol/critique\"\nuse \"@alice/research\"\n".to_string();
+        let main = host.set_file_text("/ws/main.prose", text.clone());
+        let p204 = |host: &crate::AnalysisHost| -> Vec<String> {
+            let diagnostics = host.analysis().diagnostics(main).unwrap();
+            diagnostics
+                .into_iter()
+                .filter(|d| d.code.as_str() == "P204")
+                .map(|d| d.message)
+                .collect()
+        };
+        let missing = |program: &str, dir: &str| {
+            format!(
+                "Program `{program}` is not available locally; its inputs and outputs are not checked (looked for .prose/imports/{dir}/program.prose)"
+            )
+        };
+        let carol = missing("@carol/critique", "carol--critique");
+        let alice = missing("@alice/research", "alice--research");
+        assert_eq!(p204(&host), [carol.clone(), alice.clone()]);
+        let mut config = crate::config::Config::default();
+        (config.imports).insert("@carol/critique".into(), "vendor/critique.prose".into());
+        host.set_config(config);
+        host.set_file_text("/ws/vendor/critique.prose", "input draft: \"d\"\n");
+        assert_eq!(p204(&host), std::slice::from_ref(&alice));
+        host.set_home(Some("/home/u".to_string()));
+        host.set_file_text(
+            "/home/u/.prose/imports/alice--research/program.prose",
+            "input topic: \"t\"\n",
+        );
+        assert_eq!(p204(&host), Vec::<String>::new());
+        host.set_home(Some("/home/v".to_string()));
+        assert_eq!(p204(&host), std::slice::from_ref(&alice));
+        text.push_str("use \"@dave/plan\"\n");
+        host.set_file_text("/ws/main.prose", text);
+        assert_eq!(p204(&host), [alice, missing("@dave/plan", "dave--plan")]);
+    }
 }
