@@ -134,10 +134,7 @@ impl OuterIndex {
                     index.at.entry((n, scope)).or_default().scoped.push(id);
                 }
             } else if (d.kind.is_flat_binding() || d.kind == DefKind::Input)
-                && let Some((list, kind)) = place
-                    .as_ref()
-                    .and_then(|p| p.range_statement.as_ref())
-                    .map(|s| s.parent)
+                && let Some((list, kind)) = place.as_ref().and_then(|p| p.range_list)
             {
                 let n = number(&mut index.names, &d.name);
                 let flat = &mut index.at.entry((n, list)).or_default().flat;

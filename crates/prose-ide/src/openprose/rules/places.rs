@@ -353,6 +353,22 @@ impl Places {
         }
     }
 
+    /// The range and kind of the list holding [`Places::statement`] at
+    /// `range` (in the tree, without the rest of its place).
+    pub(crate) fn statement_list(&self, range: TextRange) -> Option<(TextRange, SyntaxKind)> {
+        match &self.lookup {
+            Lookup::Tree(descent)
+                if !range.is_empty() && self.root.text_range().contains_range(range) =>
+            {
+                let mut descent = descent.borrow_mut();
+                descent.descend(range);
+                let list = &descent.path[descent.statement_at()? - 1];
+                Some((list.text_range(), list.kind()))
+            }
+            _ => self.statement(range).map(|p| p.parent),
+        }
+    }
+
     /// The innermost recorded node of `role` holding `range`.
     fn find(&self, range: TextRange, role: Role) -> Option<Place> {
         if range.is_empty() || !self.root.text_range().contains_range(range) {
@@ -478,29 +494,62 @@ fn top_at(
     Some(top)
 }
 
-/// The place of `path[at]`, `path` going from the root down to it.
-fn place_on_path(path: &[SyntaxNode], at: usize, role: Role) -> Option<Place> {
-    let node = &path[at];
-    let top = path.get(1)?;
-    let above = &path[..at];
-    let mut class = Class::Top;
-    for n in above {
-        match n.kind() {
-            SyntaxKind::BLOCK_DEF => {
-                class = Class::InFrame;
-                break;
+/// Where the first `block` definition and the first body lie on a path
+/// from the root: what the class of each node of the path follows from.
+#[derive(Clone, Copy)]
+struct Firsts {
+    block_def: usize,
+    block: usize,
+}
+
+impl Firsts {
+    fn of(path: &[SyntaxNode]) -> Firsts {
+        let mut firsts = Firsts {
+            block_def: usize::MAX,
+            block: usize::MAX,
+        };
+        for (i, n) in path.iter().enumerate() {
+            match n.kind() {
+                SyntaxKind::BLOCK_DEF if firsts.block_def == usize::MAX => {
+                    firsts.block_def = i;
+                    break;
+                }
+                SyntaxKind::BLOCK if firsts.block == usize::MAX => firsts.block = i,
+                _ => {}
             }
-            SyntaxKind::BLOCK => class = Class::Nested,
-            _ => {}
+        }
+        firsts
+    }
+
+    /// The class of the node at `at` on the path (what is above it).
+    fn class(self, at: usize) -> Class {
+        if self.block_def < at {
+            Class::InFrame
+        } else if self.block < at {
+            Class::Nested
+        } else {
+            Class::Top
         }
     }
-    let parent = above.last()?;
+}
+
+/// The place of `path[at]`, `path` going from the root down to it.
+fn place_on_path(path: &[SyntaxNode], at: usize, role: Role) -> Option<Place> {
+    place_with(path, at, role, Firsts::of(&path[..at]))
+}
+
+/// [`place_on_path`], with the path's [`Firsts`] (of at least its nodes
+/// above `at`).
+fn place_with(path: &[SyntaxNode], at: usize, role: Role, firsts: Firsts) -> Option<Place> {
+    let node = &path[at];
+    let top = path.get(1)?;
+    let parent = path[..at].last()?;
     Some(Place {
         range: node.text_range(),
         kind: node.kind(),
         role,
         top: top.text_range().start(),
-        class,
+        class: firsts.class(at),
         parent: (parent.text_range(), parent.kind()),
         in_parallel_body: parent.kind() == SyntaxKind::BLOCK
             && at
@@ -534,7 +583,12 @@ impl Descent {
     /// which the root holds.
     fn both(&mut self, range: TextRange) -> (Option<Place>, Option<Place>) {
         self.descend(range);
-        (self.place(Role::Statement), self.place(Role::Declaring))
+        let firsts = Firsts::of(&self.path);
+        let place = |at: Option<usize>, role| place_with(&self.path, at?, role, firsts);
+        (
+            place(self.statement_at(), Role::Statement),
+            place(self.declaring_at(), Role::Declaring),
+        )
     }
 
     /// Makes the path end at the innermost node holding `range`.
@@ -567,18 +621,25 @@ impl Descent {
         }
     }
 
+    /// Where on the path the statement holding its last node is: the
+    /// first node from the end whose parent is a list.
+    fn statement_at(&self) -> Option<usize> {
+        let above = &self.path[..self.path.len() - 1];
+        Some(above.iter().rposition(|n| is_list(n.kind()))? + 1)
+    }
+
+    /// Where on the path the innermost declaring statement is.
+    fn declaring_at(&self) -> Option<usize> {
+        self.path
+            .iter()
+            .rposition(|n| super::relation::is_declaring_statement(n.kind()))
+    }
+
     /// The place of `role` above or at the end of the path.
     fn place(&self, role: Role) -> Option<Place> {
         let at = match role {
-            // The first node from the top whose parent is a list.
-            Role::Statement => {
-                let above = &self.path[..self.path.len() - 1];
-                above.iter().rposition(|n| is_list(n.kind()))? + 1
-            }
-            Role::Declaring => self
-                .path
-                .iter()
-                .rposition(|n| super::relation::is_declaring_statement(n.kind()))?,
+            Role::Statement => self.statement_at()?,
+            Role::Declaring => self.declaring_at()?,
         };
         place_on_path(&self.path, at, role)
     }
@@ -628,6 +689,20 @@ mod tests {
                 assert_eq!(got, expected, "{role:?} at {range:?} in {text:?}");
                 let found = in_tree.find(range, role);
                 assert_eq!(found, expected, "in the tree: {role:?} at {range:?}");
+                if role == Role::Statement {
+                    let list = expected.map(|p| p.parent);
+                    assert_eq!(places.statement_list(range), list, "list at {range:?}");
+                    assert_eq!(
+                        in_tree.statement_list(range),
+                        list,
+                        "in the tree: {range:?}"
+                    );
+                } else {
+                    let both = (in_tree.statement(range), expected);
+                    assert_eq!(in_tree.statement_and_declaring(range), both);
+                    let both = (places.statement(range), expected);
+                    assert_eq!(places.statement_and_declaring(range), both);
+                }
                 if let Some(p) = got {
                     assert_eq!(places.of_node(&places.node(&p), role), Some(p));
                 }

@@ -42,9 +42,10 @@ pub(super) struct DeclaredAt {
     /// The innermost of the node at its name and that node's ancestors
     /// that is a declaring statement ([`is_declaring_statement`]).
     pub(super) declaring: Option<Place>,
-    /// The statement holding the definition's whole range
-    /// ([`statement_holding`] of [`node_at`] of `Def::range`).
-    pub(super) range_statement: Option<Place>,
+    /// The range and kind of the list holding the statement that holds the
+    /// definition's whole range ([`statement_holding`] of [`node_at`] of
+    /// `Def::range`).
+    pub(super) range_list: Option<(TextRange, SyntaxKind)>,
 }
 
 /// Whether definitions of `kind` are declared by a statement (`input`,
@@ -94,7 +95,7 @@ fn compute_declared_places(ctx: &Ctx<'_>) -> Vec<Option<DeclaredAt>> {
             Some(DeclaredAt {
                 statement,
                 declaring,
-                range_statement: places.statement(d.range),
+                range_list: places.statement_list(d.range),
             })
         })
         .collect()
