@@ -28,6 +28,8 @@
 
 use std::sync::Arc;
 
+use prose_syntax::NodeOrToken;
+
 use crate::openprose::rules::{prelude::*, relation::Relation};
 
 /// Where a node sits, for relating it to a node of another top-level
@@ -103,7 +105,8 @@ struct Rec {
     parent: Option<(TextRange, SyntaxKind)>,
     in_parallel_body: bool,
     value_is_call: bool,
-    /// The nearest recorded node of the same list holding this one.
+    /// The nearest node holding this one among the records of its role
+    /// (the statements, or the declaring statements).
     up: Option<u32>,
 }
 
@@ -130,10 +133,13 @@ struct Open {
     in_body: bool,
 }
 
+/// The kind of a green node (an unknown raw kind, which the parser never
+/// makes, read as an error node).
 fn kind_of(green: &prose_syntax::GreenNodeData) -> SyntaxKind {
     SyntaxKind::from_raw(green.kind().0).unwrap_or(SyntaxKind::ERROR)
 }
 
+/// Whether a node of `kind` is a statement list: a body or the file.
 fn is_list(kind: SyntaxKind) -> bool {
     matches!(kind, SyntaxKind::BLOCK | SyntaxKind::SOURCE_FILE)
 }
@@ -247,8 +253,6 @@ pub(crate) fn value_is_call(green: &prose_syntax::GreenNodeData) -> bool {
     }
     false
 }
-
-use prose_syntax::NodeOrToken;
 
 /// The places of a file's top-level statements, for finding the statement
 /// and the declaring statement at a range.
@@ -503,6 +507,7 @@ struct Firsts {
 }
 
 impl Firsts {
+    /// The first `block` definition and the first body on `path`.
     fn of(path: &[SyntaxNode]) -> Firsts {
         let mut firsts = Firsts {
             block_def: usize::MAX,
@@ -672,6 +677,8 @@ mod tests {
         out
     }
 
+    /// The places of `text`, kept and in the tree, for every range, are
+    /// what the tree's own lookups give.
     fn check(text: &str) {
         let root = prose_syntax::parse(text).syntax_node();
         let places = Places::of_tree(&root);

@@ -200,6 +200,7 @@ pub(super) fn strongest_earlier<'d, T>(
     }
     best
 }
+
 /// Up to this many declarations of a name in one top-level statement,
 /// [`Earlier`] compares a later one of that statement with each
 /// (`strongest_earlier`); past it, it builds the index below for them.
@@ -285,6 +286,7 @@ struct Named {
     unordered: bool,
 }
 
+/// Where the latest declarations of `class` are in [`Named::classes`].
 fn class_slot(class: Class) -> usize {
     match class {
         Class::Top => 0,
