@@ -153,22 +153,26 @@ impl StatementMemos {
 
 /// One computation's results per top-level statement, per file.
 pub(crate) struct StatementMemo<T> {
-    files: Mutex<HashMap<SourceFile, ByKey<Entry<T>>>>,
+    /// Each file's statements of its last computation, in order.
+    files: Mutex<HashMap<SourceFile, Vec<Slot<T>>>>,
     /// How many statements were computed (not taken from the memo), for
     /// tests.
     computed: AtomicU64,
-    /// How many runs started: each run's number marks the entries it uses.
-    runs: AtomicU64,
     /// Whether nothing is kept ([`StatementMemos::batch`]).
     batch: bool,
 }
 
-struct Entry<T> {
-    /// Keeps the allocation the entry is keyed by alive.
+/// A statement of a file's last computation: its key, and what was found
+/// in it when that is kept.
+struct Slot<T> {
+    key: usize,
+    kept: Option<Kept<T>>,
+}
+
+struct Kept<T> {
+    /// Keeps the allocation the slot is keyed by alive.
     _green: GreenNode,
     value: Arc<T>,
-    /// The number of the last run that used it ([`Run::mark`]).
-    mark: u64,
 }
 
 impl<T> Default for StatementMemo<T> {
@@ -176,7 +180,6 @@ impl<T> Default for StatementMemo<T> {
         StatementMemo {
             files: Mutex::new(HashMap::new()),
             computed: AtomicU64::new(0),
-            runs: AtomicU64::new(0),
             batch: false,
         }
     }
@@ -239,6 +242,15 @@ impl<T> StatementMemo<T> {
     /// for later computations: `compute` gets them in text order and
     /// returns one result for each (a computation over the whole file may
     /// be cheaper than one per statement when most are missing).
+    ///
+    /// An edit replaces a stretch of the root's children and leaves those
+    /// before and after it as they were: the statements of the last
+    /// computation are matched with the root's from both ends, in order
+    /// (a comparison of keys each), and only those between are looked up
+    /// by key among the last computation's between them. (A hash lookup of
+    /// every statement cost about as much as all the rest of a memo's
+    /// bookkeeping.) A statement found in neither (brought in by the edit,
+    /// or a copy of one beyond the stretch it changed) is computed.
     pub(crate) fn each_batched(
         &self,
         file: SourceFile,
@@ -261,27 +273,42 @@ impl<T> StatementMemo<T> {
         let mut run = Run {
             memo: self,
             file,
-            entries: self.entries().remove(&file).unwrap_or_default(),
-            mark: self.runs.fetch_add(1, Ordering::Relaxed) + 1,
+            slots: if self.batch {
+                Vec::new()
+            } else {
+                self.entries().remove(&file).unwrap_or_default()
+            },
         };
-        // What is kept, marked as used by this run, else the statement's
-        // place among those to compute: the statements not kept, each
-        // allocation once (a statement whose text recurs may share one).
-        let mut out: Vec<(TextSize, Result<Arc<T>, usize>)> = Vec::with_capacity(statements.len());
+        let old = &run.slots;
+        let (n, m) = (statements.len(), old.len());
+        let same = |i: usize, j: usize| old[j].key == statements[i].0 && old[j].kept.is_some();
+        // The statements kept at the start and at the end.
+        let mut head = 0;
+        while head < n.min(m) && same(head, head) {
+            head += 1;
+        }
+        let mut tail = 0;
+        while tail < (n - head).min(m - head) && same(n - 1 - tail, m - 1 - tail) {
+            tail += 1;
+        }
+        // Between them: a statement kept by the last computation between
+        // them, else its place among those to compute (each allocation
+        // once: a statement whose text recurs may share one).
+        let between: ByKey<usize> = (head..m - tail)
+            .filter(|&j| old[j].kept.is_some())
+            .map(|j| (old[j].key, j))
+            .collect();
+        let mut found: Vec<Result<Arc<T>, usize>> = Vec::with_capacity(n - head - tail);
         let mut wanted: Vec<usize> = Vec::new();
         let mut asked: ByKey<usize> = ByKey::default();
-        for (i, &(k, start, _)) in statements.iter().enumerate() {
-            let value = match run.entries.get_mut(&k) {
-                Some(e) => {
-                    e.mark = run.mark;
-                    Ok(e.value.clone())
-                }
+        for (i, &(k, _, _)) in statements.iter().enumerate().take(n - tail).skip(head) {
+            found.push(match between.get(&k) {
+                Some(&j) => Ok(old[j].kept.as_ref().expect("kept").value.clone()),
                 None => Err(*asked.entry(k).or_insert_with(|| {
                     wanted.push(i);
                     wanted.len() - 1
                 })),
-            };
-            out.push((start, value));
+            });
         }
         // Many to compute (a file opened, the CLI): a handle for every
         // statement, made in one pass over the root's children and kept
@@ -309,31 +336,38 @@ impl<T> StatementMemo<T> {
             missing.len(),
             "one result per missing statement"
         );
-        // The computed values, in the order of `wanted` (kept for later
-        // runs when reusable).
-        let computed: Vec<Arc<T>> = wanted
-            .iter()
-            .zip(fresh)
-            .map(|(&i, value)| {
-                let (k, _, node) = statements[i];
-                let value = Arc::new(value);
-                if !self.batch && reusable(&value) {
-                    let entry = Entry {
+        let computed: Vec<Arc<T>> = fresh.into_iter().map(Arc::new).collect();
+        let value = |f: &Result<Arc<T>, usize>| match f {
+            Ok(v) => v.clone(),
+            Err(slot) => computed[*slot].clone(),
+        };
+        let mut out: Vec<(TextSize, Arc<T>)> = Vec::with_capacity(n);
+        let kept = |j: usize| old[j].kept.as_ref().expect("kept").value.clone();
+        out.extend((0..head).map(|i| (statements[i].1, kept(i))));
+        out.extend(
+            (head..n - tail)
+                .zip(&found)
+                .map(|(i, f)| (statements[i].1, value(f))),
+        );
+        out.extend((n - tail..n).map(|i| (statements[i].1, kept(i + m - n))));
+        if !self.batch {
+            // The file keeps this computation's statements: those at both
+            // ends as they were, and between them what was found or made
+            // (when reusable).
+            let middle: Vec<Slot<T>> = (head..n - tail)
+                .zip(&found)
+                .map(|(i, f)| {
+                    let (k, _, node) = statements[i];
+                    let v = value(f);
+                    let kept = (f.is_ok() || reusable(&v)).then(|| Kept {
                         _green: node.to_owned(),
-                        value: value.clone(),
-                        mark: run.mark,
-                    };
-                    run.entries.insert(k, entry);
-                }
-                value
-            })
-            .collect();
-        let out = out
-            .into_iter()
-            .map(|(start, value)| (start, value.unwrap_or_else(|slot| computed[slot].clone())))
-            .collect();
-        // The file keeps the entries this run used or made.
-        run.entries.retain(|_, e| e.mark == run.mark);
+                        value: v,
+                    });
+                    Slot { key: k, kept }
+                })
+                .collect();
+            run.slots.splice(head..m - tail, middle);
+        }
         out
     }
 
@@ -343,29 +377,29 @@ impl<T> StatementMemo<T> {
         self.computed.load(Ordering::Relaxed)
     }
 
-    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<SourceFile, ByKey<Entry<T>>>> {
+    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<SourceFile, Vec<Slot<T>>>> {
         // Nothing runs under the lock that could panic halfway.
         self.files.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
-/// One computation over a file's statements, holding the file's entries
-/// meanwhile and giving them back when dropped: when it ends, it has kept
-/// only the entries it used or made; when it is interrupted (a cancelled
-/// revision unwinds through `compute`), the file keeps every entry it had,
+/// One computation over a file's statements, holding the file's slots
+/// meanwhile and giving them back when dropped: when it ends, they are
+/// this computation's statements; when it is interrupted (a cancelled
+/// revision unwinds through `compute`), the file keeps the slots it had,
 /// for the next computation.
 struct Run<'m, T> {
     memo: &'m StatementMemo<T>,
     file: SourceFile,
-    entries: ByKey<Entry<T>>,
-    /// This run's number, set on each entry it uses or makes.
-    mark: u64,
+    slots: Vec<Slot<T>>,
 }
 
 impl<T> Drop for Run<'_, T> {
     fn drop(&mut self) {
-        let kept = std::mem::take(&mut self.entries);
-        self.memo.entries().insert(self.file, kept);
+        if !self.memo.batch {
+            let kept = std::mem::take(&mut self.slots);
+            self.memo.entries().insert(self.file, kept);
+        }
     }
 }
 
@@ -506,6 +540,61 @@ mod tests {
             3,
             "the old second statement is gone"
         );
+    }
+
+    /// The statements kept are matched from both ends of the root's
+    /// children: after deleting, inserting, replacing, moving and
+    /// repeating statements the answers are each statement's own, and only
+    /// the statements an edit brought in (and a copy of one beyond the
+    /// stretch it changed) are computed again.
+    #[test]
+    fn edits_at_any_place_keep_the_other_statements() {
+        use prose_syntax::{GreenNode, NodeOrToken, SyntaxNode};
+        let mut host = AnalysisHost::new();
+        let id = host.set_file_text("/ws/a.prose", PROGRAM.to_string());
+        let file = host.analysis().source_file(id);
+        let memo = super::StatementMemo::<String>::default();
+        let statement = |t: &str| -> GreenNode {
+            prose_syntax::parse(&format!("session \"{t}\"\n"))
+                .syntax_node()
+                .first_child()
+                .unwrap()
+                .green()
+                .to_owned()
+        };
+        let mut root = prose_syntax::parse("").syntax_node().green().to_owned();
+        for i in 0..6 {
+            root = root.insert_child(i, NodeOrToken::Node(statement(&format!("s{i}"))));
+        }
+        let text = |n: &SyntaxNode| n.text().to_string();
+        let check = |root: &GreenNode, computed: u64, what: &str| {
+            let before = memo.computed();
+            let tree = SyntaxNode::new_root(root.clone());
+            let got: Vec<String> = memo
+                .each(file, &tree, text)
+                .iter()
+                .map(|(_, v)| v.to_string())
+                .collect();
+            let expected: Vec<String> = tree.children().map(|c| c.text().to_string()).collect();
+            assert_eq!(got, expected, "{what}");
+            assert_eq!(memo.computed() - before, computed, "{what}");
+        };
+        check(&root, 6, "first");
+        check(&root, 0, "again");
+        root = root.remove_child(2);
+        check(&root, 0, "a statement deleted");
+        root = root.insert_child(0, NodeOrToken::Node(statement("new")));
+        check(&root, 1, "one inserted at the start");
+        root = root.replace_child(3, NodeOrToken::Node(statement("other")));
+        check(&root, 1, "one replaced");
+        let last = root.children().count() - 1;
+        let moved = root.children().nth(1).unwrap().to_owned();
+        root = root.remove_child(1).insert_child(last, moved.clone());
+        check(&root, 0, "one moved to the end");
+        root = root.insert_child(2, moved);
+        check(&root, 1, "the same allocation twice");
+        root = root.remove_child(0).remove_child(0);
+        check(&root, 0, "two deleted at the start");
     }
 
     fn host_computed(host: &AnalysisHost) -> u64 {
