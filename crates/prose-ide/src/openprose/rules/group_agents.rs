@@ -29,6 +29,8 @@ mod invalid_model;
 mod permission_pattern_not_string;
 #[path = "permissions_not_block.rs"]
 mod permissions_not_block;
+#[path = "program_order.rs"]
+mod program_order;
 #[path = "resume_non_persistent.rs"]
 mod resume_non_persistent;
 #[path = "resume_without_memory.rs"]
