@@ -12,6 +12,7 @@ use std::{collections::BTreeSet, sync::Arc};
 
 use crate::{
     FileKind,
+    auxiliary::WorkspaceFiles,
     db::{self, Db, SourceFile, Workspace},
     injection, markdown,
     openprose::external::{self, ExternalPaths},
@@ -44,6 +45,17 @@ pub(crate) fn needed_files(db: &dyn Db, file: SourceFile, ws: Workspace) -> Arc<
 #[salsa::tracked(returns(ref))]
 fn guest_paths(db: &dyn Db, file: SourceFile, ws: Workspace) -> ExternalPaths {
     let mut out = ExternalPaths::default();
+    if db::file_kind(db, file, Some(ws)) == FileKind::OpenProse {
+        // A program's guests are its prompts: their `_spawn_` files, kept
+        // per statement (no fence, so nothing else).
+        let files = WorkspaceFiles::of(db, file, Some(ws));
+        out.aux = crate::openprose::injections::statement_prompts(db, file)
+            .iter()
+            .flat_map(|(_, prompts)| &prompts.spawns)
+            .map(|p| files.key(p))
+            .collect();
+        return out;
+    }
     for g in injection::features::guest_files(db, Some(ws), file) {
         let inner = external::external_paths(db, g, ws);
         out.memory.extend(inner.memory.iter().cloned());

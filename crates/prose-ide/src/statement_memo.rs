@@ -32,7 +32,7 @@ use std::{
 
 use prose_syntax::{GreenNode, GreenNodeData, NodeOrToken, SyntaxNode, TextRange, TextSize};
 
-use crate::{db::SourceFile, injection::Injection};
+use crate::db::SourceFile;
 
 /// Statement keys are addresses: a fast hash is enough.
 type ByKey<V> = HashMap<usize, V, BuildHasherDefault<rustc_hash::FxHasher>>;
@@ -42,7 +42,7 @@ type ByKey<V> = HashMap<usize, V, BuildHasherDefault<rustc_hash::FxHasher>>;
 pub struct StatementMemos {
     /// The prompt strings of each statement of an OpenProse file
     /// (`openprose/injections.rs`).
-    pub(crate) injections: StatementMemo<Vec<Injection>>,
+    pub(crate) injections: StatementMemo<crate::openprose::injections::StatementPrompts>,
     /// What each statement of an OpenProse file needs from the disk
     /// (`openprose/external.rs`).
     pub(crate) needs: StatementMemo<Vec<crate::openprose::external::Need>>,

@@ -14,7 +14,7 @@ use crate::{
     FileId,
     auxiliary::WorkspaceFiles,
     config::Config,
-    db::{Db, SourceFile, Workspace, parse},
+    db::{Db, SourceFile, Workspace, file_kind, parse},
     diagnostics::{Diagnostic, Finding, file_config, file_diagnostics, finish, front_end_accs},
     features::{
         code_actions::CodeAction,
@@ -22,8 +22,9 @@ use crate::{
         hover::HoverResult,
         semantic_tokens::SemanticToken,
     },
+    kind::FileKind,
     markdown::convert,
-    openprose::{features as op, semantics::file_semantics},
+    openprose::{features as op, injections::statement_prompts, semantics::file_semantics},
 };
 
 /// A link from a range of a file to another file (`_spawn_` files, a
@@ -71,7 +72,36 @@ pub(crate) fn diagnostics(
     let mut instructions: Vec<Finding> = Vec::new();
     let mut dialect: Vec<Finding> = Vec::new();
     let mut out = Vec::new();
-    for (inj, guest) in pairs(db, file, workspace).filter(|(inj, _)| inj.checked) {
+    // The instruction findings of guest text `inj`, mapped to the host by
+    // `map`.
+    let mut findings = |inj: &Injection, fragment, map: &dyn Fn(TextRange) -> TextRange| {
+        let key = super::memo::GuestText::new(db, inj.text.clone(), fragment);
+        let found = super::memo::findings_of(db, key, file, workspace);
+        instructions.extend(
+            found
+                .iter()
+                .filter(|d| !inj.in_opaque(d.range))
+                .map(|d| convert::finding(d, path, map)),
+        );
+    };
+    let program = file_kind(db, file, workspace) == FileKind::OpenProse;
+    if program {
+        // A program's guests are its prompts, kept per statement with
+        // which of them the checks may report in (most none): the list of
+        // every prompt is not made for an edit.
+        for (start, prompts) in statement_prompts(db, file) {
+            for inj in prompts.checked.iter().map(|&i| &prompts.injections[i]) {
+                findings(inj, FragmentKind::Prompt, &|r| {
+                    inj.map.range_to_host(r) + *start
+                });
+            }
+        }
+    }
+    let others = (!program)
+        .then(|| pairs(db, file, workspace))
+        .into_iter()
+        .flatten();
+    for (inj, guest) in others.filter(|(inj, _)| inj.checked) {
         let map = |r: TextRange| inj.map.range_to_host(r);
         match guest {
             Guest::Instructions(Some(ins)) => {
@@ -82,14 +112,7 @@ pub(crate) fn diagnostics(
                     // Most prompts: nothing to intern or look up.
                     continue;
                 }
-                let key = super::memo::GuestText::new(db, inj.text.clone(), fragment);
-                let found = super::memo::findings_of(db, key, file, workspace);
-                instructions.extend(
-                    found
-                        .iter()
-                        .filter(|d| !inj.in_opaque(d.range))
-                        .map(|d| convert::finding(d, path, &map)),
-                );
+                findings(inj, fragment, &map);
             }
             Guest::OpenProse(Some(g)) => {
                 let guest_path = g.path(db);

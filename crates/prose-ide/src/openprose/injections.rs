@@ -18,39 +18,85 @@ use crate::{
     db::{Db, SourceFile, parse},
     injection::{Escape, GuestLanguage, GuestText, Injection},
 };
-use prose_markdown::instructions::FragmentKind;
+use std::sync::Arc;
 
-/// The injections of an OpenProse file: one per prompt string.
-///
-/// Whether a string is a prompt and what its guest text is depend on its
-/// statement alone, so the injections of each top-level statement are kept
-/// while its tree is unchanged ([`crate::statement_memo`]): after an edit
-/// only the statements it touched are walked again.
+use prose_markdown::instructions::{self, FragmentKind};
+
+/// The injections of an OpenProse file: one per prompt string, in text
+/// order ([`statement_prompts`], flattened: what the guest features ask).
 pub(crate) fn prompt_strings(db: &dyn Db, file: SourceFile) -> Vec<Injection> {
+    let per_statement = statement_prompts(db, file);
+    let mut out = Vec::with_capacity(per_statement.iter().map(|(_, p)| p.injections.len()).sum());
+    out.extend(per_statement.iter().flat_map(|(start, prompts)| {
+        prompts.injections.iter().map(move |inj| Injection {
+            map: inj.map.moved(TextSize::new(0), *start),
+            ..inj.clone()
+        })
+    }));
+    out
+}
+
+/// The prompts of one top-level statement, relative to its start, with
+/// what the host needs of their analyses after every edit.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct StatementPrompts {
+    /// One injection per prompt string, in text order; host offsets from
+    /// the statement's start.
+    pub(crate) injections: Vec<Injection>,
+    /// Which of them the instruction checks may report something in (a
+    /// prompt that uses the language or nearly spells a keyword):
+    /// indices into `injections`, most statements none.
+    pub(crate) checked: Vec<usize>,
+    /// The `_spawn_` files its prompts name (not templates), as written,
+    /// in text order.
+    pub(crate) spawns: Vec<String>,
+}
+
+/// The prompts of each top-level statement of an OpenProse file, with the
+/// statement's start.
+///
+/// Whether a string is a prompt, its guest text and its analysis depend on
+/// its statement alone, so each top-level statement's prompts are kept
+/// while its tree is unchanged ([`crate::statement_memo`]): after an edit
+/// only the statements it touched are walked again. The files a program
+/// needs (`needed_files::guest_paths`) and the prompts' diagnostics
+/// (`injection::features::diagnostics`) read this list, not the flattened
+/// one, so an edit does not copy every prompt of the file.
+#[salsa::tracked(returns(ref), no_eq)]
+pub(crate) fn statement_prompts(
+    db: &dyn Db,
+    file: SourceFile,
+) -> Vec<(TextSize, Arc<StatementPrompts>)> {
     let text = file.text(db);
     let root = parse(db, file).syntax_node();
-    let per_statement = db.statement_memos().injections.each(file, &root, |stmt| {
+    db.statement_memos().injections.each(file, &root, |stmt| {
         let start = stmt.text_range().start();
-        let mut out = Vec::new();
+        let mut injections = Vec::new();
         prose_syntax::walk::pre_order(stmt, |n| {
             if let Some(s) = ast::StringLit::cast(n.clone())
                 && is_prompt(&s)
             {
                 let mut inj = injection(text, &s);
                 inj.map = inj.map.moved(start, TextSize::new(0));
-                out.push(inj);
+                injections.push(inj);
             }
         });
-        out
-    });
-    let mut out = Vec::with_capacity(per_statement.iter().map(|(_, injs)| injs.len()).sum());
-    out.extend(per_statement.iter().flat_map(|(start, injs)| {
-        injs.iter().map(move |inj| Injection {
-            map: inj.map.moved(TextSize::new(0), *start),
-            ..inj.clone()
-        })
-    }));
-    out
+        let mut checked = Vec::new();
+        let mut spawns = Vec::new();
+        for (i, inj) in injections.iter().enumerate().filter(|(_, i)| !i.plain) {
+            // What `injection::guests` finds for it, read here once.
+            let ins = instructions::analyze_instructions(&inj.text, FragmentKind::Prompt);
+            if !instructions::check_finds_nothing(&ins) {
+                checked.push(i);
+            }
+            spawns.extend(ins.paths_to_check());
+        }
+        StatementPrompts {
+            injections,
+            checked,
+            spawns,
+        }
+    })
 }
 
 fn is_prompt(s: &ast::StringLit) -> bool {
@@ -140,4 +186,105 @@ fn common_indent(content: &str) -> usize {
         .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
         .min()
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{prompt_strings, statement_prompts};
+    use crate::{
+        AnalysisHost, FileId,
+        injection::{Guest, guests, injections},
+    };
+    use prose_markdown::instructions::check_finds_nothing;
+
+    const PROGRAM: &str = "agent writer:\n  model: sonnet\n  prompt: \"You write. _terminate_ \\\"DONE\\\"\"\n\nsession \"Plain words\"\n\nsession \"Stop and _termiante_ \\\"SGN_X\\\".\"\n\nsession \"Draft the plan. _spawn_ `notes.md` and _spawn_ `{x}.md`\"\n\nlet x = session: writer\n  prompt: \"\"\"\n    Polish {x}.\n    _if_ it is long, _then_ _termiante_\n    \"\"\"\n";
+
+    /// Which prompts each statement keeps as checked, and the `_spawn_`
+    /// files it keeps, are what the guests' own analyses say; the kept
+    /// prompts, moved to their statements, are the file's injections.
+    fn agree(host: &AnalysisHost, file: FileId, what: &str) {
+        let analysis = host.analysis();
+        analysis
+            .with_db(|db| {
+                let file = analysis.source_file(file);
+                let all = injections(db, file, None);
+                assert_eq!(*all, prompt_strings(db, file), "{what}");
+                let (mut checked, mut spawns) = (Vec::new(), Vec::new());
+                for (i, guest) in guests(db, file, None).iter().enumerate() {
+                    let Guest::Instructions(Some(ins)) = guest else {
+                        panic!("a prompt's guest is its instructions: {what}");
+                    };
+                    if !check_finds_nothing(ins) {
+                        checked.push(i);
+                    }
+                    spawns.extend(ins.paths_to_check());
+                }
+                let mut kept_checked = Vec::new();
+                let mut before = 0;
+                let mut last = None;
+                for (start, prompts) in statement_prompts(db, file) {
+                    assert!(last < Some(*start), "{what}");
+                    last = Some(*start);
+                    kept_checked.extend(prompts.checked.iter().map(|i| before + i));
+                    before += prompts.injections.len();
+                }
+                assert_eq!(before, all.len(), "{what}");
+                assert_eq!(kept_checked, checked, "{what}");
+                let kept_spawns: Vec<String> = statement_prompts(db, file)
+                    .iter()
+                    .flat_map(|(_, p)| p.spawns.iter().cloned())
+                    .collect();
+                assert_eq!(kept_spawns, spawns, "{what}");
+            })
+            .unwrap();
+    }
+
+    /// For every sample program, opened and then edited in the middle
+    /// (two statements come in, then go: one whose prompt spawns a file,
+    /// one whose prompt misspells a keyword), the kept analyses agree with
+    /// the guests'.
+    #[test]
+    fn kept_analyses_agree_with_the_guests() {
+        let mut programs = crate::openprose::rule_tests::sample_programs();
+        programs.push(("the test's program".into(), PROGRAM.into()));
+        let mut checked = 0;
+        for (path, text) in programs {
+            let mut host = AnalysisHost::new();
+            let file = host.set_file_text("/ws/a.prose", text.clone());
+            agree(&host, file, &path);
+            let half = &text.as_bytes()[..text.len() / 2];
+            let mid = half.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let edited = format!(
+                "{}session \"_spawn_ `b.md`\"\nsession \"Stop and _termiante_ \\\"SGN_X\\\".\"\n{}",
+                &text[..mid],
+                &text[mid..]
+            );
+            host.set_file_text("/ws/a.prose", edited);
+            agree(&host, file, &format!("{path}, edited"));
+            host.set_file_text("/ws/a.prose", text.clone());
+            agree(&host, file, &format!("{path}, edited back"));
+            checked += 1;
+        }
+        assert!(checked > 10, "the sample programs are there");
+    }
+
+    /// The test's program has prompts of each sort: plain, using the
+    /// language, with a near-miss, spawning files.
+    #[test]
+    fn the_program_has_prompts_of_each_sort() {
+        let mut host = AnalysisHost::new();
+        let file = host.set_file_text("/ws/a.prose", PROGRAM);
+        let analysis = host.analysis();
+        let (checked, spawns) = analysis
+            .with_db(|db| {
+                let kept = statement_prompts(db, analysis.source_file(file));
+                let checked: Vec<Vec<usize>> =
+                    kept.iter().map(|(_, p)| p.checked.clone()).collect();
+                let spawns: Vec<String> = kept.iter().flat_map(|(_, p)| p.spawns.clone()).collect();
+                (checked, spawns)
+            })
+            .unwrap();
+        assert_eq!(checked, [vec![0], vec![], vec![0], vec![0], vec![0]]);
+        assert_eq!(spawns, ["notes.md"]);
+    }
 }
