@@ -571,6 +571,27 @@ impl<'a> Ctx<'a> {
         })
     }
 
+    /// Whether the host loaded a program that a `use` path of this file
+    /// names (the first loaded candidate of each path, as
+    /// [`Ctx::resolve_import`] looks it up; each lookup recorded). When
+    /// none is, no `use` of the file resolves, so a rule that checks calls
+    /// against the programs' contracts has nothing to check. The paths'
+    /// candidates are kept by a query ([`use_candidates`]): one lookup per
+    /// distinct path, however many statements.
+    pub fn any_use_resolves(&self) -> bool {
+        let Some(workspace) = self.workspace else {
+            // Recorded as `resolve_import` records it.
+            return self.has_workspace();
+        };
+        self.has_workspace();
+        // Recorded as `import_candidates` records them.
+        self.home_dir();
+        self.unrecorded_file_root(|root| self.workspace_reads.borrow_mut().root(&root.dir));
+        use_candidates(self.db, self.file, workspace)
+            .values()
+            .any(|candidates| self.loaded_file(candidates).is_some())
+    }
+
     /// The inputs and outputs of another program (recorded as a
     /// [`WorkspaceReads`] answer).
     pub fn contract(&self, file: SourceFile) -> &'a Contract {

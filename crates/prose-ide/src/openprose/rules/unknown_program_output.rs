@@ -167,6 +167,11 @@ fn call_results<'a>(ctx: &Ctx<'a>) -> Vec<CallResult<'a>> {
 /// declaration in definition order, its reads in the order of the file's
 /// references.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
+    // No `use` resolves: no call has a contract to check against (and the
+    // file's `use` statements need not be gathered).
+    if !ctx.any_use_resolves() {
+        return;
+    }
     let calls = call_results(ctx);
     let sema = ctx.sema();
     // The variable references to each bound (not destructured) result, in
@@ -294,6 +299,49 @@ let s = session "plain"
 session "{{s.whatever}}"
 "#
             ),
+        );
+    }
+
+    /// The check runs only while a `use` resolves: the program appearing,
+    /// typing in a prompt (whose findings are moved only while the
+    /// lookups they made hold), and the program going away each give what
+    /// a fresh analysis gives.
+    #[test]
+    fn follows_the_program_appearing_and_going_away() {
+        use crate::AnalysisHost;
+        let main = "use \"@alice/research\"\nlet result = research(topic: \"x\")\nsession \"Use {result.notes}\"\n";
+        let program = "/ws/.prose/imports/alice--research/program.prose";
+        let contract = "input topic: \"t\"\noutput findings = session \"f\"\n";
+        let e028 = |host: &AnalysisHost, file| -> Vec<String> {
+            (host.analysis().diagnostics(file).unwrap().into_iter())
+                .filter(|d| d.code.as_str() == "E028")
+                .map(|d| format!("{:?} {}", d.range, d.message))
+                .collect()
+        };
+        let mut host = AnalysisHost::new();
+        let file = host.set_file_text("/ws/main.prose", main);
+        assert!(e028(&host, file).is_empty());
+        host.set_file_text(program, contract);
+        let found = e028(&host, file);
+        assert_eq!(
+            found,
+            ["77..82 Output not declared in program: `notes`; `research` declares `findings`"]
+        );
+        host.set_file_text("/ws/main.prose", main.replace("Use ", "Use it "));
+        assert_eq!(
+            e028(&host, file),
+            ["80..85 Output not declared in program: `notes`; `research` declares `findings`"]
+        );
+        host.remove_file(program);
+        assert!(e028(&host, file).is_empty());
+        // The program comes back, then a prompt is typed in before the
+        // file is analysed again: the findings kept from the run without
+        // the program are not moved.
+        host.set_file_text(program, contract);
+        host.set_file_text("/ws/main.prose", main.replace("Use ", "Use all "));
+        assert_eq!(
+            e028(&host, file),
+            ["81..86 Output not declared in program: `notes`; `research` declares `findings`"]
         );
     }
 }
