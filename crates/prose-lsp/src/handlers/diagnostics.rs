@@ -231,7 +231,8 @@ fn compute_on(job: &Job, forked: bool, mut cache: Option<&mut JsonCache>) -> Can
         // end later, and the fork wait.) What these queries set aside (the
         // second part's rule context, the findings kept before) is freed
         // once their results are stored, while the fork puts the
-        // diagnostics together (`prose_ide::deferred`).
+        // diagnostics together (`prose_ide::deferred`); on a push, once the
+        // diagnostics are published (`run_and_publish`).
         prose_ide::deferred::drop_after(|| {
             for file in job.docs.iter().filter_map(|d| d.file) {
                 analysis.prepare_names(file)?;
@@ -525,18 +526,25 @@ async fn run_and_publish(
     let mut taken = std::mem::take(cache);
     let publisher = Arc::clone(inner);
     let (outcome, taken) = blocking(move || {
-        let outcome = match compute_push(job, &mut taken) {
-            // Published from this thread: the frames go to the output
-            // thread at once, not through a wake-up of the async side
-            // first (docs/performance/peer-2026-11-30.md, "Fewer hand-offs").
-            Outcome::Done(results) => {
-                let bodies = results.into_iter().map(PushBody::new).collect();
-                Pushed::Published(publish(&publisher, generation, bodies))
-            }
-            Outcome::NeedExternal(paths) => Pushed::NeedExternal(paths),
-            Outcome::Cancelled => Pushed::Superseded,
-        };
-        (outcome, taken)
+        // What the analysis set aside on this thread (the second part's
+        // rule context, the findings it replaced: `prose_ide::deferred`)
+        // is freed once the results are published, not before they are
+        // converted: the fork is done with its part by then.
+        prose_ide::deferred::drop_after(|| {
+            let outcome = match compute_push(job, &mut taken) {
+                // Published from this thread: the frames go to the output
+                // thread at once, not through a wake-up of the async side
+                // first (docs/performance/peer-2026-11-30.md, "Fewer
+                // hand-offs").
+                Outcome::Done(results) => {
+                    let bodies = results.into_iter().map(PushBody::new).collect();
+                    Pushed::Published(publish(&publisher, generation, bodies))
+                }
+                Outcome::NeedExternal(paths) => Pushed::NeedExternal(paths),
+                Outcome::Cancelled => Pushed::Superseded,
+            };
+            (outcome, taken)
+        })
     })
     .await?;
     *cache = taken;
