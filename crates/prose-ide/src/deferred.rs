@@ -4,16 +4,16 @@
 //! for every node the rules index and the helpers they share: freeing
 //! them is a few per cent of a keystroke's work in a long program, done
 //! before the diagnostics query returns, so before the language server
-//! can send them. The server computes the diagnostics on a spare thread
-//! while its own thread waits for them ([`drop_after`] around that
+//! can send them. The server computes the first part of the rules (or
+//! the diagnostics) on a spare thread ([`drop_after`] around that
 //! computation): there, the scratch structures are set aside and freed
-//! once the result is stored, while the other thread converts and sends
-//! it. Its own thread computes the second part of the rules meanwhile
-//! (`openprose/rule_parts.rs`), also inside [`drop_after`]: that part's
-//! context and the findings kept for typing in a prompt that its result
-//! replaces (`openprose/prompt_edit.rs`) are freed after the result is
-//! stored, while the spare thread puts the diagnostics together. Elsewhere
-//! they are dropped where they were, as before.
+//! once the result is stored, while the other thread computes or converts.
+//! Its own thread computes the second part of the rules meanwhile
+//! (`openprose/rule_parts.rs`), then the diagnostics, inside a
+//! [`drop_after`] around the whole run: that part's context and the
+//! findings kept for typing in a prompt that its result replaces
+//! (`openprose/prompt_edit.rs`) are freed once the diagnostics are
+//! published. Elsewhere they are dropped where they were, as before.
 //!
 //! Node handles are tied to their thread, so what is set aside stays on
 //! the thread that made it (a thread-local bin) and is freed there.

@@ -588,14 +588,32 @@ impl Analysis {
     /// take from a query of their own when the rules run in two parts
     /// (nothing otherwise, or for other files): the language server's
     /// thread calls this after [`Analysis::prepare_names`], while another
-    /// thread computes the diagnostics, which then find it done
-    /// (`openprose/rule_parts.rs`).
+    /// thread computes the first part ([`Analysis::prepare_first_part`]);
+    /// the diagnostics then find both done (`openprose/rule_parts.rs`).
     pub fn prepare_rules(&self, file: FileId) -> Cancellable<()> {
         let f = self.files[file.0 as usize];
         let ws = self.workspace;
         self.with_db(move |db| {
             if openprose::rule_parts::splits(db, f, Some(ws)) {
                 openprose::rule_parts::second_part(db, f, Some(ws));
+            }
+        })
+    }
+
+    /// Computes the first part of a file's rules when they run in two
+    /// ([`Analysis::splits_rules`]), else its diagnostics: the language
+    /// server's fork calls this (after the files the program needs) while
+    /// its job thread computes the names and the second part
+    /// ([`Analysis::prepare_rules`]), then the diagnostics, which find both
+    /// parts done or wait for the first.
+    pub fn prepare_first_part(&self, file: FileId) -> Cancellable<()> {
+        let f = self.files[file.0 as usize];
+        let ws = self.workspace;
+        self.with_db(move |db| {
+            if openprose::rule_parts::splits(db, f, Some(ws)) {
+                openprose::rule_parts::first_part(db, f, Some(ws));
+            } else {
+                diagnostics::file_diagnostics(db, f, Some(ws));
             }
         })
     }

@@ -1,8 +1,9 @@
 //! The rules of an OpenProse file in two parts, each a query of its own,
 //! so that two threads can compute them at once: the language server's
-//! fork computes the diagnostics (the first part, then the second's
-//! result), while its job thread, once it has the files a program needs
-//! and the names, computes the second part (`Analysis::prepare_rules`).
+//! fork finds the files a program needs and computes the first part
+//! (`Analysis::prepare_first_part`), while its job thread computes the
+//! names and the second part (`Analysis::prepare_rules`), then the
+//! diagnostics, which take both parts from their queries.
 //! The second part is the file-wide rules that compare declarations
 //! ([`SECOND`]): they share the places of the file's declarations
 //! (`rules/relation.rs`, `declared_places`), about a third of the rules'
@@ -81,6 +82,21 @@ impl Part {
 pub(crate) const SECOND: &[&str] = &[
     "E019", "E021", "E024", "E028", "P203", "P403", "P502", "P704", "P803", "P805",
 ];
+
+/// What the statement rules and the file-wide rules of the first part
+/// that the file's configuration does not turn off report on `file`, when
+/// the rules run in two parts: a query of its own, so that the language
+/// server's fork computes it while its job thread computes the second
+/// part, and the thread done last (the job's, on a long program) puts the
+/// diagnostics together and converts them without waiting for the other
+/// to be woken (two wake-ups of about a tenth of a millisecond each when
+/// the fork did it: it waited for the second part, then the job for it).
+/// Not compared with the previous result (`no_eq`), as [`second_part`].
+#[salsa::tracked(returns(ref), no_eq)]
+pub(crate) fn first_part(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Vec<Acc> {
+    let config = crate::diagnostics::file_config(db, file, workspace);
+    super::rules::run_part(db, file, workspace, &config, Part::First)
+}
 
 /// What the rules of the second part that the file's configuration does
 /// not turn off report on `file`. Not compared with the previous result
@@ -299,6 +315,41 @@ mod tests {
             let d = analysis.diagnostics(program).unwrap();
             assert_eq!(second(&log), 0, "{:?}", log.lock().unwrap());
             assert!(d.iter().any(|d| d.code.as_str() == "E019"), "{d:?}");
+        }
+    }
+
+    /// `Analysis::prepare_first_part` computes the first part when the
+    /// rules run in two (the diagnostics then compute neither part), and
+    /// the diagnostics otherwise; for another kind of file, its
+    /// diagnostics.
+    #[test]
+    fn prepare_first_part_computes_the_first_part() {
+        for split in [true, false] {
+            let (db, log) = crate::fixture::logging_db();
+            let mut host = AnalysisHost::with_db(db);
+            host.db.statement_memos().set_split(split);
+            let program = host.set_file_text("/ws/p.prose", "let a = 1\nlet a = 2\nuse \"x\"\n");
+            let notes = host.set_file_text("/ws/README.md", "# Title\n\nWords.\n");
+            let analysis = host.analysis();
+            let ran = |log: &crate::fixture::QueryLog, query: &str| {
+                let log = log.lock().unwrap();
+                log.iter().filter(|k| k.starts_with(query)).count()
+            };
+            analysis.prepare_first_part(notes).unwrap();
+            assert_eq!(ran(&log, "first_part("), 0);
+            assert_eq!(ran(&log, "file_diagnostics("), 1);
+            log.lock().unwrap().clear();
+            analysis.prepare_first_part(program).unwrap();
+            let (first, whole) = (ran(&log, "first_part("), ran(&log, "file_diagnostics("));
+            assert_eq!((first, whole), (usize::from(split), usize::from(!split)));
+            analysis.prepare_rules(program).unwrap();
+            log.lock().unwrap().clear();
+            let d = analysis.diagnostics(program).unwrap();
+            assert_eq!(ran(&log, "first_part("), 0, "{:?}", log.lock().unwrap());
+            assert_eq!(ran(&log, "second_part("), 0, "{:?}", log.lock().unwrap());
+            // E019 from the second part, E012 from the first.
+            let codes: Vec<&str> = d.iter().map(|d| d.code.as_str()).collect();
+            assert_eq!(codes, ["E019", "E012"], "split: {split}");
         }
     }
 }

@@ -150,13 +150,13 @@ fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcom
     }
     // The diagnostics are started on another thread (a fork of the job's
     // snapshot) while this one computes the names, the second part of an
-    // OpenProse file's rules (`prose_ide::Analysis::prepare_rules`: the
-    // fork's diagnostics run the first part, then take the second), and
-    // the files the programs need (which the fork computes first when the
-    // rules run in two parts). Each thread finds done what the other did
-    // (the prompts and their guests, the names), or waits for it. On a
-    // program of 5,600 lines this thread takes about two fifths of the
-    // work. When files must be loaded first, the fork is cancelled with
+    // OpenProse file's rules (`prose_ide::Analysis::prepare_rules`; the
+    // fork computes the first, `prepare_first_part`), and the files the
+    // programs need (which the fork computes first when the rules run in
+    // two parts), then puts the diagnostics together. Each thread finds
+    // done what the other did (the names, the first part, the files), or
+    // waits for it. On a program of 5,600 lines this thread's part is the
+    // longer. When files must be loaded first, the fork is cancelled with
     // the job's snapshot (they share its token), and what this thread
     // computed before it knew is computed again with the files.
     let fork = job.analysis.fork();
@@ -169,13 +169,16 @@ fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcom
             // them for sending (it waits for this thread after that).
             let stored = prose_ide::deferred::drop_after(|| {
                 // When the rules run in two parts, this thread first finds
-                // the files the program needs (its part of the rules then
-                // ends about when the job's thread's part does, and that
-                // thread finds the files done); else the job's thread does.
+                // the files the program needs (the job's thread finds them
+                // done), then computes the first part, which the job's
+                // thread puts together with its second when that is done
+                // (on a long program the first ends earlier: no thread is
+                // woken on the way to the client). Else it computes the
+                // diagnostics, which the job's thread waits for.
                 if fork.splits_rules(file)? {
                     fork.needed_files(file)?;
                 }
-                fork.with_diagnostics(file, |_| ())
+                fork.prepare_first_part(file)
             });
             if stored.is_err() {
                 break;
@@ -219,19 +222,18 @@ fn several_cores() -> bool {
 }
 
 /// [`compute_inner`] on this thread (alone, or `forked` while a fork of
-/// the job's snapshot computes the diagnostics).
+/// the job's snapshot computes the first part of the rules, or the
+/// diagnostics).
 fn compute_on(job: &Job, forked: bool, mut cache: Option<&mut JsonCache>) -> Cancellable<Outcome> {
     let analysis = &job.analysis;
     if forked {
         // While the fork finds the files the programs need and runs the
         // first part of the rules, this thread computes the names they
-        // read, then the second part, which the fork takes when done with
-        // the first (the two end at about the same time on a long
-        // program). (Asking for the files here first made the second part
-        // end later, and the fork wait.) What these queries set aside (the
-        // second part's rule context, the findings kept before) is freed
-        // once their results are stored, while the fork puts the
-        // diagnostics together (`prose_ide::deferred`); on a push, once the
+        // read, then the second part; the diagnostics below take both.
+        // (Asking for the files here first made the second part end
+        // later.) What these queries set aside (the second part's rule
+        // context, the findings kept before) is freed once their results
+        // are stored (`prose_ide::deferred`); on a push, once the
         // diagnostics are published (`run_and_publish`).
         prose_ide::deferred::drop_after(|| {
             for file in job.docs.iter().filter_map(|d| d.file) {

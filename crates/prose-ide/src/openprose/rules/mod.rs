@@ -209,11 +209,12 @@ pub(crate) fn run(
     if !rule_parts::splits(db, file, workspace) {
         return run_part(db, file, workspace, config, Part::Whole);
     }
-    // The first part here, the second from its own query, which another
-    // thread may be computing meanwhile (`rule_parts.rs`).
-    let mut out = run_part(db, file, workspace, config, Part::First);
-    out.extend(rule_parts::second_part(db, file, workspace).iter().cloned());
-    out
+    // Each part from its own query, which another thread may be computing
+    // meanwhile (`rule_parts.rs`). The reports are copied out of them once
+    // (`diagnostics::finish` makes the diagnostics of its own).
+    let first = rule_parts::first_part(db, file, workspace);
+    let second = rule_parts::second_part(db, file, workspace);
+    first.iter().chain(second).cloned().collect()
 }
 
 /// Runs the rules of `part` that `config` does not turn off on `file`.
