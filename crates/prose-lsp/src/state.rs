@@ -532,8 +532,25 @@ pub struct PendingJob {
 
 impl PendingJob {
     /// The job, once its snapshot came; `None` if the analysis is gone.
-    pub async fn ready(self) -> Option<Job> {
-        let snapshot = self.snapshot.await.ok()?;
+    pub async fn ready(mut self) -> Option<Job> {
+        let snapshot = (&mut self.snapshot).await.ok()?;
+        Some(self.with(snapshot))
+    }
+
+    /// [`PendingJob::ready`] on a blocking thread, which the analysis
+    /// thread wakes itself when the snapshot is made (no hop through the
+    /// async side first).
+    pub fn ready_blocking(mut self) -> Option<Job> {
+        let snapshot = futures::executor::block_on(&mut self.snapshot).ok()?;
+        Some(self.with(snapshot))
+    }
+
+    /// The generation of the state this job was made from.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn with(self, snapshot: analyzer::Snapshot) -> Job {
         let mut docs = self.docs;
         let mut files = snapshot.files.into_iter();
         for doc in &mut docs {
@@ -541,14 +558,14 @@ impl PendingJob {
                 doc.file = files.next().flatten();
             }
         }
-        Some(Job {
+        Job {
             analysis: snapshot.analysis,
             generation: self.generation,
             encoding: self.encoding,
             docs,
             open: self.open,
             checked_external: self.checked_external,
-        })
+        }
     }
 }
 
@@ -596,6 +613,30 @@ mod tests {
             range_length: None,
             text: text.into(),
         }
+    }
+
+    /// A job made ready on a blocking thread (which the analysis thread
+    /// wakes when the snapshot is made) holds that snapshot, made after
+    /// every change so far, and the documents' files in it.
+    #[test]
+    fn a_job_is_ready_on_a_blocking_thread() {
+        let mut st = State::default();
+        let uri: Uri = "file:///w/a.prose".parse().unwrap();
+        st.open(uri.clone(), 1, "let a = 1\n".into());
+        st.change(&uri, 2, vec![change(None, "let a = 1\nlet a = 2\n")])
+            .unwrap();
+        let pending = st.job(Some(std::slice::from_ref(&uri)));
+        assert_eq!(pending.generation(), st.generation);
+        let job = std::thread::spawn(move || pending.ready_blocking())
+            .join()
+            .unwrap()
+            .expect("the analysis is there");
+        assert_eq!(job.generation, st.generation);
+        let file = job.docs[0].file.expect("the document's file");
+        let codes: Vec<String> = (job.analysis.diagnostics(file).unwrap().iter())
+            .map(|d| d.code.as_str().to_string())
+            .collect();
+        assert_eq!(codes, ["E019"]);
     }
 
     #[test]

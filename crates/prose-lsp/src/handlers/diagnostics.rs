@@ -521,13 +521,17 @@ async fn run_and_publish(
     job: PendingJob,
     cache: &mut JsonCache,
 ) -> Result<bool> {
-    let Some(job) = job.ready().await else {
-        return Ok(false);
-    };
-    let generation = job.generation;
+    let generation = job.generation();
     let mut taken = std::mem::take(cache);
     let publisher = Arc::clone(inner);
+    // The blocking thread is started while the analysis thread makes the
+    // snapshot, and waits for it there: the analysis thread wakes it
+    // directly, not the async side, which then started it (one wake-up
+    // instead of two before the run begins).
     let (outcome, taken) = blocking(move || {
+        let Some(job) = job.ready_blocking() else {
+            return (Pushed::Superseded, taken);
+        };
         // What the analysis set aside on this thread (the second part's
         // rule context, the findings it replaced: `prose_ide::deferred`)
         // is freed once the results are published, not before they are
