@@ -550,6 +550,7 @@ impl PendingJob {
         self.generation
     }
 
+    /// The job, with its snapshot come: each document's file in it.
     fn with(self, snapshot: analyzer::Snapshot) -> Job {
         let mut docs = self.docs;
         let mut files = snapshot.files.into_iter();

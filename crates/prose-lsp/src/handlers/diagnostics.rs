@@ -164,9 +164,9 @@ fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcom
     let (done, finished) = std::sync::mpsc::sync_channel::<()>(1);
     let ahead = move || {
         for file in files {
-            // The rules' scratch structures are freed once the
-            // diagnostics are stored, while the job's thread converts
-            // them for sending (it waits for this thread after that).
+            // The rules' scratch structures are freed once the first
+            // part (or the diagnostics) is stored, while the job's thread
+            // computes or converts (it waits for this thread after that).
             let stored = prose_ide::deferred::drop_after(|| {
                 // When the rules run in two parts, this thread first finds
                 // the files the program needs (the job's thread finds them
