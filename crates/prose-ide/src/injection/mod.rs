@@ -25,7 +25,7 @@
 pub(crate) mod features;
 mod map;
 pub(crate) mod materialize;
-mod memo;
+pub(crate) mod memo;
 pub(crate) mod tokens;
 
 use std::sync::Arc;

@@ -16,7 +16,7 @@ use prose_syntax::{AstNode, NodeOrToken, SyntaxKind, TextRange, TextSize, ast};
 
 use crate::{
     db::{Db, SourceFile, parse},
-    injection::{Escape, GuestLanguage, GuestText, Injection},
+    injection::{Escape, GuestLanguage, GuestText, Injection, memo},
 };
 use std::sync::Arc;
 
@@ -84,8 +84,9 @@ pub(crate) fn statement_prompts(
         let mut checked = Vec::new();
         let mut spawns = Vec::new();
         for (i, inj) in injections.iter().enumerate().filter(|(_, i)| !i.plain) {
-            // What `injection::guests` finds for it, read here once.
-            let ins = instructions::analyze_instructions(&inj.text, FragmentKind::Prompt);
+            // The analysis `injection::guests` finds for it (kept by
+            // text, so the findings of a checked prompt reuse it).
+            let ins = memo::instructions(db, &inj.text, inj.plain, FragmentKind::Prompt);
             if !instructions::check_finds_nothing(&ins) {
                 checked.push(i);
             }
