@@ -210,11 +210,13 @@ pub(crate) fn run(
         return run_part(db, file, workspace, config, Part::Whole);
     }
     // Each part from its own query, which another thread may be computing
-    // meanwhile (`rule_parts.rs`). The reports are copied out of them once
-    // (`diagnostics::finish` makes the diagnostics of its own).
+    // meanwhile (`rule_parts.rs`). The reports are taken out of them, not
+    // copied (`rule_parts::Findings`).
     let first = rule_parts::first_part(db, file, workspace);
     let second = rule_parts::second_part(db, file, workspace);
-    first.iter().chain(second).cloned().collect()
+    let mut out = first.take_or(|| run_part(db, file, workspace, config, Part::First));
+    out.extend(second.take_or(|| run_part(db, file, workspace, config, Part::Second)));
+    out
 }
 
 /// Runs the rules of `part` that `config` does not turn off on `file`.
