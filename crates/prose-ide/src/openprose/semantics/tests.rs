@@ -180,3 +180,27 @@ fn an_edit_walks_its_statement_only() {
         assert!((1..=3).contains(&ran), "{ran} after {from:?} → {to:?}");
     }
 }
+
+/// Names compare equal when their definitions and references do, whether
+/// a difference lies at the start, the middle or the end of the file, and
+/// whatever shares the map by name.
+#[test]
+fn names_compare_by_their_definitions_and_references() {
+    let names = |text: &str| resolve(&prose_syntax::parse(text).tree());
+    let text = "let a = 1\nlet b = a\nlet c = b\nsession \"{c}\"\n";
+    assert_eq!(names(text), names(text));
+    let moved = names(text).moved(Some).unwrap();
+    assert_eq!(moved, names(text));
+    // What comes after the last name does not count.
+    assert_eq!(names(text), names(&format!("{text}# the end\n")));
+    for other in [
+        "let z = 1\nlet b = z\nlet c = b\nsession \"{c}\"\n",
+        "let a = 1\nlet b = c\nlet c = b\nsession \"{c}\"\n",
+        "let a = 1\nlet b = a\nlet c = b\nsession \"{b}\"\n",
+        "let a = 1\nlet b =  a\nlet c = b\nsession \"{c}\"\n",
+        "let a = 1\nlet b = a\nlet c = b\nsession \"{c}\"\nlet d = 2\n",
+    ] {
+        assert_ne!(names(text), names(other), "{other}");
+        assert_ne!(names(other), names(text), "{other}");
+    }
+}
