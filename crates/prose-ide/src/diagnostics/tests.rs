@@ -235,3 +235,46 @@ fn prepare_names_computes_the_names_the_diagnostics_read() {
             .any(|k| k.contains("file_diagnostics"))
     );
 }
+
+/// Diagnostics are sorted by key as comparing their positions and codes
+/// sorts them (stably, repeats dropped), whatever the codes' lengths,
+/// with ties, repeats, and a code too long for the key.
+#[test]
+fn sorting_by_key_orders_as_comparing_does() {
+    use super::{Diagnostic, DiagnosticCode, sort};
+    use crate::{Severity, TextRange};
+    let codes = ["E019", "E01", "E0190", "K007", "A", "ABCDEFGH", "ABCDEFGHI"];
+    let mut seed = 7u64;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    for round in 0..400 {
+        // The last code (nine bytes) in every other round.
+        let kinds = if round % 2 == 0 { 6 } else { 7 };
+        let list: Vec<Diagnostic> = (0..next(40))
+            .map(|_| {
+                let start = next(8) as u32;
+                Diagnostic {
+                    code: DiagnosticCode(codes[next(kinds) as usize]),
+                    name: "x",
+                    severity: Severity::Warning,
+                    message: format!("m{}", next(3)),
+                    range: TextRange::new(start.into(), (start + next(3) as u32).into()),
+                    related: Vec::new(),
+                    tags: Vec::new(),
+                }
+            })
+            .collect();
+        let mut expected = list.clone();
+        expected.sort_by(|a, b| {
+            (a.range.start(), a.range.end(), a.code).cmp(&(b.range.start(), b.range.end(), b.code))
+        });
+        expected.dedup();
+        let mut sorted = list;
+        sort(&mut sorted);
+        assert_eq!(sorted, expected, "round {round}");
+    }
+}
