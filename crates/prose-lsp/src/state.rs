@@ -121,8 +121,9 @@ pub struct State {
     pub checked_external: Arc<HashSet<String>>,
     /// The version and diagnostics last pushed per document.
     /// (A hash of the list, not the list: a copy of every document's
-    /// diagnostics would double what they cost.)
-    pub published: HashMap<Uri, (Option<i32>, u64)>,
+    /// diagnostics would double what they cost. Made once the list is on
+    /// its way to the client, `None` until then.)
+    pub published: HashMap<Uri, (Option<i32>, Option<u64>)>,
     /// Programs loaded from disk (not open), by analysis key, with a hash
     /// of their text (to tell whether a reload changes anything).
     pub disk_files: HashMap<String, u64>,

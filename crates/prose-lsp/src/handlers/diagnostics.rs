@@ -544,7 +544,7 @@ async fn run_and_publish(
                 // hand-offs").
                 Outcome::Done(results) => {
                     let bodies = results.into_iter().map(PushBody::new).collect();
-                    Pushed::Published(publish(&publisher, generation, bodies))
+                    Pushed::Published(publish(&publisher, generation, bodies, &mut taken))
                 }
                 Outcome::NeedExternal(paths) => Pushed::NeedExternal(paths),
                 Outcome::Cancelled => Pushed::Superseded,
@@ -577,34 +577,66 @@ enum Pushed {
 
 /// Publishes results of `generation` if it is still current; false if not.
 /// On a blocking thread: it waits for the lock and for room in the output's
-/// queue there.
-fn publish(inner: &Arc<Inner>, generation: u64, results: Vec<PushBody>) -> bool {
+/// queue there, or writes the frames itself (`Outbox::write_or_send`).
+/// Each list comes back to `cache` (the JSON its next run copies from)
+/// whether it was sent or not.
+fn publish(
+    inner: &Arc<Inner>,
+    generation: u64,
+    results: Vec<PushBody>,
+    cache: &mut JsonCache,
+) -> bool {
     let _in_order = inner.publish_lock.blocking_lock();
-    let to_send = {
+    let mut to_send = Vec::new();
+    {
         let mut st = inner.state();
-        if st.generation != generation {
+        let current = st.generation == generation;
+        for r in results {
+            let version = st.docs.get(&r.uri).map(|doc| Some(doc.version));
+            // The same version's list as the last one sent is not sent
+            // again.
+            let unchanged = |last: Option<&(Option<i32>, Option<u64>)>| {
+                last.is_some_and(|&(v, h)| {
+                    v == r.version && h == Some(push_json::bytes_hash(&r.list))
+                })
+            };
+            if current && version == Some(r.version) && !unchanged(st.published.get(&r.uri)) {
+                st.published.insert(r.uri.clone(), (r.version, None));
+                to_send.push(r);
+            } else if r.cached {
+                cache.keep_list(&r.uri, r.list);
+            }
+        }
+        if !current {
             return false;
         }
-        let mut to_send = Vec::new();
-        for r in results {
-            let Some(doc) = st.docs.get(&r.uri) else {
-                continue;
-            };
-            if Some(doc.version) != r.version {
-                continue;
-            }
-            let last = st.published.get(&r.uri);
-            if last.is_some_and(|&(v, h)| v == r.version && h == r.hash) {
-                continue;
-            }
-            st.published.insert(r.uri.clone(), (r.version, r.hash));
-            to_send.push(r);
-        }
-        to_send
-    };
+    }
     for r in to_send {
-        let parts = push_json::message_parts(&r.uri, r.version, r.list);
-        inner.outbox.send_body_blocking(parts);
+        let (uri, version, cached) = (r.uri, r.version, r.cached);
+        let parts = push_json::message_parts(&uri, version, r.list);
+        let mut hash = None;
+        // The list is hashed and given back to the cache once the client
+        // has it, or before it is queued (the queue takes it).
+        let written = inner.outbox.write_or_send(parts, |parts| {
+            let list = &parts[push_json::LIST_PART];
+            hash = Some(push_json::bytes_hash(list));
+            if cached {
+                cache.keep_list(&uri, list.clone());
+            }
+        });
+        if let Some(mut parts) = written {
+            let list = std::mem::take(&mut parts[push_json::LIST_PART]);
+            hash = Some(push_json::bytes_hash(&list));
+            if cached {
+                cache.keep_list(&uri, list);
+            }
+        }
+        let mut st = inner.state();
+        if let Some(last) = st.published.get_mut(&uri)
+            && *last == (version, None)
+        {
+            last.1 = hash;
+        }
     }
     true
 }

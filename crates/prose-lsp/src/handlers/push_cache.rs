@@ -66,6 +66,10 @@ struct Entry {
 }
 
 /// The last serialised list of one document.
+///
+/// The list's JSON goes to the client without a copy, and comes back here
+/// once it is written ([`JsonCache::keep_list`]); until then, or if it
+/// never comes back, the next list is converted and serialised whole.
 #[derive(Debug, Default)]
 pub struct JsonCache {
     key: Option<Key>,
@@ -210,6 +214,12 @@ impl JsonCache {
             .map(|old| Change::between(&old, doc.text));
         let mut old = std::mem::take(&mut self.entries);
         let old_json = std::mem::take(&mut self.json);
+        // The entries stand for the list last serialised only while its
+        // JSON is here: the array's bytes end after the last entry's.
+        let json_end = old.last().map_or(1, |e| e.json.end) + 1;
+        if old_json.len() != json_end {
+            old.clear();
+        }
         // How each range of `raw[i]` corresponds to those of `old[j]`, if
         // the cached diagnostic can stand for it.
         let fits = |i: usize, j: usize| -> Option<bool> {
@@ -282,8 +292,16 @@ impl JsonCache {
         }
         out.push(b']');
         self.entries = entries;
-        self.json.clone_from(&out);
         out
+    }
+
+    /// Takes back the JSON [`JsonCache::serialise`] last returned for the
+    /// document `uri` (its next list copies from it); a list of another
+    /// document is dropped.
+    pub fn keep_list(&mut self, uri: &Uri, list: Vec<u8>) {
+        if self.key.as_ref().is_some_and(|k| &k.uri == uri) {
+            self.json = list;
+        }
     }
 }
 

@@ -46,11 +46,13 @@ fn check(
     let whole: Vec<Diagnostic> = raw.iter().map(convert_one).collect();
     let theirs = serde_json::to_vec(&whole).unwrap();
     assert_eq!(
-        String::from_utf8(ours).unwrap(),
+        String::from_utf8(ours.clone()).unwrap(),
         String::from_utf8(theirs).unwrap(),
         "text {:?}",
         text.text()
     );
+    // Back from the client.
+    cache.keep_list(&uri, ours);
     converted
 }
 
@@ -146,6 +148,43 @@ fn converts_only_what_changed_and_writes_what_serde_writes() {
     // Everything deleted, then back.
     assert_eq!(seq("", &[], docs), 0);
     assert_eq!(seq(&text, &findings(&text, None), docs), 12);
+}
+
+/// A list that does not come back to the cache (its run was superseded
+/// before it was published, or it was another document's) leaves the
+/// next list to be converted whole, and right.
+#[test]
+fn a_list_not_given_back_is_converted_again() {
+    let text: String = (0..12).map(|i| format!("let x{i} = 1\n")).collect();
+    let typed = text.replacen("let x5", "let x5z", 1);
+    let mut cache = JsonCache::default();
+    assert_eq!(check(&mut cache, &text, &findings(&text, None), None), 12);
+    assert_eq!(check(&mut cache, &typed, &findings(&typed, None), None), 1);
+    let lost = serde_json::to_vec(&Vec::<Diagnostic>::new()).unwrap();
+    let other: Uri = "file:///w/b.prose".parse().unwrap();
+    for given_back in [None, Some((other, lost.clone())), Some((uri(), lost))] {
+        // Serialised (converted to something else than `check` expects,
+        // which a reuse would show), then not given back, another
+        // document's list given, or a list of another length.
+        let list = findings(&text, None);
+        let lines = Arc::new(LineText::new(text.clone()));
+        let ours = cache.serialise(
+            &Doc {
+                uri: &uri(),
+                path: PATH,
+                text: &lines,
+                encoding: Encoding::Utf16,
+                docs_url: None,
+            },
+            &list,
+            |_| Diagnostic::default(),
+        );
+        assert!(!ours.is_empty());
+        if let Some((uri, list)) = given_back {
+            cache.keep_list(&uri, list);
+        }
+        assert_eq!(check(&mut cache, &typed, &findings(&typed, None), None), 12);
+    }
 }
 
 #[test]

@@ -4,10 +4,10 @@
 //! A push used to serialise its list twice: once into a hasher (to tell
 //! whether the list changed since the last push) and once more into the
 //! frame, on the async worker. Now the list is serialised once into bytes
-//! ([`PushBody::new`]), those bytes are hashed (a fast non-cryptographic
-//! hash: the hash only decides whether to re-send a list whose version did
-//! not change), and the frame is written from them without another copy
-//! ([`message_parts`]). Converting and serialising reuse the LSP value and
+//! ([`PushBody::new`]), the frame is written from them without another
+//! copy ([`message_parts`]), and those bytes are hashed once they are on
+//! their way (a fast non-cryptographic hash, [`bytes_hash`]: the hash only
+//! decides whether to re-send a list whose version did not change). Converting and serialising reuse the LSP value and
 //! the bytes of every diagnostic that the document's previous push had too
 //! (`JsonCache`, `push_cache.rs`).
 
@@ -27,8 +27,9 @@ pub struct PushBody {
     pub version: Option<i32>,
     /// The list as JSON (an array).
     pub list: Vec<u8>,
-    /// [`bytes_hash`] of `list`.
-    pub hash: u64,
+    /// Whether the list is the one the run's push cache serialised last
+    /// (it goes back there: `JsonCache::keep_list`).
+    pub cached: bool,
 }
 
 impl PushBody {
@@ -36,17 +37,20 @@ impl PushBody {
     /// (through the push cache); the one-line list of a file too large to
     /// analyse is serialised here.
     pub fn new(result: DocResult) -> PushBody {
-        let list = match result.diagnostics {
-            Converted::Json(list) => list,
+        let (list, cached) = match result.diagnostics {
+            Converted::Json(list) => (list, true),
             // Writing into a `Vec` fails only for values that do not
             // serialise, and a diagnostic always does.
-            Converted::Lsp(items) => serde_json::to_vec(&items).expect("diagnostics serialise"),
+            Converted::Lsp(items) => {
+                let list = serde_json::to_vec(&items).expect("diagnostics serialise");
+                (list, false)
+            }
         };
         PushBody {
-            hash: bytes_hash(&list),
             uri: result.uri,
             version: result.version,
             list,
+            cached,
         }
     }
 }
@@ -58,9 +62,12 @@ pub fn bytes_hash(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
+/// Which of [`message_parts`] is the list.
+pub const LIST_PART: usize = 1;
+
 /// The notification's body in parts (written one after the other, the
-/// list never copied): exactly what serde writes for a
-/// `PublishDiagnosticsParams` notification of the same list.
+/// list never copied, the [`LIST_PART`]th): exactly what serde writes for
+/// a `PublishDiagnosticsParams` notification of the same list.
 pub fn message_parts(uri: &Uri, version: Option<i32>, list: Vec<u8>) -> Vec<Vec<u8>> {
     let mut head =
         format!(r#"{{"jsonrpc":"2.0","method":"{METHOD}","params":{{"uri":"#).into_bytes();

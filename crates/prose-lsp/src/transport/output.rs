@@ -12,13 +12,21 @@
 //! The channel between them is bounded, so a client that stops reading
 //! holds the server back rather than letting frames pile up in memory.
 //!
+//! A thread outside the runtime that has a frame ready (the push of a
+//! program's diagnostics) writes it itself when nothing is queued before
+//! it ([`Outbox::write_or_send`]), instead of waking the writer for it:
+//! the output is shared, under a lock, by the writer and such threads.
+//!
 //! Large **results** take the same shortcut ([`Outbox::stash`]): a
 //! handler serialises its result here and answers tower-lsp-server with a
 //! small placeholder that carries a key; the relay puts the serialised
 //! result in place of the placeholder's, under the request's id.
 
 use std::{
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -42,8 +50,59 @@ enum Out {
 /// Where the server sends the frames it serialises itself.
 #[derive(Clone)]
 pub struct Outbox {
-    queue: mpsc::Sender<Out>,
+    queue: Queue,
     stash: Stash,
+}
+
+/// The writer's queue, and the output it writes to.
+#[derive(Clone)]
+struct Queue {
+    tx: mpsc::Sender<Out>,
+    output: Arc<Output>,
+}
+
+/// The output, which the writer and the threads that write a frame
+/// themselves ([`Outbox::write_or_send`]) take in turn.
+struct Output {
+    /// `None` once a write failed (the client is gone).
+    out: Mutex<Option<Box<dyn std::io::Write + Send>>>,
+    /// Frames queued and not yet written (counted before they are sent):
+    /// a frame is written at once only when there are none, so frames
+    /// leave in the order they were given.
+    queued: AtomicUsize,
+}
+
+impl Output {
+    fn new(out: Box<dyn std::io::Write + Send>) -> Arc<Output> {
+        Arc::new(Output {
+            out: Mutex::new(Some(out)),
+            queued: AtomicUsize::new(0),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Box<dyn std::io::Write + Send>>> {
+        self.out.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Queue {
+    async fn send(&self, item: Out) -> bool {
+        self.output.queued.fetch_add(1, Ordering::SeqCst);
+        let sent = self.tx.send(item).await.is_ok();
+        if !sent {
+            self.output.queued.fetch_sub(1, Ordering::SeqCst);
+        }
+        sent
+    }
+
+    fn blocking_send(&self, item: Out) -> bool {
+        self.output.queued.fetch_add(1, Ordering::SeqCst);
+        let sent = self.tx.blocking_send(item).is_ok();
+        if !sent {
+            self.output.queued.fetch_sub(1, Ordering::SeqCst);
+        }
+        sent
+    }
 }
 
 /// Results serialised by their handlers, by key, until the relay sees
@@ -139,25 +198,47 @@ impl Outbox {
         let Ok(body) = serde_json::to_vec(&message) else {
             return;
         };
-        let _ = self.queue.send(Out::Body(vec![body])).await;
+        self.queue.send(Out::Body(vec![body])).await;
     }
 
     /// Sends a message serialised by the caller, in parts written one
     /// after the other (see `handlers/push_json.rs`).
     pub async fn send_body(&self, parts: Vec<Vec<u8>>) {
-        let _ = self.queue.send(Out::Body(parts)).await;
+        self.queue.send(Out::Body(parts)).await;
     }
 
     /// [`Self::send_body`] from a thread outside the runtime (a blocking
-    /// one), waiting there for room in the queue.
-    pub fn send_body_blocking(&self, parts: Vec<Vec<u8>>) {
-        let _ = self.queue.blocking_send(Out::Body(parts));
+    /// one): written here at once when no frame is queued before it (the
+    /// writer would have to be woken for it: a tenth of a millisecond on
+    /// the way to the client, docs/performance/peer-2026-11-30.md), else
+    /// queued, waiting here for room in the queue. The parts come back
+    /// when they were written here (nothing copied them), `None` when
+    /// they were queued; `queued` sees them before they are.
+    pub fn write_or_send(
+        &self,
+        parts: Vec<Vec<u8>>,
+        queued: impl FnOnce(&[Vec<u8>]),
+    ) -> Option<Vec<Vec<u8>>> {
+        let output = &self.queue.output;
+        let mut out = output.lock();
+        if output.queued.load(Ordering::SeqCst) > 0 {
+            drop(out);
+            queued(&parts);
+            self.queue.blocking_send(Out::Body(parts));
+            return None;
+        }
+        if let Some(w) = out.as_mut()
+            && write_frame(w, &parts).is_err()
+        {
+            *out = None;
+        }
+        Some(parts)
     }
 
     /// Waits until every frame sent so far is written (or `timeout`).
     pub async fn flush(&self, timeout: std::time::Duration) {
         let (tx, rx) = oneshot::channel();
-        if self.queue.send(Out::Flush(tx)).await.is_ok() {
+        if self.queue.send(Out::Flush(tx)).await {
             let _ = tokio::time::timeout(timeout, rx).await;
         }
     }
@@ -168,17 +249,22 @@ impl Outbox {
 pub fn writer<W: std::io::Write + Send + 'static>(out: W) -> (tokio::io::DuplexStream, Outbox) {
     let (theirs, ours) = tokio::io::duplex(256 * 1024);
     let (tx, rx) = mpsc::channel(QUEUE);
+    let queue = Queue {
+        tx,
+        output: Output::new(Box::new(out)),
+    };
     let stash = Stash::default();
-    tokio::spawn(relay(ours, tx.clone(), stash.clone()));
+    tokio::spawn(relay(ours, queue.clone(), stash.clone()));
+    let output = Arc::clone(&queue.output);
     let started = std::thread::Builder::new()
         .name("prose-lsp-out".into())
-        .spawn(move || write(rx, out));
+        .spawn(move || write(rx, &output));
     if let Err(e) = started {
         // Without a writer nothing reaches the client: the queue is
         // dropped, and the server stops at its first message.
         eprintln!("prose-lsp: cannot start the output thread: {e}");
     }
-    (theirs, Outbox { queue: tx, stash })
+    (theirs, Outbox { queue, stash })
 }
 
 /// The process's standard output as a file (a duplicate of its descriptor),
@@ -226,7 +312,7 @@ pub fn widen_pipe(fd: &impl std::os::fd::AsFd) {
 
 /// Reads tower-lsp-server's frames (well formed: it wrote them) and queues
 /// them whole.
-async fn relay<R: AsyncRead + Unpin>(input: R, queue: mpsc::Sender<Out>, stash: Stash) {
+async fn relay<R: AsyncRead + Unpin>(input: R, queue: Queue, stash: Stash) {
     let mut input = BufReader::new(input);
     loop {
         let mut length = None;
@@ -252,43 +338,57 @@ async fn relay<R: AsyncRead + Unpin>(input: R, queue: mpsc::Sender<Out>, stash: 
             return;
         }
         let parts = stash.replace(&body).unwrap_or_else(|| vec![body]);
-        if queue.send(Out::Body(parts)).await.is_err() {
+        if !queue.send(Out::Body(parts)).await {
             return;
         }
     }
 }
 
-/// Writes the queued frames to `out`, each whole, in one vectored write
-/// where the output takes it (its parts are not copied together), until the
-/// queue closes or the output fails. It runs on a thread of its own: a
-/// frame goes from the task that queued it to the output with one hand-off.
-/// (tokio's stdout took two, to a thread of the blocking pool and back,
-/// for every write, and copied each frame once more; the diagnostics of a
-/// long program arrived 6-9% later, docs/performance/peer-2026-11-29.md.)
-fn write<W: std::io::Write>(mut queue: mpsc::Receiver<Out>, mut out: W) {
+/// Writes the queued frames to `output`, until the queue closes or the
+/// output fails. It runs on a thread of its own: a frame goes from the
+/// task that queued it to the output with one hand-off. (tokio's stdout
+/// took two, to a thread of the blocking pool and back, for every write,
+/// and copied each frame once more; the diagnostics of a long program
+/// arrived 6-9% later, docs/performance/peer-2026-11-29.md.)
+fn write(mut queue: mpsc::Receiver<Out>, output: &Output) {
     while let Some(item) = queue.blocking_recv() {
-        match item {
-            Out::Body(parts) => {
-                let length: usize = parts.iter().map(Vec::len).sum();
-                let header = format!("Content-Length: {length}\r\n\r\n");
-                let mut slices: Vec<std::io::IoSlice<'_>> = std::iter::once(header.as_bytes())
-                    .chain(parts.iter().map(Vec::as_slice))
-                    .map(std::io::IoSlice::new)
-                    .collect();
-                if write_all_vectored(&mut out, &mut slices).is_err() || out.flush().is_err() {
-                    return;
-                }
-            }
-            Out::Flush(done) => {
+        let mut out = output.lock();
+        let written = match (item, out.as_mut()) {
+            (Out::Body(parts), Some(w)) => write_frame(w, &parts).is_ok(),
+            (Out::Body(_), None) => false,
+            (Out::Flush(done), _) => {
+                // Any frame written by another thread was written whole
+                // before this one took the lock.
                 let _ = done.send(());
+                true
             }
+        };
+        if !written {
+            *out = None;
+        }
+        output.queued.fetch_sub(1, Ordering::SeqCst);
+        if !written {
+            return;
         }
     }
 }
 
+/// Writes a frame whole, in one vectored write where the output takes it
+/// (its parts are not copied together).
+fn write_frame(out: &mut dyn std::io::Write, parts: &[Vec<u8>]) -> std::io::Result<()> {
+    let length: usize = parts.iter().map(Vec::len).sum();
+    let header = format!("Content-Length: {length}\r\n\r\n");
+    let mut slices: Vec<std::io::IoSlice<'_>> = std::iter::once(header.as_bytes())
+        .chain(parts.iter().map(Vec::as_slice))
+        .map(std::io::IoSlice::new)
+        .collect();
+    write_all_vectored(out, &mut slices)?;
+    out.flush()
+}
+
 /// Writes every byte of `slices`, in order, in as few writes as `out`
 /// takes.
-fn write_all_vectored<W: std::io::Write>(
+fn write_all_vectored<W: std::io::Write + ?Sized>(
     out: &mut W,
     mut slices: &mut [std::io::IoSlice<'_>],
 ) -> std::io::Result<()> {
@@ -407,10 +507,16 @@ mod tests {
                 ..Recorder::default()
             };
             let (tx, rx) = mpsc::channel(QUEUE);
+            let queue = Queue {
+                tx,
+                output: Output::new(Box::new(out.clone())),
+            };
             let parts = vec![b"[".to_vec(), vec![b'7'; size], b"]".to_vec()];
-            tx.try_send(Out::Body(parts)).unwrap();
-            drop(tx);
-            write(rx, out.clone());
+            assert!(queue.blocking_send(Out::Body(parts)));
+            let output = Arc::clone(&queue.output);
+            drop(queue);
+            write(rx, &output);
+            assert_eq!(output.queued.load(Ordering::SeqCst), 0);
             let writes = out.writes.lock().unwrap();
             assert_eq!(writes.concat(), whole);
             match limit {
@@ -418,6 +524,46 @@ mod tests {
                 Some(n) => assert_eq!(writes.len(), whole.len().div_ceil(n)),
             }
         }
+    }
+
+    /// A frame given by a thread outside the runtime is written there and
+    /// then when nothing is queued (its parts come back), else queued
+    /// after what is (the caller sees its parts first), and the frames
+    /// leave in the order they were given.
+    #[test]
+    fn a_frame_is_written_at_once_when_nothing_is_queued() {
+        let out = Recorder::default();
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let queue = Queue {
+            tx,
+            output: Output::new(Box::new(out.clone())),
+        };
+        let outbox = Outbox {
+            queue,
+            stash: Stash::default(),
+        };
+        let frame = |s: &str| vec![s.as_bytes().to_vec()];
+        let mut seen = Vec::new();
+        let back = outbox.write_or_send(frame("[1]"), |p| seen.push(p.concat()));
+        assert_eq!(back, Some(frame("[1]")));
+        assert_eq!(
+            out.writes.lock().unwrap().concat(),
+            b"Content-Length: 3\r\n\r\n[1]"
+        );
+        // The writer is not running: a frame sent stays queued, and the
+        // next one given here goes after it.
+        assert!(outbox.queue.blocking_send(Out::Body(frame("[2]"))));
+        let back = outbox.write_or_send(frame("[3]"), |p| seen.push(p.concat()));
+        assert_eq!(back, None);
+        assert_eq!(seen, [b"[3]".to_vec()]);
+        assert_eq!(out.writes.lock().unwrap().len(), 1);
+        let output = Arc::clone(&outbox.queue.output);
+        drop(outbox);
+        write(rx, &output);
+        let text = String::from_utf8(out.writes.lock().unwrap().concat()).unwrap();
+        let framed = |b: &str| format!("Content-Length: {}\r\n\r\n{b}", b.len());
+        assert_eq!(text, [framed("[1]"), framed("[2]"), framed("[3]")].concat());
+        assert_eq!(output.queued.load(Ordering::SeqCst), 0);
     }
 
     #[test]
