@@ -528,8 +528,9 @@ fn check_before(root: &GreenNodeData, old_text: &str, first: Child) -> Result<()
     if at > 0 && !matches!(old_text.as_bytes()[at - 1], b'\n' | b'\r') {
         return Err(Fallback::NotAtLineStart);
     }
-    let before = root.children().take(first.index).collect::<Vec<_>>();
-    match last_real_token(before.into_iter().rev()) {
+    // Read from the statement back, not collected first: a long program's
+    // top level holds thousands of children.
+    match last_real_token(root.children().take(first.index).rev()) {
         None | Some(SyntaxKind::NEWLINE) => Ok(()),
         Some(_) => Err(Fallback::NotAtLineStart),
     }
@@ -556,9 +557,8 @@ fn check_next(
     if t_start > 0 && !matches!(new_text.as_bytes()[t_start - 1], b'\n' | b'\r') {
         return Err(Fallback::ShapeChanged);
     }
-    let before: Vec<_> = part_root.children().take(count - 1).collect();
     if !matches!(
-        last_real_token(before.into_iter().rev()),
+        last_real_token(part_root.children().take(count - 1).rev()),
         None | Some(SyntaxKind::NEWLINE)
     ) {
         return Err(Fallback::ShapeChanged);
