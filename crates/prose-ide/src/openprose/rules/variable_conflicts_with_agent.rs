@@ -45,7 +45,8 @@
 //! such case: `for polecat in polecat_status:` with `agent polecat`
 //! (`examples/28-gas-town.prose:705`).
 
-use super::variables_shared::declarations;
+use super::variables_shared::declared_by;
+use crate::openprose::rules::relation::declared_places;
 use crate::openprose::rules::prelude::*;
 
 pub(crate) const RULE: Rule = Rule {
@@ -58,52 +59,52 @@ pub(crate) const RULE: Rule = Rule {
     check: Check::OpenProse(check),
 };
 
+/// Goes from the agents' names to the definitions of those names (a
+/// handful per agent), not through every declaration of the file: a
+/// long program's thousands of names were each looked up among the
+/// agents after every edit.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let agent = |name: &str| {
-        ctx.sema()
-            .find(DefKind::Agent, name)
-            .map(|(_, d)| d.name_range)
-    };
-    let mut found: Vec<(TextRange, String, &'static str, TextRange, Level)> = Vec::new();
-    for d in declarations(ctx).iter() {
-        // A parallel result that reassigns a variable: reported at its declaration.
-        if d.reassigns.is_some() {
+    let sema = ctx.sema();
+    let declared = declared_places(ctx);
+    let mut agents: rustc_hash::FxHashSet<&str> = Default::default();
+    // Each with where it stood among the reports made over the
+    // declarations (in file order) and then over the scoped definitions:
+    // its start, which of the two, its definition.
+    let mut found = Vec::new();
+    for (_, agent) in sema.defs_of(DefKind::Agent) {
+        if !agents.insert(agent.name.as_str()) {
             continue;
         }
-        if let Some(a) = agent(&d.name) {
-            found.push((
-                d.name_range,
-                d.name.to_string(),
-                d.kind.describe(),
-                a,
-                Level::On(Severity::Error),
-            ));
+        // The first agent of the name is the one linked to.
+        let Some((_, first)) = sema.find(DefKind::Agent, &agent.name) else {
+            continue;
+        };
+        for id in sema.named(&agent.name) {
+            let def = sema.def(id);
+            let place = declared.get(id.0 as usize).and_then(Option::as_ref);
+            let (group, what, level) = if let Some((kind, _)) = declared_by(def, place) {
+                (0u8, kind.describe(), Level::On(Severity::Error))
+            } else if matches!(
+                def.kind,
+                DefKind::Param
+                    | DefKind::LoopVar
+                    | DefKind::IndexVar
+                    | DefKind::CatchVar
+                    | DefKind::ReduceVar
+            ) {
+                (1, def.kind.describe(), Level::On(Severity::Warning))
+            } else {
+                continue;
+            };
+            let order = (def.name_range.start(), group, id.0);
+            found.push((order, def, what, first.name_range, level));
         }
     }
-    for def in &ctx.sema().defs {
-        let scoped = matches!(
-            def.kind,
-            DefKind::Param
-                | DefKind::LoopVar
-                | DefKind::IndexVar
-                | DefKind::CatchVar
-                | DefKind::ReduceVar
-        );
-        if scoped && let Some(a) = agent(&def.name) {
-            found.push((
-                def.name_range,
-                def.name.to_string(),
-                def.kind.describe(),
-                a,
-                Level::On(Severity::Warning),
-            ));
-        }
-    }
-    found.sort_by_key(|f| f.0.start());
-    for (range, name, what, agent_range, level) in found {
+    found.sort_unstable_by_key(|f| f.0);
+    for (_, def, what, agent_range, level) in found {
         acc.report_calibrated(
-            range,
-            format!("Variable name conflicts with agent name: {what} `{name}`"),
+            def.name_range,
+            format!("Variable name conflicts with agent name: {what} `{}`", def.name),
             vec![related(ctx, agent_range, "agent defined here")],
             level,
         );

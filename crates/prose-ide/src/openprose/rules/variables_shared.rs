@@ -68,23 +68,8 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     let mut out = Vec::with_capacity(ctx.sema().defs.len());
     let declared = declared_places(ctx);
     for (d, place) in ctx.sema().defs.iter().zip(declared.iter()) {
-        let kind = match d.kind {
-            DefKind::Input => DeclKind::Input,
-            DefKind::Output => DeclKind::Output,
-            DefKind::Let => DeclKind::Let,
-            DefKind::Const => DeclKind::Const,
-            DefKind::Destructured => DeclKind::Destructured,
-            DefKind::Assigned => DeclKind::Assigned,
-            DefKind::SessionName => DeclKind::SessionName,
-            _ => continue,
-        };
-        let Some(stmt) = place.as_ref().and_then(|p| p.statement) else {
+        let Some((kind, stmt)) = declared_by(d, place.as_ref()) else {
             continue;
-        };
-        let kind = if kind == DeclKind::Assigned && stmt.in_parallel_body {
-            DeclKind::ParallelResult
-        } else {
-            kind
         };
         out.push(Decl {
             name: d.name.clone(),
@@ -116,6 +101,33 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
         }
     }
     merge_by_key(out, results, |d| d.name_range.start())
+}
+
+/// The kind of declaration definition `d` is and the statement that
+/// declares it, given its places (`declared_places`); `None` when it
+/// declares no variable by a statement. The declarations made by
+/// definitions ([`declarations`]) are these, in definition order.
+pub(super) fn declared_by(
+    d: &crate::openprose::semantics::Def,
+    place: Option<&crate::openprose::rules::relation::DeclaredAt>,
+) -> Option<(DeclKind, Place)> {
+    let kind = match d.kind {
+        DefKind::Input => DeclKind::Input,
+        DefKind::Output => DeclKind::Output,
+        DefKind::Let => DeclKind::Let,
+        DefKind::Const => DeclKind::Const,
+        DefKind::Destructured => DeclKind::Destructured,
+        DefKind::Assigned => DeclKind::Assigned,
+        DefKind::SessionName => DeclKind::SessionName,
+        _ => return None,
+    };
+    let stmt = place?.statement?;
+    let kind = if kind == DeclKind::Assigned && stmt.in_parallel_body {
+        DeclKind::ParallelResult
+    } else {
+        kind
+    };
+    Some((kind, stmt))
 }
 
 /// `a` followed by `b`, stably sorted by `key`: a merge when both are

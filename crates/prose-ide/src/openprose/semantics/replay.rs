@@ -23,8 +23,18 @@ pub(super) fn replay(statements: &[(TextSize, Arc<StatementNames>)]) -> FileSema
         out: FileSemantics::default(),
         deferred: Vec::new(),
     };
-    let steps: usize = statements.iter().map(|(_, s)| s.steps.len()).sum();
-    r.out.defs.reserve(steps);
+    // Room for every definition and reference (an assignment is one or
+    // the other): neither list is copied to a larger one as it grows.
+    let (mut defs, mut refs) = (0, 0);
+    for step in statements.iter().flat_map(|(_, s)| s.steps.iter()) {
+        match step {
+            Step::Hoisted(_) | Step::Def(_) => defs += 1,
+            Step::Ref { .. } => refs += 1,
+            Step::Assign { .. } => (defs, refs) = (defs + 1, refs + 1),
+        }
+    }
+    r.out.defs.reserve(defs);
+    r.out.refs.reserve(refs);
     for (at, s) in statements {
         for step in s.steps.iter() {
             match step {
