@@ -46,8 +46,8 @@
 //! (`examples/28-gas-town.prose:705`).
 
 use super::variables_shared::declared_by;
-use crate::openprose::rules::relation::declared_places;
 use crate::openprose::rules::prelude::*;
+use crate::openprose::rules::relation::declared_places;
 
 pub(crate) const RULE: Rule = Rule {
     code: "P403",
@@ -104,7 +104,10 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for (_, def, what, agent_range, level) in found {
         acc.report_calibrated(
             def.name_range,
-            format!("Variable name conflicts with agent name: {what} `{}`", def.name),
+            format!(
+                "Variable name conflicts with agent name: {what} `{}`",
+                def.name
+            ),
             vec![related(ctx, agent_range, "agent defined here")],
             level,
         );
