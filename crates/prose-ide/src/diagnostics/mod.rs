@@ -465,7 +465,15 @@ pub(crate) fn is_off(config: &Config, rule: &Rule) -> bool {
 /// those of the languages injected into it ([`crate::injection`]: the
 /// instruction language in prompts, fenced programs), under the same
 /// configuration.
-#[salsa::tracked(returns(ref))]
+///
+/// Not compared with the previous list (`no_eq`): a list is computed again
+/// only after an edit of its file or of what its rules read, which moves
+/// or changes its diagnostics nearly always, and the few queries that
+/// read it (a markdown file's fenced programs, a code lens) are computed
+/// again after such an edit anyway. The comparison went through every
+/// diagnostic before the edit (tens of microseconds on a long program, on
+/// the way to the client).
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn file_diagnostics(
     db: &dyn Db,
     file: SourceFile,
