@@ -61,8 +61,9 @@ struct Entry {
     /// Where its JSON lies in the cached bytes.
     json: Range<usize>,
     /// Its range and its notes' ranges in the analysis's offsets; `None`
-    /// when a note is in another file (never reused).
-    ranges: Option<(TextRange, Vec<TextRange>)>,
+    /// when a note is in another file (never reused). Most diagnostics
+    /// have a note or none: no allocation of their own.
+    ranges: Option<(TextRange, Notes)>,
 }
 
 /// The last serialised list of one document.
@@ -158,8 +159,11 @@ impl Change {
     }
 }
 
+/// The ranges of a diagnostic's notes.
+type Notes = smallvec::SmallVec<[TextRange; 2]>;
+
 /// The ranges of `d` if its notes are all in the document `path`.
-fn ranges_of(d: &prose_ide::Diagnostic, path: &str) -> Option<(TextRange, Vec<TextRange>)> {
+fn ranges_of(d: &prose_ide::Diagnostic, path: &str) -> Option<(TextRange, Notes)> {
     d.related
         .iter()
         .all(|r| r.path == path)
