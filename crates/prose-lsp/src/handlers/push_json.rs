@@ -7,9 +7,10 @@
 //! ([`PushBody::new`]), the frame is written from them without another
 //! copy ([`message_parts`]), and those bytes are hashed once they are on
 //! their way (a fast non-cryptographic hash, [`bytes_hash`]: the hash only
-//! decides whether to re-send a list whose version did not change). Converting and serialising reuse the LSP value and
-//! the bytes of every diagnostic that the document's previous push had too
-//! (`JsonCache`, `push_cache.rs`).
+//! decides whether to re-send a list whose version did not change).
+//! Converting and serialising reuse the LSP value and the bytes of every
+//! diagnostic that the document's previous push had too (`JsonCache`,
+//! `push_cache.rs`).
 
 use std::hash::Hasher;
 

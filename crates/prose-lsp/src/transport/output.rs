@@ -95,6 +95,9 @@ impl Queue {
         sent
     }
 
+    /// [`Queue::send`] from outside the runtime (tests; the server's
+    /// blocking threads go through [`Outbox::write_or_send`]).
+    #[cfg(test)]
     fn blocking_send(&self, item: Out) -> bool {
         self.output.queued.fetch_add(1, Ordering::SeqCst);
         let sent = self.tx.blocking_send(item).is_ok();
@@ -222,9 +225,14 @@ impl Outbox {
         let output = &self.queue.output;
         let mut out = output.lock();
         if output.queued.load(Ordering::SeqCst) > 0 {
+            // Counted under the lock: a frame given after this one is
+            // queued too, not written before it.
+            output.queued.fetch_add(1, Ordering::SeqCst);
             drop(out);
             queued(&parts);
-            self.queue.blocking_send(Out::Body(parts));
+            if self.queue.tx.blocking_send(Out::Body(parts)).is_err() {
+                output.queued.fetch_sub(1, Ordering::SeqCst);
+            }
             return None;
         }
         if let Some(w) = out.as_mut()

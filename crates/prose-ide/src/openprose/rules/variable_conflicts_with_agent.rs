@@ -62,7 +62,8 @@ pub(crate) const RULE: Rule = Rule {
 /// Goes from the agents' names to the definitions of those names (a
 /// handful per agent), not through every declaration of the file: a
 /// long program's thousands of names were each looked up among the
-/// agents after every edit.
+/// agents after every edit. (A parallel result that assigns a bound name
+/// defines nothing: it is reported at that name's declaration.)
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let sema = ctx.sema();
     let declared = declared_places(ctx);
