@@ -162,10 +162,16 @@ fn stable_sort_by_key<T, K: Into<u32>>(v: Vec<T>, key: impl Fn(&T) -> K) -> Vec<
         .collect();
     order.sort_unstable();
     let mut slots: Vec<Option<T>> = v.into_iter().map(Some).collect();
-    order
-        .into_iter()
-        .filter_map(|o| slots[(o & u64::from(u32::MAX)) as usize].take())
-        .collect()
+    // Made at its size: collected through `filter_map` it grew from empty,
+    // copied at each doubling (a long program's declarations several
+    // times over).
+    let mut sorted = Vec::with_capacity(slots.len());
+    sorted.extend(
+        order
+            .into_iter()
+            .filter_map(|o| slots[(o & u64::from(u32::MAX)) as usize].take()),
+    );
+    sorted
 }
 
 // ---- messages ---------------------------------------------------------------------
