@@ -180,6 +180,21 @@ mod tests {
         host
     }
 
+    /// A host that logs the queries it runs, its rules in two parts or in
+    /// one.
+    fn logging_host(split: bool) -> (AnalysisHost, crate::fixture::QueryLog) {
+        let (db, log) = crate::fixture::logging_db();
+        let host = AnalysisHost::with_db(db);
+        host.db.statement_memos().set_split(split);
+        (host, log)
+    }
+
+    /// How many times `query` ran since `log` was last cleared.
+    fn ran(log: &crate::fixture::QueryLog, query: &str) -> usize {
+        let log = log.lock().unwrap();
+        log.iter().filter(|k| k.starts_with(query)).count()
+    }
+
     /// Every code of the second part is a file-wide OpenProse rule, and
     /// each rule runs in exactly one part.
     #[test]
@@ -286,14 +301,8 @@ mod tests {
     #[test]
     fn typing_in_a_prompt_runs_one_part() {
         let text = "let a = session \"one\"\nlet a = session \"two\"\nagent w:\n  model: opus\nsession: w\n  prompt: \"go on\"\n";
-        let (db, log) = crate::fixture::logging_db();
-        let mut host = AnalysisHost::with_db(db);
-        host.db.statement_memos().set_split(true);
+        let (mut host, log) = logging_host(true);
         let file = host.set_file_text("/ws/p.prose", text);
-        let ran = |log: &crate::fixture::QueryLog, query: &str| {
-            let log = log.lock().unwrap();
-            log.iter().filter(|k| k.starts_with(query)).count()
-        };
         host.analysis().diagnostics(file).unwrap();
         assert_eq!(ran(&log, "second_part("), 1);
         let moved = |host: &AnalysisHost| host.db.prompt_edits().findings_moved();
@@ -332,16 +341,11 @@ mod tests {
     #[test]
     fn prepare_rules_computes_the_second_part() {
         for split in [true, false] {
-            let (db, log) = crate::fixture::logging_db();
-            let mut host = AnalysisHost::with_db(db);
-            host.db.statement_memos().set_split(split);
+            let (mut host, log) = logging_host(split);
             let program = host.set_file_text("/ws/p.prose", "let a = 1\nlet a = 2\n");
             let notes = host.set_file_text("/ws/README.md", "# Title\n\nWords.\n");
             let analysis = host.analysis();
-            let second = |log: &crate::fixture::QueryLog| {
-                let log = log.lock().unwrap();
-                log.iter().filter(|k| k.starts_with("second_part(")).count()
-            };
+            let second = |log: &crate::fixture::QueryLog| ran(log, "second_part(");
             assert_eq!(analysis.splits_rules(program), Ok(split));
             assert_eq!(analysis.splits_rules(notes), Ok(false));
             analysis.prepare_rules(notes).unwrap();
@@ -367,16 +371,10 @@ mod tests {
     #[test]
     fn prepare_first_part_computes_the_first_part() {
         for split in [true, false] {
-            let (db, log) = crate::fixture::logging_db();
-            let mut host = AnalysisHost::with_db(db);
-            host.db.statement_memos().set_split(split);
+            let (mut host, log) = logging_host(split);
             let program = host.set_file_text("/ws/p.prose", "let a = 1\nlet a = 2\nuse \"x\"\n");
             let notes = host.set_file_text("/ws/README.md", "# Title\n\nWords.\n");
             let analysis = host.analysis();
-            let ran = |log: &crate::fixture::QueryLog, query: &str| {
-                let log = log.lock().unwrap();
-                log.iter().filter(|k| k.starts_with(query)).count()
-            };
             analysis.prepare_first_part(notes).unwrap();
             assert_eq!(ran(&log, "first_part("), 0);
             assert_eq!(ran(&log, "file_diagnostics("), 1);
@@ -404,15 +402,9 @@ mod tests {
     fn the_diagnostics_again_with_the_parts_taken() {
         use crate::auxiliary::AuxState;
         let text = "let a = session \"one\"\nlet a = session \"two\"\nsession \"Go. _spawn_ `helper.md`\"\nuse \"x\"\n";
-        let (db, log) = crate::fixture::logging_db();
-        let mut host = AnalysisHost::with_db(db);
-        host.db.statement_memos().set_split(true);
+        let (mut host, log) = logging_host(true);
         host.set_aux_file("/ws/helper.md", AuxState::Missing);
         let file = host.set_file_text("/ws/p.prose", text);
-        let ran = |query: &str| {
-            let log = log.lock().unwrap();
-            log.iter().filter(|k| k.starts_with(query)).count()
-        };
         let codes = |d: &[crate::Diagnostic]| -> Vec<&'static str> {
             d.iter().map(|d| d.code.as_str()).collect()
         };
@@ -432,9 +424,14 @@ mod tests {
         host.set_aux_file("/ws/helper.md", AuxState::Text("Help.".into()));
         log.lock().unwrap().clear();
         let after = host.analysis().diagnostics(file).unwrap();
-        assert_eq!(ran("file_diagnostics("), 1, "{:?}", log.lock().unwrap());
-        assert_eq!(ran("first_part("), 0, "{:?}", log.lock().unwrap());
-        assert_eq!(ran("second_part("), 0, "{:?}", log.lock().unwrap());
+        assert_eq!(
+            ran(&log, "file_diagnostics("),
+            1,
+            "{:?}",
+            log.lock().unwrap()
+        );
+        assert_eq!(ran(&log, "first_part("), 0, "{:?}", log.lock().unwrap());
+        assert_eq!(ran(&log, "second_part("), 0, "{:?}", log.lock().unwrap());
         assert_eq!(codes(&after), ["E019", "E012"]);
         let mut fresh = self::host(false, Profile::Default);
         fresh.set_aux_file("/ws/helper.md", AuxState::Text("Help.".into()));

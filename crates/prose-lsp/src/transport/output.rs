@@ -216,11 +216,11 @@ impl Outbox {
     /// the way to the client, docs/performance/peer-2026-11-30.md), else
     /// queued, waiting here for room in the queue. The parts come back
     /// when they were written here (nothing copied them), `None` when
-    /// they were queued; `queued` sees them before they are.
+    /// they were queued; `before_queueing` sees them before they are.
     pub fn write_or_send(
         &self,
         parts: Vec<Vec<u8>>,
-        queued: impl FnOnce(&[Vec<u8>]),
+        before_queueing: impl FnOnce(&[Vec<u8>]),
     ) -> Option<Vec<Vec<u8>>> {
         let output = &self.queue.output;
         let mut out = output.lock();
@@ -229,7 +229,7 @@ impl Outbox {
             // queued too, not written before it.
             output.queued.fetch_add(1, Ordering::SeqCst);
             drop(out);
-            queued(&parts);
+            before_queueing(&parts);
             if self.queue.tx.blocking_send(Out::Body(parts)).is_err() {
                 output.queued.fetch_sub(1, Ordering::SeqCst);
             }
