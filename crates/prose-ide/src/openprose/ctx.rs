@@ -33,8 +33,10 @@ pub struct Ctx<'a> {
     workspace: Option<Workspace>,
     parse: &'a Parse,
     root: ast::SourceFile,
-    /// The file's names (fetched when asked in a statement context).
-    sema: Option<&'a FileSemantics>,
+    /// The file's names, fetched when a rule first asks: what a file
+    /// context's rules do before that runs while another thread may still
+    /// be resolving them (the language server's fork, `rule_parts.rs`).
+    sema: std::cell::OnceCell<&'a FileSemantics>,
     /// The statement a statement context covers.
     statement: Option<SyntaxNode>,
     /// Whether a rule in a statement context read beyond the statement.
@@ -70,11 +72,10 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    /// The context of `file`: its parse, its names, and the node index.
+    /// The context of `file`: its parse, its names (resolved when a rule
+    /// first asks: [`Ctx::sema`]), and the node index.
     pub fn new(db: &'a dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Ctx<'a> {
-        let mut ctx = Self::over(db, file, workspace, None);
-        ctx.sema = Some(file_semantics(db, file));
-        ctx
+        Self::over(db, file, workspace, None)
     }
 
     /// The context of one top-level statement of `file` (a child node of
@@ -118,7 +119,7 @@ impl<'a> Ctx<'a> {
             workspace,
             parse,
             root,
-            sema: None,
+            sema: std::cell::OnceCell::new(),
             records: std::cell::Cell::new(statement.is_some()),
             statement,
             escaped: std::cell::Cell::new(false),
@@ -194,8 +195,7 @@ impl<'a> Ctx<'a> {
     /// The file's names (resolution).
     pub fn sema(&self) -> &'a FileSemantics {
         self.outside();
-        self.sema
-            .unwrap_or_else(|| file_semantics(self.db, self.file))
+        self.sema.get_or_init(|| file_semantics(self.db, self.file))
     }
 
     /// The file's parse (its syntax errors).

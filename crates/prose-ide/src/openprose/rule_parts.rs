@@ -293,6 +293,27 @@ mod tests {
         }
     }
 
+    /// A file's rule context resolves the file's names when a rule first
+    /// asks for them, not when it is made: the language server's fork runs
+    /// the first part's statement rules and helpers while the job thread
+    /// is still resolving the names (made eagerly, the fork waited for
+    /// them before doing anything).
+    #[test]
+    fn a_context_asks_for_the_names_when_a_rule_does() {
+        let (mut host, log) = logging_host(true);
+        let file = host.set_file_text("/ws/p.prose", "let a = session \"x\"\nsession \"{a}\"\n");
+        let analysis = host.analysis();
+        let (before, after, defs) = analysis
+            .with_db(|db| {
+                let ctx = Ctx::new(db, analysis.source_file(file), None);
+                let before = ran(&log, "file_semantics_query(");
+                let defs = ctx.sema().defs.len();
+                (before, ran(&log, "file_semantics_query("), defs)
+            })
+            .unwrap();
+        assert_eq!((before, after, defs), (0, 1, 1));
+    }
+
     /// After typing in a prompt the rules run in one part, which moves
     /// the findings both parts kept (none of the second part's rules runs
     /// again here: E019 would walk the tree for the `parallel` blocks the

@@ -52,9 +52,9 @@ pub(crate) mod prelude {
     }
 
     /// Every node of type `N` in the file.
-    pub(crate) fn nodes<'c, N: AstNode + 'static>(
-        ctx: &'c Ctx<'_>,
-    ) -> impl Iterator<Item = N> + use<'c, N> {
+    pub(crate) fn nodes<'c, 'a, N: AstNode + 'static>(
+        ctx: &'c Ctx<'a>,
+    ) -> impl Iterator<Item = N> + use<'c, 'a, N> {
         ctx.nodes_of::<N>()
     }
 
