@@ -27,6 +27,7 @@ pub mod markdown;
 mod needed_files;
 pub mod openprose;
 mod reparse;
+mod sorted;
 mod statement_memo;
 
 // The OpenProse modules at the crate paths the rest of the crate uses.

@@ -480,16 +480,20 @@ pub fn file_diagnostics(
     workspace: Option<Workspace>,
 ) -> Vec<Diagnostic> {
     let config = file_config(db, file, workspace);
-    let reported = match file_kind(db, file, workspace) {
-        FileKind::OpenProse => crate::openprose::rules::run(db, file, workspace, &config),
-        FileKind::Dialect => crate::dialect::diagnostics(db, file, workspace, &config),
-        FileKind::JobEntry => crate::jobs::diagnostics(db, file, &config),
-        FileKind::PromptFile => {
-            crate::markdown::diagnostics::prompt_diagnostics(db, file, workspace, &config)
-        }
+    let mut out = match file_kind(db, file, workspace) {
+        // Finished part by part (on two threads in the language server).
+        FileKind::OpenProse => crate::openprose::rules::diagnostics(db, file, workspace, &config),
+        FileKind::Dialect => finish(
+            &config,
+            crate::dialect::diagnostics(db, file, workspace, &config),
+        ),
+        FileKind::JobEntry => finish(&config, crate::jobs::diagnostics(db, file, &config)),
+        FileKind::PromptFile => finish(
+            &config,
+            crate::markdown::diagnostics::prompt_diagnostics(db, file, workspace, &config),
+        ),
         FileKind::Markdown => Vec::new(),
     };
-    let mut out = finish(&config, reported);
     let injected = crate::injection::features::diagnostics(db, file, workspace, &config);
     if !injected.is_empty() {
         out.extend(injected);
@@ -500,15 +504,26 @@ pub fn file_diagnostics(
 
 /// Orders diagnostics by position, then code; drops repeats.
 fn sort(out: &mut Vec<Diagnostic>) {
-    out.sort_by(|a, b| {
-        (a.range.start(), a.range.end(), a.code).cmp(&(b.range.start(), b.range.end(), b.code))
-    });
+    out.sort_by_key(position);
     out.dedup();
+}
+
+/// What diagnostics are ordered by: position, then code.
+fn position(d: &Diagnostic) -> (TextSize, TextSize, DiagnosticCode) {
+    (d.range.start(), d.range.end(), d.code)
 }
 
 /// Applies the profile and the per-code overrides to what the rules
 /// reported, and sorts the result by position.
 pub(crate) fn finish(config: &Config, reported: Vec<Acc>) -> Vec<Diagnostic> {
+    let mut out = finish_sorted(config, reported);
+    out.dedup();
+    out
+}
+
+/// [`finish`] but for dropping repeats: what each part of a file's rules
+/// gives on its own thread, put together by [`merge_finished`].
+pub(crate) fn finish_sorted(config: &Config, reported: Vec<Acc>) -> Vec<Diagnostic> {
     let mut out = Vec::with_capacity(reported.iter().map(|acc| acc.out.len()).sum());
     for acc in reported {
         let rule = acc.rule;
@@ -533,6 +548,19 @@ pub(crate) fn finish(config: &Config, reported: Vec<Acc>) -> Vec<Diagnostic> {
             });
         }
     }
-    sort(&mut out);
+    // Stable: of two diagnostics at the same place with the same code,
+    // the one reported first comes first.
+    out.sort_by_key(position);
+    out
+}
+
+/// Two lists from [`finish_sorted`], `a`'s reports then `b`'s, as
+/// [`finish`] of both together gives them: merged by position (on a tie
+/// `a`'s first, as the stable sort keeps them), repeats dropped. The
+/// language server finishes the first part of a long program's rules on
+/// the thread that computed it, while its job thread computes the second.
+pub(crate) fn merge_finished(a: Vec<Diagnostic>, b: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut out = crate::sorted::merge_by_key(a, b, position);
+    out.dedup();
     out
 }

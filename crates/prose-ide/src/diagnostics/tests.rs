@@ -235,3 +235,35 @@ fn prepare_names_computes_the_names_the_diagnostics_read() {
             .any(|k| k.contains("file_diagnostics"))
     );
 }
+
+proptest::proptest! {
+    /// Two parts' reports finished apart and merged are what finishing
+    /// them together gives: the same order where positions and codes tie
+    /// (the first part's reports first, in the order reported) and the
+    /// same repeats dropped, within a part and across the two.
+    #[test]
+    fn parts_finished_apart_merge_into_the_whole(
+        reports in proptest::collection::vec((0u32..4, 0u32..3, 0usize..3, 0u8..2, proptest::bool::ANY), 0..24),
+    ) {
+        use super::{Acc, finish, finish_sorted, merge_finished};
+        let rules: Vec<&'static Rule> = ["E007", "E019", "W007"]
+            .iter()
+            .map(|code| all_rules().iter().copied().find(|r| r.code == *code).expect(code))
+            .collect();
+        let (mut first, mut second): (Vec<Acc>, Vec<Acc>) = Default::default();
+        for (start, len, rule, message, in_first) in reports {
+            let part = if in_first { &mut first } else { &mut second };
+            let mut acc = Acc::new(rules[rule]);
+            let range = prose_syntax::TextRange::at(start.into(), len.into());
+            acc.report(range, format!("message {message}"));
+            part.push(acc);
+        }
+        let config = crate::Config::default();
+        let whole = finish(&config, first.iter().chain(&second).cloned().collect());
+        let merged = merge_finished(
+            finish_sorted(&config, first),
+            finish_sorted(&config, second),
+        );
+        proptest::prop_assert_eq!(merged, whole);
+    }
+}

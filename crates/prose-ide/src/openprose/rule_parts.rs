@@ -26,7 +26,7 @@
 
 use crate::{
     db::{Db, SourceFile, Workspace},
-    diagnostics::{Acc, Rule},
+    diagnostics::{Diagnostic, Rule, finish_sorted},
 };
 
 /// Whether the rules of `file` run in two parts: when it is an OpenProse
@@ -96,13 +96,10 @@ pub(crate) const SECOND: &[&str] = &[
 #[salsa::tracked(returns(ref), no_eq)]
 pub(crate) fn first_part(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Findings {
     let config = crate::diagnostics::file_config(db, file, workspace);
-    Findings::new(super::rules::run_part(
-        db,
-        file,
-        workspace,
-        &config,
-        Part::First,
-    ))
+    let reported = super::rules::run_part(db, file, workspace, &config, Part::First);
+    Findings(std::sync::Mutex::new(Some(finish_sorted(
+        &config, reported,
+    ))))
 }
 
 /// What the rules of the second part that the file's configuration does
@@ -116,13 +113,10 @@ pub(crate) fn first_part(db: &dyn Db, file: SourceFile, workspace: Option<Worksp
 #[salsa::tracked(returns(ref), no_eq)]
 pub(crate) fn second_part(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Findings {
     let config = crate::diagnostics::file_config(db, file, workspace);
-    Findings::new(super::rules::run_part(
-        db,
-        file,
-        workspace,
-        &config,
-        Part::Second,
-    ))
+    let reported = super::rules::run_part(db, file, workspace, &config, Part::Second);
+    Findings(std::sync::Mutex::new(Some(finish_sorted(
+        &config, reported,
+    ))))
 }
 
 /// A part's findings, which the file's diagnostics (the one query that
@@ -138,16 +132,12 @@ pub(crate) fn second_part(db: &dyn Db, file: SourceFile, workspace: Option<Works
 /// that took a part was cancelled before it stored its result: then
 /// [`Findings::take_or`] runs the part's rules again, in the diagnostics'
 /// own context, which reads what the part read and so reports the same.
-pub(crate) struct Findings(std::sync::Mutex<Option<Vec<Acc>>>);
+pub(crate) struct Findings(std::sync::Mutex<Option<Vec<Diagnostic>>>);
 
 impl Findings {
-    fn new(accs: Vec<Acc>) -> Findings {
-        Findings(std::sync::Mutex::new(Some(accs)))
-    }
-
     /// The findings, taken out; `again` computes them when they were
     /// taken already.
-    pub(crate) fn take_or(&self, again: impl FnOnce() -> Vec<Acc>) -> Vec<Acc> {
+    pub(crate) fn take_or(&self, again: impl FnOnce() -> Vec<Diagnostic>) -> Vec<Diagnostic> {
         let taken = self.0.lock().unwrap_or_else(|e| e.into_inner()).take();
         taken.unwrap_or_else(again)
     }

@@ -175,7 +175,7 @@ use std::sync::OnceLock;
 use crate::{
     config::Config,
     db::{Db, SourceFile, Workspace},
-    diagnostics::{Acc, Check, Rule, is_off},
+    diagnostics::{Acc, Check, Diagnostic, Rule, finish, finish_sorted, is_off, merge_finished},
     openprose::{
         ctx::Ctx,
         rule_parts::{self, Part},
@@ -200,23 +200,23 @@ pub(crate) fn rules() -> &'static [&'static Rule] {
 }
 
 /// Runs every OpenProse rule that `config` does not turn off on `file`.
-pub(crate) fn run(
+pub(crate) fn diagnostics(
     db: &dyn Db,
     file: SourceFile,
     workspace: Option<Workspace>,
     config: &Config,
-) -> Vec<Acc> {
+) -> Vec<Diagnostic> {
     if !rule_parts::splits(db, file, workspace) {
-        return run_part(db, file, workspace, config, Part::Whole);
+        return finish(config, run_part(db, file, workspace, config, Part::Whole));
     }
     // Each part from its own query, which another thread may be computing
-    // meanwhile (`rule_parts.rs`). The reports are taken out of them, not
-    // copied (`rule_parts::Findings`).
+    // meanwhile (`rule_parts.rs`), finished there. The diagnostics are
+    // taken out of them, not copied (`rule_parts::Findings`).
     let first = rule_parts::first_part(db, file, workspace);
     let second = rule_parts::second_part(db, file, workspace);
-    let mut out = first.take_or(|| run_part(db, file, workspace, config, Part::First));
-    out.extend(second.take_or(|| run_part(db, file, workspace, config, Part::Second)));
-    out
+    let again = |part| finish_sorted(config, run_part(db, file, workspace, config, part));
+    let first = first.take_or(|| again(Part::First));
+    merge_finished(first, second.take_or(|| again(Part::Second)))
 }
 
 /// Runs the rules of `part` that `config` does not turn off on `file`.

@@ -138,17 +138,7 @@ fn merge_by_key<T, K: Ord + Into<u32>>(mut a: Vec<T>, b: Vec<T>, key: impl Fn(&T
         a.extend(b);
         return stable_sort_by_key(a, key);
     }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let mut b = b.into_iter().peekable();
-    for d in a {
-        // On a tie the element of `a` goes first, as a stable sort keeps it.
-        while let Some(e) = b.next_if(|e| key(e) < key(&d)) {
-            out.push(e);
-        }
-        out.push(d);
-    }
-    out.extend(b);
-    out
+    crate::sorted::merge_by_key(a, b, key)
 }
 
 /// `v` stably sorted by `key`: the keys and positions are sorted, packed
