@@ -275,7 +275,22 @@ impl LineText {
                 let a = usize::from(self.offset_clamped(enc, range.start));
                 let b = usize::from(self.offset_clamped(enc, range.end));
                 let (a, b) = (a.min(b), a.max(b));
-                Arc::make_mut(&mut self.text).replace_range(a..b, new_text);
+                match Arc::get_mut(&mut self.text) {
+                    Some(text) => text.replace_range(a..b, new_text),
+                    // Shared (with the analysis's input, after every
+                    // edit): the new text made in one copy, where a clone
+                    // then `replace_range` copied the text, grew it (a
+                    // clone has no room to spare: another copy) and moved
+                    // what follows the edit.
+                    None => {
+                        let old = self.text.as_str();
+                        let mut text = String::with_capacity(old.len() - (b - a) + new_text.len());
+                        text.push_str(&old[..a]);
+                        text.push_str(new_text);
+                        text.push_str(&old[b..]);
+                        self.text = Arc::new(text);
+                    }
+                }
                 self.reindex_edit(a, b, new_text);
                 return;
             }
@@ -542,8 +557,14 @@ pub(crate) mod tests {
             let b = usize::from(t.offset_clamped(enc, range.end));
             let mut expected = t.text().to_string();
             expected.replace_range(a..b, insert);
+            // Every third edit with the text shared (as the analysis's
+            // input shares it), which makes the new text in a copy.
+            let held = (i % 3 == 0).then(|| (t.shared_text().clone(), t.text().to_string()));
             t.apply_change(enc, Some(range), insert);
             assert_eq!(t.text(), expected);
+            if let Some((held, before)) = held {
+                assert_eq!(held.as_str(), before, "the other owner's text changed");
+            }
             assert_fresh_index(
                 &t,
                 &format!("edit {i} of seed {seed}: {range:?} <- {insert:?}"),
