@@ -199,7 +199,8 @@ pub(crate) fn rules() -> &'static [&'static Rule] {
     })
 }
 
-/// Runs every OpenProse rule that `config` does not turn off on `file`.
+/// What every OpenProse rule that `config` does not turn off reports on
+/// `file`, finished ([`finish`]).
 pub(crate) fn diagnostics(
     db: &dyn Db,
     file: SourceFile,
