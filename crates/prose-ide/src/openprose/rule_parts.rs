@@ -97,8 +97,7 @@ pub(crate) const SECOND: &[&str] = &[
 #[salsa::tracked(returns(ref), no_eq)]
 pub(crate) fn first_part(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Findings {
     let config = crate::diagnostics::file_config(db, file, workspace);
-    let reported = super::rules::run_part(db, file, workspace, &config, Part::First);
-    Findings::new(finish_sorted(&config, reported))
+    Findings::new(finished(db, file, workspace, &config, Part::First))
 }
 
 /// What the rules of the second part that the file's configuration does
@@ -112,8 +111,23 @@ pub(crate) fn first_part(db: &dyn Db, file: SourceFile, workspace: Option<Worksp
 #[salsa::tracked(returns(ref), no_eq)]
 pub(crate) fn second_part(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -> Findings {
     let config = crate::diagnostics::file_config(db, file, workspace);
-    let reported = super::rules::run_part(db, file, workspace, &config, Part::Second);
-    Findings::new(finish_sorted(&config, reported))
+    Findings::new(finished(db, file, workspace, &config, Part::Second))
+}
+
+/// What the rules of `part` report on `file`, finished on this thread
+/// (levels applied, sorted: `finish_sorted`): a part's query, or the
+/// diagnostics when they find the part taken already ([`Findings`]).
+pub(crate) fn finished(
+    db: &dyn Db,
+    file: SourceFile,
+    workspace: Option<Workspace>,
+    config: &crate::config::Config,
+    part: Part,
+) -> Vec<Diagnostic> {
+    finish_sorted(
+        config,
+        super::rules::run_part(db, file, workspace, config, part),
+    )
 }
 
 /// A part's diagnostics (its rules' reports, finished), which the file's

@@ -100,6 +100,12 @@ impl Queue {
     #[cfg(test)]
     fn blocking_send(&self, item: Out) -> bool {
         self.output.queued.fetch_add(1, Ordering::SeqCst);
+        self.blocking_send_counted(item)
+    }
+
+    /// Queues `item`, already counted in `queued` (uncounted again if the
+    /// output thread is gone).
+    fn blocking_send_counted(&self, item: Out) -> bool {
         let sent = self.tx.blocking_send(item).is_ok();
         if !sent {
             self.output.queued.fetch_sub(1, Ordering::SeqCst);
@@ -230,9 +236,7 @@ impl Outbox {
             output.queued.fetch_add(1, Ordering::SeqCst);
             drop(out);
             before_queueing(&parts);
-            if self.queue.tx.blocking_send(Out::Body(parts)).is_err() {
-                output.queued.fetch_sub(1, Ordering::SeqCst);
-            }
+            self.queue.blocking_send_counted(Out::Body(parts));
             return None;
         }
         if let Some(w) = out.as_mut()

@@ -175,7 +175,7 @@ use std::sync::OnceLock;
 use crate::{
     config::Config,
     db::{Db, SourceFile, Workspace},
-    diagnostics::{Acc, Check, Diagnostic, Rule, finish, finish_sorted, is_off, merge_finished},
+    diagnostics::{Acc, Check, Diagnostic, Rule, finish, is_off, merge_finished},
     openprose::{
         ctx::Ctx,
         rule_parts::{self, Part},
@@ -215,7 +215,7 @@ pub(crate) fn diagnostics(
     // taken out of them, not copied (`rule_parts::Findings`).
     let first = rule_parts::first_part(db, file, workspace);
     let second = rule_parts::second_part(db, file, workspace);
-    let again = |part| finish_sorted(config, run_part(db, file, workspace, config, part));
+    let again = |part| rule_parts::finished(db, file, workspace, config, part);
     let first = first.take_or(|| again(Part::First));
     merge_finished(first, second.take_or(|| again(Part::Second)))
 }
