@@ -12,8 +12,10 @@ use std::sync::Arc;
 
 use prose_syntax::TextSize;
 
+use rustc_hash::FxHashMap;
+
 use super::{
-    Def, DefId, DefKind, FileSemantics, RefKind, RefSite, Reference,
+    Def, DefId, DefKind, FileSemantics, Name, Named, RefKind, RefSite, Reference,
     walk::{StatementNames, Step},
 };
 
@@ -21,6 +23,7 @@ use super::{
 pub(super) fn replay(statements: &[(TextSize, Arc<StatementNames>)]) -> FileSemantics {
     let mut r = Replay {
         out: FileSemantics::default(),
+        by_name: Default::default(),
         deferred: Vec::new(),
     };
     // Room for every definition and reference (an assignment is one or
@@ -57,6 +60,11 @@ pub(super) fn replay(statements: &[(TextSize, Arc<StatementNames>)]) -> FileSema
 
 struct Replay {
     out: FileSemantics,
+    /// The definitions by name, the replay's own until it is done (then
+    /// shared: `FileSemantics::by_name`). Not behind the shared pointer
+    /// meanwhile: making it mutable there checked the count with an
+    /// atomic operation for every definition.
+    by_name: FxHashMap<Name, Named>,
     /// Unresolved variable references made in code that runs later (block
     /// bodies, agent definitions), retried against every program-level
     /// binding once the whole file is known.
@@ -144,11 +152,9 @@ impl Replay {
 
     fn push_def(&mut self, def: Def) -> DefId {
         let id = DefId(self.out.defs.len() as u32);
-        // The map is the replay's own until it is done.
-        let by_name = Arc::make_mut(&mut self.out.by_name);
-        let named = match by_name.get_mut(def.name.as_str()) {
+        let named = match self.by_name.get_mut(def.name.as_str()) {
             Some(named) => named,
-            None => by_name.entry(def.name.clone()).or_default(),
+            None => self.by_name.entry(def.name.clone()).or_default(),
         };
         named.push(id, def.kind);
         if def.kind.is_flat_binding() {
@@ -175,7 +181,7 @@ impl Replay {
     /// (in a block body, which runs where it is called) any program
     /// binding.
     fn lookup_variable(&self, name: &str, at: TextSize, in_block_def: bool) -> Option<DefId> {
-        let named = self.out.by_name.get(name)?;
+        let named = self.by_name.get(name)?;
         let start = |id: &DefId| self.out.def(*id).range.start();
         let before = if named.flat_out_of_order {
             named
@@ -203,15 +209,16 @@ impl Replay {
 
     /// The first definition of `kind` called `name`.
     fn first_named(&self, name: &str, kind: DefKind) -> Option<DefId> {
-        self.out.by_name.get(name)?.first(kind)
+        self.by_name.get(name)?.first(kind)
     }
 
     fn finish(mut self) -> FileSemantics {
         for i in std::mem::take(&mut self.deferred) {
             let name = &self.out.refs[i].name;
-            let target = self.out.by_name.get(name).and_then(|n| n.first_program);
+            let target = self.by_name.get(name).and_then(|n| n.first_program);
             self.out.refs[i].target = target;
         }
+        self.out.by_name = Arc::new(self.by_name);
         self.out
     }
 }
