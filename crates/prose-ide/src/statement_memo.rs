@@ -242,6 +242,40 @@ impl<T> StatementMemo<T> {
     /// for later computations: `compute` gets them in text order and
     /// returns one result for each (a computation over the whole file may
     /// be cheaper than one per statement when most are missing).
+    pub(crate) fn each_batched(
+        &self,
+        file: SourceFile,
+        root: &SyntaxNode,
+        compute: impl FnOnce(&[SyntaxNode]) -> Vec<T>,
+        reusable: impl Fn(&T) -> bool,
+    ) -> Vec<(TextSize, Arc<T>)> {
+        self.lend_batched(file, root, compute, reusable, |lent| {
+            lent.iter().map(|&(at, v)| (at, v.clone())).collect()
+        })
+    }
+
+    /// [`StatementMemo::each`], with the results lent to `read` instead of
+    /// shared: no count of a result is raised and lowered again per
+    /// statement (two atomic operations each, which a long program's
+    /// memos paid on every edit, a few thousand times).
+    pub(crate) fn lend<R>(
+        &self,
+        file: SourceFile,
+        root: &SyntaxNode,
+        mut compute: impl FnMut(&SyntaxNode) -> T,
+        read: impl FnOnce(&[(TextSize, &T)]) -> R,
+    ) -> R {
+        self.lend_batched(
+            file,
+            root,
+            |missing| missing.iter().map(&mut compute).collect(),
+            |_| true,
+            |lent| read(&lent.iter().map(|&(at, v)| (at, &**v)).collect::<Vec<_>>()),
+        )
+    }
+
+    /// [`StatementMemo::each_batched`], with the results lent to `read`
+    /// ([`StatementMemo::lend`]).
     ///
     /// An edit replaces a stretch of the root's children and leaves those
     /// before and after it as they were: the statements of the last
@@ -251,13 +285,14 @@ impl<T> StatementMemo<T> {
     /// every statement cost about as much as all the rest of a memo's
     /// bookkeeping.) A statement found in neither (brought in by the edit,
     /// or a copy of one beyond the stretch it changed) is computed.
-    pub(crate) fn each_batched(
+    pub(crate) fn lend_batched<R>(
         &self,
         file: SourceFile,
         root: &SyntaxNode,
         compute: impl FnOnce(&[SyntaxNode]) -> Vec<T>,
         reusable: impl Fn(&T) -> bool,
-    ) -> Vec<(TextSize, Arc<T>)> {
+        read: impl FnOnce(&[(TextSize, &Arc<T>)]) -> R,
+    ) -> R {
         // The statements as their green nodes and starts: a handle is
         // made only for each statement to compute.
         let green = root.green();
@@ -298,12 +333,14 @@ impl<T> StatementMemo<T> {
             .filter(|&j| old[j].kept.is_some())
             .map(|j| (old[j].key, j))
             .collect();
-        let mut found: Vec<Result<Arc<T>, usize>> = Vec::with_capacity(n - head - tail);
+        // Ok: the last computation's slot; Err: the place among those to
+        // compute.
+        let mut found: Vec<Result<usize, usize>> = Vec::with_capacity(n - head - tail);
         let mut wanted: Vec<usize> = Vec::new();
         let mut asked: ByKey<usize> = ByKey::default();
         for (i, &(k, _, _)) in statements.iter().enumerate().take(n - tail).skip(head) {
             found.push(match between.get(&k) {
-                Some(&j) => Ok(old[j].kept.as_ref().expect("kept").value.clone()),
+                Some(&j) => Ok(j),
                 None => Err(*asked.entry(k).or_insert_with(|| {
                     wanted.push(i);
                     wanted.len() - 1
@@ -337,19 +374,20 @@ impl<T> StatementMemo<T> {
             "one result per missing statement"
         );
         let computed: Vec<Arc<T>> = fresh.into_iter().map(Arc::new).collect();
-        let value = |f: &Result<Arc<T>, usize>| match f {
-            Ok(v) => v.clone(),
-            Err(slot) => computed[*slot].clone(),
+        let kept = |j: usize| &old[j].kept.as_ref().expect("kept").value;
+        let value = |f: &Result<usize, usize>| match *f {
+            Ok(j) => kept(j),
+            Err(slot) => &computed[slot],
         };
-        let mut out: Vec<(TextSize, Arc<T>)> = Vec::with_capacity(n);
-        let kept = |j: usize| old[j].kept.as_ref().expect("kept").value.clone();
-        out.extend((0..head).map(|i| (statements[i].1, kept(i))));
-        out.extend(
+        let mut lent: Vec<(TextSize, &Arc<T>)> = Vec::with_capacity(n);
+        lent.extend((0..head).map(|i| (statements[i].1, kept(i))));
+        lent.extend(
             (head..n - tail)
                 .zip(&found)
                 .map(|(i, f)| (statements[i].1, value(f))),
         );
-        out.extend((n - tail..n).map(|i| (statements[i].1, kept(i + m - n))));
+        lent.extend((n - tail..n).map(|i| (statements[i].1, kept(i + m - n))));
+        let out = read(&lent);
         if !self.batch {
             // The file keeps this computation's statements: those at both
             // ends as they were, and between them what was found or made
@@ -359,13 +397,14 @@ impl<T> StatementMemo<T> {
                 .map(|(i, f)| {
                     let (k, _, node) = statements[i];
                     let v = value(f);
-                    let kept = (f.is_ok() || reusable(&v)).then(|| Kept {
+                    let kept = (f.is_ok() || reusable(v)).then(|| Kept {
                         _green: node.to_owned(),
-                        value: v,
+                        value: v.clone(),
                     });
                     Slot { key: k, kept }
                 })
                 .collect();
+            drop(lent);
             run.slots.splice(head..m - tail, middle);
         }
         out
@@ -595,6 +634,67 @@ mod tests {
         check(&root, 1, "the same allocation twice");
         root = root.remove_child(0).remove_child(0);
         check(&root, 0, "two deleted at the start");
+    }
+
+    /// A lent result is the one `each` shares; the slots are out of the
+    /// memo while they are lent, and lending leaves no other holder of a
+    /// kept result (the memo holds each alone afterwards); after an edit
+    /// the statements kept are lent as they were.
+    #[test]
+    fn lent_results_are_the_kept_ones_uncounted() {
+        use prose_syntax::SyntaxNode;
+        let mut host = AnalysisHost::new();
+        let id = host.set_file_text("/ws/a.prose", PROGRAM.to_string());
+        let file = host.analysis().source_file(id);
+        let memo = super::StatementMemo::<String>::default();
+        let text = |n: &SyntaxNode| n.text().to_string();
+        let root = prose_syntax::parse(PROGRAM).syntax_node();
+        let shared: Vec<(prose_syntax::TextSize, String)> = memo
+            .each(file, &root, text)
+            .iter()
+            .map(|(at, v)| (*at, v.to_string()))
+            .collect();
+        let before = memo.computed();
+        let lent = memo.lend(file, &root, text, |lent| {
+            for (at, v) in lent {
+                let slots = memo.entries();
+                assert!(slots.get(&file).is_none(), "the slots are out while lent");
+                drop(slots);
+                assert!(!v.is_empty(), "at {at:?}");
+            }
+            lent.iter()
+                .map(|&(at, v)| (at, v.clone()))
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(lent, shared);
+        assert_eq!(memo.computed(), before, "all kept");
+        for slot in &memo.entries()[&file] {
+            let kept = slot.kept.as_ref().expect("kept");
+            assert_eq!(std::sync::Arc::strong_count(&kept.value), 1);
+        }
+        // The second statement replaced, the others' green nodes kept (as
+        // the re-parse splices them): they are lent as kept.
+        let index = root
+            .green()
+            .children()
+            .position(|c| c.as_node().is_some_and(|n| n.to_string().contains("Draft")))
+            .unwrap();
+        let new_statement = prose_syntax::parse("session \"Draft it\"\n")
+            .syntax_node()
+            .first_child()
+            .unwrap()
+            .green()
+            .to_owned();
+        let root = SyntaxNode::new_root(
+            root.green()
+                .replace_child(index, prose_syntax::NodeOrToken::Node(new_statement)),
+        );
+        let again = memo.lend(file, &root, text, |lent| {
+            lent.iter().map(|&(_, v)| v.clone()).collect::<Vec<_>>()
+        });
+        let expected: Vec<String> = root.children().map(|c| c.text().to_string()).collect();
+        assert_eq!(again, expected);
+        assert_eq!(memo.computed() - before, 1, "only the edited statement");
     }
 
     fn host_computed(host: &AnalysisHost) -> u64 {

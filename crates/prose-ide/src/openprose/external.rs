@@ -51,11 +51,14 @@ pub(crate) fn file_needs(db: &dyn Db, file: SourceFile) -> Vec<Need> {
     let root = parse(db, file).syntax_node();
     // What each statement needs depends on that statement alone: kept per
     // statement while its tree is unchanged (`statement_memo.rs`).
-    let per_statement = db.statement_memos().needs.each(file, &root, needs);
-    per_statement
-        .iter()
-        .flat_map(|(_, needs)| needs.iter().cloned())
-        .collect()
+    db.statement_memos()
+        .needs
+        .lend(file, &root, needs, |per_statement| {
+            per_statement
+                .iter()
+                .flat_map(|(_, needs)| needs.iter().cloned())
+                .collect()
+        })
 }
 
 /// The memory files and the candidate files of imported programs that

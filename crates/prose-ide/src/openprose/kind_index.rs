@@ -281,11 +281,25 @@ impl KindIndex {
         debug_assert!(!set.learns, "a kept route is for one set of kinds");
         db.unwind_if_revision_cancelled();
         let indexed = set.indexed();
-        let routes = memo.each(file, root, |stmt| {
+        let compute = |stmt: &SyntaxNode| {
             Route::of(stmt.green(), |g| {
                 wants(&indexed, g.kind().0) || also.is_some_and(|also| also(g))
             })
-        });
+        };
+        memo.lend(file, root, compute, |routes| {
+            Self::follow_routes(root, set, also, routes)
+        })
+    }
+
+    /// The index of the nodes the statements' `routes` (one per child node
+    /// of `root`, in order) lead to ([`KindIndex::routed`]).
+    fn follow_routes(
+        root: &SyntaxNode,
+        set: &'static KindSet,
+        also: Option<fn(&prose_syntax::GreenNodeData) -> bool>,
+        routes: &[(prose_syntax::TextSize, &Route)],
+    ) -> KindIndex {
+        let indexed = set.indexed();
         let count: usize = routes.iter().map(|(_, r)| r.accepted()).sum();
         let mut index = Builder::new(indexed.clone(), count + 1);
         let mut extra = Vec::new();
@@ -306,7 +320,7 @@ impl KindIndex {
             if child.as_node().is_none() {
                 continue;
             }
-            let (_, route) = routes.next().expect("a route for each statement");
+            let &(_, route) = routes.next().expect("a route for each statement");
             n += 1;
             if route.is_empty() {
                 continue;

@@ -347,10 +347,12 @@ fn file_semantics_query(db: &dyn Db, file: SourceFile) -> Arc<FileSemantics> {
         // A file of megabytes takes a while: stop when an edit arrives.
         let interrupt = || db.unwind_if_revision_cancelled();
         let mut ticks = 0;
-        let statements = db.statement_memos().names.each(file, &root, |stmt| {
-            walk::statement_names(stmt, &mut ticks, &interrupt)
-        });
-        replay::replay(&statements)
+        db.statement_memos().names.lend(
+            file,
+            &root,
+            |stmt| walk::statement_names(stmt, &mut ticks, &interrupt),
+            replay::replay,
+        )
     })
 }
 
@@ -363,13 +365,15 @@ pub fn resolve(file: &ast::SourceFile) -> FileSemantics {
 /// `prose_syntax::parse_interruptible`).
 pub fn resolve_interruptible(file: &ast::SourceFile, interrupt: &dyn Fn()) -> FileSemantics {
     let mut ticks = 0;
-    let statements: Vec<(TextSize, Arc<StatementNames>)> = file
+    let statements: Vec<(TextSize, StatementNames)> = file
         .syntax()
         .children()
         .map(|node| {
             let names = walk::statement_names(&node, &mut ticks, interrupt);
-            (node.text_range().start(), Arc::new(names))
+            (node.text_range().start(), names)
         })
         .collect();
-    replay::replay(&statements)
+    let lent: Vec<(TextSize, &StatementNames)> =
+        statements.iter().map(|(at, s)| (*at, s)).collect();
+    replay::replay(&lent)
 }

@@ -79,7 +79,7 @@ pub(crate) fn run(
 ) -> Vec<Acc> {
     let root = parse(db, file).syntax_node();
     let path = file.path(db);
-    let per_statement = db.statement_memos().rules.each_batched(
+    db.statement_memos().rules.lend_batched(
         file,
         &root,
         |missing| {
@@ -97,21 +97,23 @@ pub(crate) fn run(
                 .collect()
         },
         |f| f.relative,
-    );
-    let mut out = Vec::new();
-    for (start, found) in per_statement {
-        for acc in &found.accs {
-            if is_off(config, acc.rule()) {
-                continue;
+        |per_statement| {
+            let mut out = Vec::new();
+            for &(start, found) in per_statement {
+                for acc in &found.accs {
+                    if is_off(config, acc.rule()) {
+                        continue;
+                    }
+                    out.push(if found.relative {
+                        acc.moved(path, TextSize::new(0), start)
+                    } else {
+                        acc.clone()
+                    });
+                }
             }
-            out.push(if found.relative {
-                acc.moved(path, TextSize::new(0), start)
-            } else {
-                acc.clone()
-            });
-        }
-    }
-    out
+            out
+        },
+    )
 }
 
 /// The statement rules' reports on `file` ([`run`]) with a rule context of

@@ -219,22 +219,26 @@ fn compute_invocations(ctx: &Ctx<'_>) -> Vec<Invocation> {
     // it is unchanged: after an edit, only the statements it re-parsed are
     // read again, and no handle is made for a session.
     let root = ctx.syntax();
-    let per_statement = memos
-        .invocations
-        .each(file, root, |stmt| StatementInvocations::of(stmt.green()));
-    let mut out = Vec::new();
-    for (start, found) in per_statement {
-        for f in &found.0 {
-            let range = f.range + start;
-            out.push(Invocation {
-                agent: f.agent.clone(),
-                name_range: f.name_range + start,
-                is_resume: f.is_resume,
-                order: order.place(order.frame_at(range), u32::from(range.start())),
-            });
-        }
-    }
-    out
+    memos.invocations.lend(
+        file,
+        root,
+        |stmt| StatementInvocations::of(stmt.green()),
+        |per_statement| {
+            let mut out = Vec::new();
+            for &(start, found) in per_statement {
+                for f in &found.0 {
+                    let range = f.range + start;
+                    out.push(Invocation {
+                        agent: f.agent.clone(),
+                        name_range: f.name_range + start,
+                        is_resume: f.is_resume,
+                        order: order.place(order.frame_at(range), u32::from(range.start())),
+                    });
+                }
+            }
+            out
+        },
+    )
 }
 
 /// The `session:` and `resume:` nodes of a top-level statement that name

@@ -20,7 +20,7 @@ use super::{
 };
 
 /// Plays the statements (each with its start) into the file's names.
-pub(super) fn replay(statements: &[(TextSize, Arc<StatementNames>)]) -> FileSemantics {
+pub(super) fn replay(statements: &[(TextSize, &StatementNames)]) -> FileSemantics {
     let mut r = Replay {
         out: FileSemantics::default(),
         by_name: Default::default(),
