@@ -146,7 +146,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
 /// A `session:` or `resume:` of an agent, placed in program order.
 #[derive(Clone)]
 pub(crate) struct Invocation {
-    pub(crate) agent: std::sync::Arc<str>,
+    pub(crate) agent: crate::openprose::semantics::Name,
     /// The agent's name after `session:` / `resume:`.
     pub(crate) name_range: TextRange,
     pub(crate) is_resume: bool,
@@ -251,7 +251,7 @@ struct Found {
     /// The `session:` or `resume:` node.
     range: TextRange,
     name_range: TextRange,
-    agent: std::sync::Arc<str>,
+    agent: crate::openprose::semantics::Name,
     is_resume: bool,
 }
 
@@ -284,7 +284,7 @@ impl StatementInvocations {
 fn agent_name(
     green: &prose_syntax::GreenNodeData,
     start: TextSize,
-) -> Option<(std::sync::Arc<str>, TextRange)> {
+) -> Option<(crate::openprose::semantics::Name, TextRange)> {
     let mut offset = start;
     for child in green.children() {
         match child {
