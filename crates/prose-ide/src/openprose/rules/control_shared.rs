@@ -163,9 +163,11 @@ pub(super) fn report_shadowing(
     name: &ast::Name,
     what: &str,
 ) {
-    // The name as `Name::text` reads it, without a copy.
-    let ident = name.ident_token();
-    let text = ident.as_ref().map_or("", |t| t.text());
+    // The name as `Name::text` reads it, from the green tree: neither a
+    // copy nor a token handle (an allocation, for every loop, pipeline,
+    // `catch` and parameter of the file after every edit).
+    let text = crate::openprose::rules::group_agents::green_first_token_text(name.syntax().green())
+        .unwrap_or("");
     if let Some(outer) = outer_variable(ctx, construct, text) {
         acc.report_related(
             name.syntax().text_range(),
