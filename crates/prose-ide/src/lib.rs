@@ -52,6 +52,16 @@ use std::{
 use db::{RootDatabase, SourceFile, Workspace};
 use salsa::Setter;
 
+/// How long a text must be, in bytes, for its analysis to be shared out
+/// between two threads: an OpenProse file's rules in two parts
+/// (`openprose/rule_parts.rs`), and in the language server a fork of the
+/// run's snapshot. Below it the second thread costs more than it saves (a
+/// thread woken for the other, twice): a keystroke in programs of 10, 200
+/// and 400 lines took 12%, 5% and 4% less without the fork, one of 600
+/// lines (16 KB) the same, and ones of 800 and 1,000 lines 4% and 8% more
+/// (docs/performance/peer-2026-11-30b.md).
+pub const PARALLEL_MIN_BYTES: usize = 16 * 1024;
+
 /// Identifies a file known to the host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FileId(pub u32);

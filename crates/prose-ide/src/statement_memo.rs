@@ -105,21 +105,25 @@ impl StatementMemos {
             .contains(&file)
     }
 
-    /// Whether the file-wide rules of an OpenProse file run in two parts,
-    /// each a query of its own, which two threads can compute at once
-    /// (`openprose/rule_parts.rs`): not in a batch database (which runs
-    /// each file's rules once, and its files on several threads), and
-    /// otherwise when the process may use more than one core, unless the
-    /// host said otherwise ([`StatementMemos::set_split`]).
-    pub(crate) fn splits_file_rules(&self) -> bool {
+    /// Whether the file-wide rules of an OpenProse file of `len` bytes run
+    /// in two parts, each a query of its own, which two threads can compute
+    /// at once (`openprose/rule_parts.rs`): not in a batch database (which
+    /// runs each file's rules once, and its files on several threads), and
+    /// otherwise when the file is long enough to share out
+    /// ([`crate::PARALLEL_MIN_BYTES`]) and the process may use more than one
+    /// core, unless the host said otherwise ([`StatementMemos::set_split`]).
+    pub(crate) fn splits_file_rules(&self, len: usize) -> bool {
         static SEVERAL_CORES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         !self.is_batch()
             && match self.split.load(Ordering::Relaxed) {
                 1 => false,
                 2 => true,
-                _ => *SEVERAL_CORES.get_or_init(|| {
-                    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
-                }),
+                _ => {
+                    len >= crate::PARALLEL_MIN_BYTES
+                        && *SEVERAL_CORES.get_or_init(|| {
+                            std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+                        })
+                }
             }
     }
 
@@ -695,6 +699,23 @@ mod tests {
         let expected: Vec<String> = root.children().map(|c| c.text().to_string()).collect();
         assert_eq!(again, expected);
         assert_eq!(memo.computed() - before, 1, "only the edited statement");
+    }
+
+    /// A file's rules run in two parts from `PARALLEL_MIN_BYTES` on, on a
+    /// host with more than one core; below it never, unless the host says
+    /// so; a batch database never.
+    #[test]
+    fn only_a_long_file_splits_its_rules() {
+        let memos = super::StatementMemos::default();
+        let min = crate::PARALLEL_MIN_BYTES;
+        let cores = std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+        assert!(!memos.splits_file_rules(min - 1));
+        assert_eq!(memos.splits_file_rules(min), cores);
+        memos.set_split(true);
+        assert!(memos.splits_file_rules(10));
+        memos.set_split(false);
+        assert!(!memos.splits_file_rules(10 * min));
+        assert!(!super::StatementMemos::batch().splits_file_rules(10 * min));
     }
 
     fn host_computed(host: &AnalysisHost) -> u64 {

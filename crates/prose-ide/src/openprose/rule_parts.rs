@@ -30,15 +30,16 @@ use crate::{
 };
 
 /// Whether the rules of `file` run in two parts: when it is an OpenProse
-/// file, the database splits them
-/// ([`crate::statement_memo::StatementMemos::splits_file_rules`]), and the
-/// last edit did not only type in a prompt. After such an edit
+/// file, the database splits them for a file of its length
+/// ([`crate::statement_memo::StatementMemos::splits_file_rules`]: from
+/// [`crate::PARALLEL_MIN_BYTES`]), and the last edit did not only type in a
+/// prompt. After such an edit
 /// most rules' findings are moved (`prompt_edit.rs`), and the few rules
 /// that run are cheaper in one context than the second context's set-up;
 /// that run moves the findings kept by both parts of the run before, and
 /// keeps all of its own as the first part's.
 pub(crate) fn splits(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>) -> bool {
-    db.statement_memos().splits_file_rules()
+    db.statement_memos().splits_file_rules(file.text(db).len())
         && crate::db::file_kind(db, file, workspace) == crate::kind::FileKind::OpenProse
         && super::prompt_edit::prompt_edit(db, file).is_none()
 }
