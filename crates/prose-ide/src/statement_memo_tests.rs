@@ -98,24 +98,7 @@ fn an_interrupted_run_keeps_the_entries() {
     assert_eq!(memo.computed(), 3);
     // The second statement replaced, the others' green nodes kept (as
     // the re-parse splices them); the run is interrupted.
-    let index = root
-        .green()
-        .children()
-        .enumerate()
-        .filter(|(_, c)| c.as_node().is_some())
-        .nth(1)
-        .map(|(i, _)| i)
-        .unwrap();
-    let new_statement = prose_syntax::parse("session \"Draft it\"\n")
-        .syntax_node()
-        .first_child()
-        .unwrap()
-        .green()
-        .to_owned();
-    let root = prose_syntax::SyntaxNode::new_root(
-        root.green()
-            .replace_child(index, prose_syntax::NodeOrToken::Node(new_statement)),
-    );
+    let root = second_statement_replaced(&root);
     let interrupted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         memo.each(file, &root, |_| -> String { panic!("cancelled") })
     }));
@@ -230,21 +213,7 @@ fn lent_results_are_the_kept_ones_uncounted() {
     }
     // The second statement replaced, the others' green nodes kept (as
     // the re-parse splices them): they are lent as kept.
-    let index = root
-        .green()
-        .children()
-        .position(|c| c.as_node().is_some_and(|n| n.to_string().contains("Draft")))
-        .unwrap();
-    let new_statement = prose_syntax::parse("session \"Draft it\"\n")
-        .syntax_node()
-        .first_child()
-        .unwrap()
-        .green()
-        .to_owned();
-    let root = SyntaxNode::new_root(
-        root.green()
-            .replace_child(index, prose_syntax::NodeOrToken::Node(new_statement)),
-    );
+    let root = second_statement_replaced(&root);
     let again = memo.lend(file, &root, text, |lent| {
         lent.iter().map(|&(_, v)| v.clone()).collect::<Vec<_>>()
     });
@@ -379,4 +348,28 @@ fn only_a_batch_host_sets_statement_rules_apart() {
         let file = host.analysis().source_file(id);
         assert_eq!(host.db.statement_memos().apart(file), apart);
     }
+}
+
+/// `root` (of [`PROGRAM`]) with its second statement replaced by
+/// `session "Draft it"`, the others' green nodes kept (as the re-parse
+/// splices them).
+fn second_statement_replaced(root: &prose_syntax::SyntaxNode) -> prose_syntax::SyntaxNode {
+    let index = root
+        .green()
+        .children()
+        .enumerate()
+        .filter(|(_, c)| c.as_node().is_some())
+        .nth(1)
+        .map(|(i, _)| i)
+        .unwrap();
+    let new_statement = prose_syntax::parse("session \"Draft it\"\n")
+        .syntax_node()
+        .first_child()
+        .unwrap()
+        .green()
+        .to_owned();
+    prose_syntax::SyntaxNode::new_root(
+        root.green()
+            .replace_child(index, prose_syntax::NodeOrToken::Node(new_statement)),
+    )
 }

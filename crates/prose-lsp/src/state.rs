@@ -143,6 +143,17 @@ pub struct DocJob {
     pub file: Option<FileId>,
 }
 
+impl DocJob {
+    /// Whether the document's text is known and too short for a run to
+    /// share out between two threads (the fork's wake-ups cost more than
+    /// it saves: `prose_ide::PARALLEL_MIN_BYTES`).
+    pub fn is_short(&self) -> bool {
+        self.text
+            .as_ref()
+            .is_some_and(|t| t.len() < prose_ide::PARALLEL_MIN_BYTES)
+    }
+}
+
 /// Everything a diagnostics run needs, taken under the lock in one go so
 /// the snapshot, the texts and the versions agree (the snapshot is queued
 /// then: [`PendingJob::ready`] waits for it).

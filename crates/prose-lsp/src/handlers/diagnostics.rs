@@ -145,15 +145,8 @@ fn purge_delay(text: usize) -> std::ffi::c_long {
 }
 
 fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcome> {
-    // On one core, or for short documents only (the fork's wake-ups cost
-    // more than it saves there: `prose_ide::PARALLEL_MIN_BYTES`), this
-    // thread computes everything.
-    let short = |d: &crate::state::DocJob| {
-        d.text
-            .as_ref()
-            .is_some_and(|t| t.len() < prose_ide::PARALLEL_MIN_BYTES)
-    };
-    if !several_cores() || job.docs.iter().all(short) {
+    // On one core, or for short documents only, this thread does it all.
+    if !several_cores() || job.docs.iter().all(crate::state::DocJob::is_short) {
         return compute_on(job, false, cache);
     }
     // The diagnostics are started on another thread (a fork of the job's
