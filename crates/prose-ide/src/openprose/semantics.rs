@@ -309,6 +309,17 @@ impl FileSemantics {
             .flat_map(|n| n.ids.iter().copied())
     }
 
+    /// The definitions of each name defined more than once, each list in
+    /// definition order (the names in no particular order): what a rule
+    /// comparing the definitions of one name with each other looks at,
+    /// without a lookup for each definition of the file.
+    pub fn defined_again(&self) -> impl Iterator<Item = &[DefId]> + '_ {
+        self.by_name
+            .values()
+            .filter(|n| n.ids.len() > 1)
+            .map(|n| n.ids.as_slice())
+    }
+
     /// The definition whose name covers `offset`.
     pub fn def_at(&self, offset: TextSize) -> Option<DefId> {
         self.defs

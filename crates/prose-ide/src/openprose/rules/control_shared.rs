@@ -26,8 +26,9 @@ use crate::openprose::rules::{prelude::*, relation::declared_places};
 ///
 /// Both kinds are found from the nodes enclosing `construct` (a scope and
 /// a list that enclose it are among its ancestors), through
-/// [`OuterIndex`]: the cost is the depth of `construct`, not the number of
-/// variables of that name in the file.
+/// [`OuterIndex`]: the cost is the depth of `construct` (and, once per
+/// name, indexing that name's variables), not the number of variables of
+/// that name in the file.
 pub(super) fn outer_variable(
     ctx: &Ctx<'_>,
     construct: &SyntaxNode,
@@ -56,9 +57,11 @@ fn outer_definition<'a>(
     declarations: bool,
 ) -> Option<&'a Def> {
     let here = construct.text_range();
-    let index = ctx.shared(OuterIndex::new);
+    let index = ctx.shared(OuterIndex::new).of(ctx, name);
     // A name no variable of the index has is found nowhere.
-    let name = *index.names.get(name)?;
+    if index.is_empty() {
+        return None;
+    }
     let sema = ctx.sema();
     let mut best: Option<&Def> = None;
     // The latest declaration wins; on a tie, the one found first.
@@ -68,7 +71,7 @@ fn outer_definition<'a>(
         }
     };
     for a in construct.ancestors() {
-        let Some(vars) = index.at.get(&(name, a.text_range())) else {
+        let Some(vars) = index.get(&a.text_range()) else {
             continue;
         };
         for &id in &vars.scoped {
@@ -89,16 +92,21 @@ fn outer_definition<'a>(
     best
 }
 
-/// The variables [`outer_variable`] looks for, indexed once per file by
-/// name and range: scoped variables by their scope, declarations (flat
-/// bindings and inputs) by the statement list that holds them.
+/// The variables [`outer_variable`] looks for, indexed by range (scoped
+/// variables by their scope, declarations, flat bindings and inputs, by
+/// the statement list that holds them), one name at a time: a name's
+/// variables are indexed when a construct first asks about that name, so
+/// an edit indexes the few names the file's loops, pipelines, `catch`es
+/// and parameters introduce, not every definition of the file (a map
+/// entry per definition took about 4% of a keystroke's samples on a long
+/// program).
 #[derive(Default)]
 pub(super) struct OuterIndex {
-    /// A number for each name, the key of the map below (one map rather
-    /// than one per name).
-    names: HashMap<Name, u32>,
-    at: HashMap<(u32, TextRange), Vars>,
+    by_name: std::cell::RefCell<HashMap<Name, std::rc::Rc<ByRange>>>,
 }
+
+/// One name's variables by the range of their scope or list.
+type ByRange = HashMap<TextRange, Vars>;
 
 /// The variables of one name whose scope or list has one range: nearly
 /// always one, kept inline (no allocation per entry).
@@ -112,43 +120,46 @@ struct Vars {
 }
 
 impl OuterIndex {
-    /// Indexes the definitions of `ctx`'s file (the statements of the
-    /// declarations from [`declared_places`]).
-    fn new(ctx: &Ctx<'_>) -> OuterIndex {
-        let defs = ctx.sema().defs.len();
-        let mut index = OuterIndex {
-            names: HashMap::with_capacity_and_hasher(defs, Default::default()),
-            at: HashMap::with_capacity_and_hasher(defs, Default::default()),
-        };
+    /// An index with no name in it yet (one per rule context).
+    fn new(_: &Ctx<'_>) -> OuterIndex {
+        OuterIndex::default()
+    }
+
+    /// The variables called `name` (the definitions of that name, with
+    /// the statements of the declarations from [`declared_places`]),
+    /// indexed on the first question about `name`.
+    fn of(&self, ctx: &Ctx<'_>, name: &str) -> std::rc::Rc<ByRange> {
+        if let Some(found) = self.by_name.borrow().get(name) {
+            return found.clone();
+        }
+        let sema = ctx.sema();
         let places = declared_places(ctx);
-        // One lookup per name: a new name gets the next number.
-        let number = |names: &mut HashMap<Name, u32>, name: &Name| {
-            let next = names.len() as u32;
-            *names.entry(name.clone()).or_insert(next)
-        };
-        for (i, (d, place)) in ctx.sema().defs.iter().zip(places.iter()).enumerate() {
-            let id = DefId(i as u32);
+        let mut index = ByRange::default();
+        for id in sema.named(name) {
+            let d = sema.def(id);
             if d.kind.is_scoped() {
                 if let Some(scope) = d.scope {
-                    let n = number(&mut index.names, &d.name);
-                    index.at.entry((n, scope)).or_default().scoped.push(id);
+                    index.entry(scope).or_default().scoped.push(id);
                 }
             } else if (d.kind.is_flat_binding() || d.kind == DefKind::Input)
-                && let Some((list, kind)) = place.as_ref().and_then(|p| p.range_list)
+                && let Some((list, kind)) = places.get(id, d).and_then(|p| p.range_list)
             {
-                let n = number(&mut index.names, &d.name);
-                let flat = &mut index.at.entry((n, list)).or_default().flat;
+                let flat = &mut index.entry(list).or_default().flat;
                 match flat.iter_mut().find(|(k, _)| *k == kind) {
                     Some((_, ids)) => ids.push(id),
                     None => flat.push((kind, smallvec::smallvec![id])),
                 }
             }
         }
-        for vars in index.at.values_mut() {
+        for vars in index.values_mut() {
             for (_, ids) in &mut vars.flat {
-                ids.sort_by_key(|&id| ctx.sema().def(id).range.end());
+                ids.sort_by_key(|&id| sema.def(id).range.end());
             }
         }
+        let index = std::rc::Rc::new(index);
+        self.by_name
+            .borrow_mut()
+            .insert(Name::from(name), index.clone());
         index
     }
 }

@@ -69,7 +69,7 @@
 //! `parallel` blocks in a row in the roadmap sketch
 //! (`examples/roadmap/syntax/open-prose-syntax.prose:209`).
 
-use super::variables_shared::{Decl, DeclKind, declarations};
+use super::variables_shared::{Decl, DeclKind, declarations_named, names_declared_again};
 use crate::openprose::rules::{
     prelude::*,
     relation::{Earlier, Relation},
@@ -89,7 +89,7 @@ pub(crate) const RULE: Rule = Rule {
 /// declares: an input against the earlier declarations that are not
 /// inputs, anything else against every earlier one.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let decls = declarations(ctx);
+    let decls = declarations_named(ctx, &names_declared_again(ctx));
     // Every earlier declaration but outputs (E024 / P203). An input is
     // compared with those that are not inputs (two inputs are E021): the
     // same answer while no earlier input has its name, so those are kept

@@ -75,14 +75,26 @@ fn is_export(stmt: &SyntaxNode, name: &str) -> bool {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let stmts = DeclStmts::new(ctx);
-    let mut decls: Vec<(&Def, Place)> = ctx
-        .sema()
-        .defs
-        .iter()
-        .filter(|d| d.kind == DefKind::Output || is_variable_decl(d.kind))
-        .filter_map(|d| Some((d, stmts.get(d)?)))
+    let sema = ctx.sema();
+    // Only a name defined more than once can conflict: the definitions of
+    // those names, in the order of their names' starts (then of definition).
+    let mut ids: Vec<DefId> = sema
+        .defined_again()
+        .flatten()
+        .copied()
+        .filter(|&id| {
+            let kind = sema.def(id).kind;
+            kind == DefKind::Output || is_variable_decl(kind)
+        })
         .collect();
-    decls.sort_by_key(|(d, _)| d.name_range.start());
+    ids.sort_unstable_by_key(|&id| (sema.def(id).name_range.start(), id.0));
+    let decls: Vec<(&Def, Place)> = ids
+        .into_iter()
+        .filter_map(|id| {
+            let d = sema.def(id);
+            Some((d, stmts.get(id, d)?))
+        })
+        .collect();
     // The earlier outputs, and the earlier variables.
     let output_count = decls
         .iter()

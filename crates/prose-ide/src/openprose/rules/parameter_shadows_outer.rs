@@ -58,7 +58,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::{
     super::group_control::control_shared::enclosing_scoped,
-    variables_shared::{Decl, declarations},
+    variables_shared::{Decl, declarations_named},
 };
 use crate::openprose::rules::{places::Class, prelude::*};
 
@@ -76,7 +76,6 @@ pub(crate) const RULE: Rule = Rule {
 /// block: an enclosing scoped variable, a program-level declaration, or an
 /// earlier declaration of a list enclosing the block.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let decls = declarations(ctx);
     // Every parameter: its block, position, name and the name's text.
     let mut params = Vec::new();
     for block in nodes::<ast::BlockDef>(ctx) {
@@ -90,8 +89,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     // By name: a parameter meets only the declarations of its name (the
     // names of no parameter are left out), not every one of the file.
     let wanted: rustc_hash::FxHashSet<&str> = params.iter().map(|p| p.3.as_str()).collect();
+    let decls = declarations_named(ctx, &wanted);
     let mut decls_named: HashMap<&str, Vec<&Decl>> = HashMap::default();
-    for d in decls.iter().filter(|d| wanted.contains(d.name.as_str())) {
+    for d in &decls {
         decls_named.entry(d.name.as_str()).or_default().push(d);
     }
     // The calls by block name, made when a first parameter shadows.

@@ -8,7 +8,7 @@ use crate::{
     openprose::rules::{
         places::Place,
         prelude::*,
-        relation::{Earlier, Relation, declared_places, places},
+        relation::{DeclaredPlaces, Earlier, Relation, declared_places, places},
     },
 };
 
@@ -331,29 +331,31 @@ pub(super) fn call_value(stmt: &SyntaxNode) -> Option<ast::CallExpr> {
 /// `input`, or the assignment of a parallel result), as its [`Place`]
 /// (the node itself: [`DeclStmts::node`]).
 ///
-/// Found once per file for the declarations of the kinds P203, E021, E024
-/// and E028 ask about ([`decl_stmts`]), else from the tree.
+/// Found from [`declared_places`] for the declarations of the kinds P203,
+/// E021, E024 and E028 ask about, else from the tree.
 ///
-/// A rule asks through one [`DeclStmts`]: the shared table is fetched once
-/// (when a declaration first needs it), not once per declaration.
+/// A rule asks through one [`DeclStmts`]: the shared places are fetched
+/// once (when a declaration first needs them), not once per declaration.
 pub(super) struct DeclStmts<'c, 'a> {
     ctx: &'c Ctx<'a>,
-    table: std::cell::OnceCell<std::rc::Rc<rustc_hash::FxHashMap<TextRange, Place>>>,
+    declared: std::cell::OnceCell<std::rc::Rc<DeclaredPlaces>>,
 }
 
 impl<'c, 'a> DeclStmts<'c, 'a> {
     pub(super) fn new(ctx: &'c Ctx<'a>) -> Self {
         DeclStmts {
             ctx,
-            table: std::cell::OnceCell::new(),
+            declared: std::cell::OnceCell::new(),
         }
     }
 
-    /// The statement that makes the declaration.
-    pub(super) fn get(&self, def: &Def) -> Option<Place> {
+    /// The statement that makes `def`, definition `id` of the file.
+    pub(super) fn get(&self, id: DefId, def: &Def) -> Option<Place> {
         if is_stmt_decl(def.kind) {
-            let table = self.table.get_or_init(|| self.ctx.shared(decl_stmts));
-            return table.get(&def.name_range).copied();
+            let declared = self.declared.get_or_init(|| declared_places(self.ctx));
+            if let Some(at) = declared.get(id, def) {
+                return at.declaring;
+            }
         }
         find_decl_stmt(self.ctx, def)
     }
@@ -364,7 +366,8 @@ impl<'c, 'a> DeclStmts<'c, 'a> {
     }
 }
 
-/// The kinds of declarations whose statement [`decl_stmts`] finds.
+/// The kinds of declarations whose statement [`DeclStmts::get`] reads
+/// from [`declared_places`].
 fn is_stmt_decl(kind: DefKind) -> bool {
     matches!(
         kind,
@@ -375,29 +378,6 @@ fn is_stmt_decl(kind: DefKind) -> bool {
             | DefKind::Assigned
             | DefKind::Destructured
     )
-}
-
-/// The declaring statement of every declaration of those kinds, by the
-/// range of its name (what [`find_decl_stmt`] finds): read from
-/// [`declared_places`].
-fn decl_stmts(ctx: &Ctx<'_>) -> rustc_hash::FxHashMap<TextRange, Place> {
-    let places = declared_places(ctx);
-    let defs = &ctx.sema().defs;
-    let mut out = rustc_hash::FxHashMap::default();
-    out.reserve(defs.len());
-    for (d, place) in defs.iter().zip(places.iter()) {
-        if !is_stmt_decl(d.kind) {
-            continue;
-        }
-        let stmt = match place {
-            Some(place) => place.declaring,
-            None => find_decl_stmt(ctx, d),
-        };
-        if let Some(stmt) = stmt {
-            out.insert(d.name_range, stmt);
-        }
-    }
-    out
 }
 
 /// The declaring statement of `def`: the innermost of the node at its
@@ -414,10 +394,22 @@ pub(super) fn redeclarations<'a>(
     kind: DefKind,
 ) -> Vec<(&'a Def, Relation, &'a Def)> {
     let stmts = DeclStmts::new(ctx);
-    let decls: Vec<(&Def, Place)> = ctx
-        .sema()
-        .defs_of(kind)
-        .filter_map(|(_, d)| Some((d, stmts.get(d)?)))
+    let sema = ctx.sema();
+    // Only a name defined more than once can be declared again: the
+    // definitions of `kind` of those names, in definition order.
+    let mut ids: Vec<DefId> = sema
+        .defined_again()
+        .flatten()
+        .copied()
+        .filter(|&id| sema.def(id).kind == kind)
+        .collect();
+    ids.sort_unstable_by_key(|id| id.0);
+    let decls: Vec<(&Def, Place)> = ids
+        .into_iter()
+        .filter_map(|id| {
+            let d = sema.def(id);
+            Some((d, stmts.get(id, d)?))
+        })
         .collect();
     let mut earlier = Earlier::with_capacity(ctx, decls.len());
     let mut out = Vec::new();

@@ -73,32 +73,55 @@ pub(super) fn places(ctx: &Ctx<'_>) -> std::rc::Rc<Places> {
     ctx.shared(Places::new)
 }
 
-/// For each definition of the file (by position), where it sits if it is
-/// declared by a statement, from the places kept per statement
+/// Where each definition of the file sits if it is declared by a
+/// statement ([`DeclaredPlaces::get`]), from the places kept per statement
 /// ([`places`]). E019's declarations, the outer variables of P502, P704,
 /// P803 and P805, and the declaring statements of P203, E021, E024 and
 /// E028 start from them.
-pub(super) fn declared_places(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Option<DeclaredAt>>> {
-    ctx.shared(compute_declared_places)
+pub(super) fn declared_places(ctx: &Ctx<'_>) -> std::rc::Rc<DeclaredPlaces> {
+    ctx.shared(DeclaredPlaces::new)
 }
 
-fn compute_declared_places(ctx: &Ctx<'_>) -> Vec<Option<DeclaredAt>> {
-    let places = places(ctx);
-    ctx.sema()
-        .defs
-        .iter()
-        .map(|d| {
-            if !declared_by_statement(d.kind) {
-                return None;
-            }
-            let (statement, declaring) = places.statement_and_declaring(d.name_range);
-            Some(DeclaredAt {
-                statement,
-                declaring,
-                range_list: places.statement_list(d.range),
+/// Where the definitions of a file sit ([`declared_places`]), each found
+/// when a rule first asks about it: the rules that compare declarations
+/// ask about the names declared more than once, the names scoped
+/// variables take and the names of agents, a small part of a long
+/// program's definitions (finding every one's place took about a tenth
+/// of a keystroke's instructions).
+pub(super) struct DeclaredPlaces {
+    places: std::rc::Rc<Places>,
+    /// By definition (its [`DefId`]).
+    at: Vec<std::cell::OnceCell<Option<DeclaredAt>>>,
+}
+
+impl DeclaredPlaces {
+    fn new(ctx: &Ctx<'_>) -> DeclaredPlaces {
+        let mut at = Vec::new();
+        at.resize_with(ctx.sema().defs.len(), std::cell::OnceCell::new);
+        DeclaredPlaces {
+            places: places(ctx),
+            at,
+        }
+    }
+
+    /// Where `def` (definition `id` of the file) sits, if a statement
+    /// declares it.
+    pub(super) fn get(&self, id: DefId, def: &Def) -> Option<&DeclaredAt> {
+        self.at
+            .get(id.0 as usize)?
+            .get_or_init(|| {
+                if !declared_by_statement(def.kind) {
+                    return None;
+                }
+                let (statement, declaring) = self.places.statement_and_declaring(def.name_range);
+                Some(DeclaredAt {
+                    statement,
+                    declaring,
+                    range_list: self.places.statement_list(def.range),
+                })
             })
-        })
-        .collect()
+            .as_ref()
+    }
 }
 
 /// The `block` definition whose body holds `n`, if any.

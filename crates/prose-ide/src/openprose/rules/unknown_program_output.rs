@@ -135,7 +135,7 @@ fn call_results<'a>(ctx: &Ctx<'a>) -> Vec<CallResult<'a>> {
         ) {
             continue;
         }
-        let Some(stmt) = stmts.get(def) else {
+        let Some(stmt) = stmts.get(DefId(id as u32), def) else {
             continue;
         };
         if !stmt.value_is_call {

@@ -82,7 +82,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         };
         for id in sema.named(&agent.name) {
             let def = sema.def(id);
-            let place = declared.get(id.0 as usize).and_then(Option::as_ref);
+            let place = declared.get(id, def);
             let (group, what, level) = if let Some((kind, _)) = declared_by(def, place) {
                 (0u8, kind.describe(), Level::On(Severity::Error))
             } else if matches!(

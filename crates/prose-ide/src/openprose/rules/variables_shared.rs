@@ -55,20 +55,22 @@ pub(super) struct Decl {
     pub(super) reassigns: Option<DefId>,
 }
 
-/// Every variable declaration of the file, in source order (computed once
-/// per file, shared by the rules).
-pub(super) fn declarations(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<Decl>> {
-    ctx.shared(compute_declarations)
-}
-
-/// The declarations of the file ([`declarations`]): the definitions that
-/// declare a variable by a statement, and the parallel results that assign
-/// a bound name, merged in file order.
-fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
-    let mut out = Vec::with_capacity(ctx.sema().defs.len());
+/// The variable declarations of the names in `names`, in source order:
+/// the definitions of those names that a statement declares, and the
+/// parallel results that assign a bound name of them, merged in file
+/// order. The rules ask for the names they compare (E019 those declared
+/// more than once, P502 those of parameters), not for every declaration
+/// of the file: the places of a long program's thousands of declarations
+/// were found after every edit.
+pub(super) fn declarations_named(ctx: &Ctx<'_>, names: &rustc_hash::FxHashSet<&str>) -> Vec<Decl> {
+    let sema = ctx.sema();
+    let mut ids: Vec<DefId> = names.iter().flat_map(|n| sema.named(n)).collect();
+    ids.sort_unstable_by_key(|id| id.0);
     let declared = declared_places(ctx);
-    for (d, place) in ctx.sema().defs.iter().zip(declared.iter()) {
-        let Some((kind, stmt)) = declared_by(d, place.as_ref()) else {
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let d = sema.def(id);
+        let Some((kind, stmt)) = declared_by(d, declared.get(id, d)) else {
             continue;
         };
         out.push(Decl {
@@ -83,8 +85,8 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     // parallel result (Parallel Blocks: "Duplicate variable in parallel").
     let mut results = Vec::new();
     let places = places(ctx);
-    for r in &ctx.sema().refs {
-        if r.kind != RefKind::Variable(RefSite::AssignTarget) {
+    for r in &sema.refs {
+        if r.kind != RefKind::Variable(RefSite::AssignTarget) || !names.contains(r.name.as_str()) {
             continue;
         }
         let Some(stmt) = places.statement(r.range) else {
@@ -103,10 +105,45 @@ fn compute_declarations(ctx: &Ctx<'_>) -> Vec<Decl> {
     merge_by_key(out, results, |d| d.name_range.start())
 }
 
+/// The names that may be declared more than once by declarations other
+/// than outputs ([`declarations_named`]; E019's): those of two or more
+/// definitions of the kinds a statement declares, and those a parallel
+/// branch assigns (a parallel result declares too) with one more.
+pub(super) fn names_declared_again<'a>(ctx: &Ctx<'a>) -> rustc_hash::FxHashSet<&'a str> {
+    let sema = ctx.sema();
+    let declares = |id: &DefId| {
+        let kind = sema.def(*id).kind;
+        kind != DefKind::Output && (kind.is_flat_binding() || kind == DefKind::Input)
+    };
+    let mut names: rustc_hash::FxHashSet<&str> = Default::default();
+    for ids in sema.defined_again() {
+        if ids.iter().filter(|id| declares(id)).nth(1).is_some() {
+            names.insert(sema.def(ids[0]).name.as_str());
+        }
+    }
+    // Each assigned name's count: its declaring definitions, then one more
+    // for each assignment.
+    let mut assigned: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for r in &sema.refs {
+        if r.kind != RefKind::Variable(RefSite::AssignTarget) || names.contains(r.name.as_str()) {
+            continue;
+        }
+        let n = r.name.as_str();
+        let count = assigned
+            .entry(n)
+            .or_insert_with(|| sema.named(n).filter(|id| declares(id)).count());
+        *count += 1;
+        if *count > 1 {
+            names.insert(n);
+        }
+    }
+    names
+}
+
 /// The kind of declaration definition `d` is and the statement that
 /// declares it, given its places (`declared_places`); `None` when it
 /// declares no variable by a statement. The declarations made by
-/// definitions ([`declarations`]) are these, in definition order.
+/// definitions ([`declarations_named`]) are these, in definition order.
 pub(super) fn declared_by(
     d: &crate::openprose::semantics::Def,
     place: Option<&crate::openprose::rules::relation::DeclaredAt>,
@@ -333,7 +370,88 @@ pub(super) fn count_value(e: &ast::Expr) -> Result<i64, bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::merge_by_key;
+    use super::{DeclKind, declarations_named, merge_by_key, names_declared_again};
+    use crate::openprose::ctx::Ctx;
+
+    /// The sample programs, and programs whose names are declared again in
+    /// each way: by statements, by a parallel result, by an output.
+    fn texts() -> Vec<String> {
+        let mut texts = crate::openprose::rule_tests::sample_texts();
+        texts.push("let a = 1\nlet b = 2\nconst a = 3\ninput c: \"c\"\ninput c: \"d\"\n".into());
+        texts.push("let r = 1\nparallel:\n  r = session \"x\"\n  s = session \"y\"\n".into());
+        texts.push("output o = 1\noutput o = 2\nlet p = 1\noutput p = 2\n".into());
+        texts
+    }
+
+    /// Runs `f` in a rule context of each of [`texts`].
+    fn each_ctx(mut f: impl FnMut(&Ctx<'_>)) {
+        for text in texts() {
+            let mut host = crate::AnalysisHost::new();
+            let file = host.set_file_text("/ws/p.prose", text.as_str());
+            let analysis = host.analysis();
+            let source = analysis.source_file(file);
+            let f = std::panic::AssertUnwindSafe(&mut f);
+            analysis
+                .with_db(move |db| {
+                    let f = f;
+                    (f.0)(&Ctx::new(db, source, None))
+                })
+                .unwrap();
+        }
+    }
+
+    /// Every name of the file's definitions and assignments.
+    fn every_name<'a>(ctx: &Ctx<'a>) -> rustc_hash::FxHashSet<&'a str> {
+        let sema = ctx.sema();
+        let defs = sema.defs.iter().map(|d| d.name.as_str());
+        defs.chain(sema.refs.iter().map(|r| r.name.as_str()))
+            .collect()
+    }
+
+    /// The declarations of some names are those of every name, left out
+    /// the others, in the same order.
+    #[test]
+    fn the_declarations_of_some_names_are_a_part_of_all() {
+        each_ctx(|ctx| {
+            let all = declarations_named(ctx, &every_name(ctx));
+            let mut names: Vec<&str> = every_name(ctx).into_iter().collect();
+            names.sort_unstable();
+            let some: rustc_hash::FxHashSet<&str> = names.iter().step_by(2).copied().collect();
+            let expected: Vec<_> = all
+                .iter()
+                .filter(|d| some.contains(d.name.as_str()))
+                .map(|d| (d.name.clone(), d.kind, d.name_range, d.stmt.range))
+                .collect();
+            let got: Vec<_> = declarations_named(ctx, &some)
+                .iter()
+                .map(|d| (d.name.clone(), d.kind, d.name_range, d.stmt.range))
+                .collect();
+            assert_eq!(got, expected, "{}", ctx.text());
+        });
+    }
+
+    /// Every name with two declarations other than outputs is among the
+    /// names declared again.
+    #[test]
+    fn names_declared_twice_are_declared_again() {
+        let mut seen = 0;
+        each_ctx(|ctx| {
+            let again = names_declared_again(ctx);
+            let mut count: rustc_hash::FxHashMap<&str, usize> = Default::default();
+            let all = declarations_named(ctx, &every_name(ctx));
+            for d in all.iter().filter(|d| d.kind != DeclKind::Output) {
+                *count.entry(d.name.as_str()).or_default() += 1;
+            }
+            for (name, n) in count {
+                if n > 1 {
+                    seen += 1;
+                    assert!(again.contains(name), "{name} in {}", ctx.text());
+                }
+            }
+        });
+        // `a`, `c` and `r` above, and names of the samples (the corpus).
+        assert!(seen >= 3, "{seen}");
+    }
 
     proptest::proptest! {
         /// The merge is the stable sort of the two lists one after the
