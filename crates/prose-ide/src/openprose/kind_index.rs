@@ -117,15 +117,14 @@ pub(crate) static FIRST_PART: KindSet = KindSet::new(
         ast::CallExpr::can_cast,
         ast::DoCall::can_cast,
         ast::ImportStmt::can_cast,
-        ast::InputDecl::can_cast,
         ast::ResumeExpr::can_cast,
         ast::UseStmt::can_cast,
     ],
 );
 
 /// The node types the second part of the file-wide rules goes through
-/// (`rule_parts::SECOND`: the rules that compare declarations, and P501's
-/// blocks and calls). It does not learn, as [`FILE_RULES`].
+/// (`rule_parts::SECOND`: the rules that compare declarations, P501's
+/// blocks and calls, E022's inputs). It does not learn, as [`FILE_RULES`].
 pub(crate) static SECOND_PART: KindSet = KindSet::new(
     false,
     &[
@@ -133,6 +132,7 @@ pub(crate) static SECOND_PART: KindSet = KindSet::new(
         ast::CatchClause::can_cast,
         ast::DoCall::can_cast,
         ast::ForExpr::can_cast,
+        ast::InputDecl::can_cast,
         ast::LoopExpr::can_cast,
         ast::PipeOp::can_cast,
         ast::RepeatExpr::can_cast,
