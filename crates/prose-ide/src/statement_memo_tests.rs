@@ -4,6 +4,19 @@ use crate::{AnalysisHost, db::Db};
 
 const PROGRAM: &str = "agent writer:\n  model: sonnet\n  prompt: \"You write. _terminate_ \\\"DONE\\\"\"\n\nsession \"Draft the plan\"\n\nlet x = session: writer\n  prompt: \"\"\"\n    Polish {x}.\n    _if_ it is long, _then_ cut it\n    \"\"\"\n";
 
+/// A host holding [`PROGRAM`] (kept for as long as the file is used), the
+/// program's file, and an empty memo of strings.
+fn program_memo() -> (
+    AnalysisHost,
+    crate::db::SourceFile,
+    super::StatementMemo<String>,
+) {
+    let mut host = AnalysisHost::new();
+    let id = host.set_file_text("/ws/a.prose", PROGRAM.to_string());
+    let file = host.analysis().source_file(id);
+    (host, file, super::StatementMemo::default())
+}
+
 /// The injections of `text` in a host that never saw another text.
 fn fresh(text: &str) -> Vec<crate::injection::Injection> {
     let mut host = AnalysisHost::new();
@@ -83,11 +96,7 @@ fn statements_are_found_from_their_green_nodes() {
 /// Entries no longer used are dropped by the next complete run.
 #[test]
 fn an_interrupted_run_keeps_the_entries() {
-    let mut host = AnalysisHost::new();
-    let id = host.set_file_text("/ws/a.prose", PROGRAM.to_string());
-    let analysis = host.analysis();
-    let file = analysis.source_file(id);
-    let memo = super::StatementMemo::<String>::default();
+    let (_host, file, memo) = program_memo();
     let text = |n: &prose_syntax::SyntaxNode| n.text().to_string();
     let root = prose_syntax::parse(PROGRAM).syntax_node();
     let first: Vec<String> = memo
@@ -128,10 +137,7 @@ fn an_interrupted_run_keeps_the_entries() {
 #[test]
 fn edits_at_any_place_keep_the_other_statements() {
     use prose_syntax::{GreenNode, NodeOrToken, SyntaxNode};
-    let mut host = AnalysisHost::new();
-    let id = host.set_file_text("/ws/a.prose", PROGRAM.to_string());
-    let file = host.analysis().source_file(id);
-    let memo = super::StatementMemo::<String>::default();
+    let (_host, file, memo) = program_memo();
     let statement = |t: &str| -> GreenNode {
         prose_syntax::parse(&format!("session \"{t}\"\n"))
             .syntax_node()
@@ -182,10 +188,7 @@ fn edits_at_any_place_keep_the_other_statements() {
 #[test]
 fn lent_results_are_the_kept_ones_uncounted() {
     use prose_syntax::SyntaxNode;
-    let mut host = AnalysisHost::new();
-    let id = host.set_file_text("/ws/a.prose", PROGRAM.to_string());
-    let file = host.analysis().source_file(id);
-    let memo = super::StatementMemo::<String>::default();
+    let (_host, file, memo) = program_memo();
     let text = |n: &SyntaxNode| n.text().to_string();
     let root = prose_syntax::parse(PROGRAM).syntax_node();
     let shared: Vec<(prose_syntax::TextSize, String)> = memo

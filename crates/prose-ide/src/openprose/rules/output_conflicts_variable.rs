@@ -46,8 +46,8 @@
 //! `output diagnosis` in a block body and a top-level `let diagnosis`). The
 //! official programs have 8 pairs in 3 files, none reported by `default`.
 
-use super::program_shared::DeclStmts;
-use crate::openprose::rules::{places::Place, prelude::*, relation::Earlier};
+use super::program_shared::{DeclStmts, defined_again_declared};
+use crate::openprose::rules::{prelude::*, relation::Earlier};
 
 pub(crate) const RULE: Rule = Rule {
     code: "P203",
@@ -75,26 +75,10 @@ fn is_export(stmt: &SyntaxNode, name: &str) -> bool {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     let stmts = DeclStmts::new(ctx);
-    let sema = ctx.sema();
-    // Only a name defined more than once can conflict: the definitions of
-    // those names, in the order of their names' starts (then of definition).
-    let mut ids: Vec<DefId> = sema
-        .defined_again()
-        .flatten()
-        .copied()
-        .filter(|&id| {
-            let kind = sema.def(id).kind;
-            kind == DefKind::Output || is_variable_decl(kind)
-        })
-        .collect();
-    ids.sort_unstable_by_key(|&id| (sema.def(id).name_range.start(), id.0));
-    let decls: Vec<(&Def, Place)> = ids
-        .into_iter()
-        .filter_map(|id| {
-            let d = sema.def(id);
-            Some((d, stmts.get(id, d)?))
-        })
-        .collect();
+    // Only a name defined more than once can conflict.
+    let mut decls =
+        defined_again_declared(ctx, &stmts, |k| k == DefKind::Output || is_variable_decl(k));
+    decls.sort_by_key(|(d, _)| d.name_range.start());
     // The earlier outputs, and the earlier variables.
     let output_count = decls
         .iter()

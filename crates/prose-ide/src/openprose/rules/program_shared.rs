@@ -380,6 +380,35 @@ fn is_stmt_decl(kind: DefKind) -> bool {
     )
 }
 
+/// The definitions of the names defined more than once
+/// ([`FileSemantics::defined_again`]) whose kind `keep` accepts, in
+/// definition order, each with the statement that makes it
+/// ([`DeclStmts::get`]; those without one left out): what a rule that
+/// compares declarations of one name goes through, rather than every
+/// definition of the file.
+///
+/// [`FileSemantics::defined_again`]: crate::openprose::semantics::FileSemantics::defined_again
+pub(super) fn defined_again_declared<'a>(
+    ctx: &Ctx<'a>,
+    stmts: &DeclStmts<'_, 'a>,
+    keep: impl Fn(DefKind) -> bool,
+) -> Vec<(&'a Def, Place)> {
+    let sema = ctx.sema();
+    let mut ids: Vec<DefId> = sema
+        .defined_again()
+        .flatten()
+        .copied()
+        .filter(|&id| keep(sema.def(id).kind))
+        .collect();
+    ids.sort_unstable_by_key(|id| id.0);
+    ids.into_iter()
+        .filter_map(|id| {
+            let d = sema.def(id);
+            Some((d, stmts.get(id, d)?))
+        })
+        .collect()
+}
+
 /// The declaring statement of `def`: the innermost of the node at its
 /// name and that node's ancestors that is a declaring statement.
 fn find_decl_stmt(ctx: &Ctx<'_>, def: &Def) -> Option<Place> {
@@ -394,23 +423,8 @@ pub(super) fn redeclarations<'a>(
     kind: DefKind,
 ) -> Vec<(&'a Def, Relation, &'a Def)> {
     let stmts = DeclStmts::new(ctx);
-    let sema = ctx.sema();
-    // Only a name defined more than once can be declared again: the
-    // definitions of `kind` of those names, in definition order.
-    let mut ids: Vec<DefId> = sema
-        .defined_again()
-        .flatten()
-        .copied()
-        .filter(|&id| sema.def(id).kind == kind)
-        .collect();
-    ids.sort_unstable_by_key(|id| id.0);
-    let decls: Vec<(&Def, Place)> = ids
-        .into_iter()
-        .filter_map(|id| {
-            let d = sema.def(id);
-            Some((d, stmts.get(id, d)?))
-        })
-        .collect();
+    // Only a name defined more than once can be declared again.
+    let decls = defined_again_declared(ctx, &stmts, |k| k == kind);
     let mut earlier = Earlier::with_capacity(ctx, decls.len());
     let mut out = Vec::new();
     for (def, stmt) in decls {

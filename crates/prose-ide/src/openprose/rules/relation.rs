@@ -50,7 +50,7 @@ pub(super) struct DeclaredAt {
 
 /// Whether definitions of `kind` are declared by a statement (`input`,
 /// `output`, `let`, `const`, destructuring, assignment, `session name:`).
-fn declared_by_statement(kind: DefKind) -> bool {
+pub(super) fn declared_by_statement(kind: DefKind) -> bool {
     kind.is_flat_binding() || kind == DefKind::Input
 }
 

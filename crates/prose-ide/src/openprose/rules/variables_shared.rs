@@ -6,7 +6,7 @@
 use crate::openprose::rules::{
     places::Place,
     prelude::*,
-    relation::{declared_places, places},
+    relation::{declared_by_statement, declared_places, places},
 };
 
 // ---- declarations ---------------------------------------------------------------
@@ -113,7 +113,7 @@ pub(super) fn names_declared_again<'a>(ctx: &Ctx<'a>) -> rustc_hash::FxHashSet<&
     let sema = ctx.sema();
     let declares = |id: &DefId| {
         let kind = sema.def(*id).kind;
-        kind != DefKind::Output && (kind.is_flat_binding() || kind == DefKind::Input)
+        kind != DefKind::Output && declared_by_statement(kind)
     };
     let mut names: rustc_hash::FxHashSet<&str> = Default::default();
     for ids in sema.defined_again() {
