@@ -14,9 +14,13 @@
 //! and notes are the same and whose every range is one of those (equal, or
 //! moved by the edit's length) has its LSP value taken from the cache, its
 //! lines moved, and its JSON copied when no line moved; the rest are
-//! converted and serialised as before. The output is what converting and
-//! serialising the whole list gives (tests check it over the corpora, for
-//! every kind of edit and line break).
+//! converted and serialised as before. When no kept diagnostic's lines
+//! move (typing within a line; or no diagnostic after the edit), the
+//! cached list is changed in place: the JSON and the entries between the
+//! kept ones are replaced, and nothing else is copied or moved but the
+//! bytes after them. The output is what converting and serialising the
+//! whole list gives (tests check it over the corpora, for every kind of
+//! edit and line break).
 //!
 //! A diagnostic with a note in another file is converted each time: that
 //! file's text may have changed without this one's.
@@ -99,6 +103,39 @@ enum Moved {
     Same,
     /// Offsets moved by the edit's length, lines by the lines it added.
     Shifted,
+}
+
+/// The diagnostics of a new list that cached ones stand for: the first
+/// `prefix` and the last `suffix`, each with whether its ranges moved by
+/// the edit's length.
+#[derive(Debug, Default)]
+struct Kept {
+    prefix: usize,
+    suffix: usize,
+    /// The prefix's in order, then the suffix's from the last.
+    shifted: Vec<bool>,
+    /// The lines the ranges after the edit moved by.
+    lines: i64,
+}
+
+impl Kept {
+    /// Whether the lines of a kept diagnostic move.
+    fn lines_move(&self) -> bool {
+        self.lines != 0 && self.shifted.iter().any(|&s| s)
+    }
+
+    /// The cached diagnostic (of `m`) that stands for `raw[i]` (of `n`),
+    /// and whether its ranges moved.
+    fn of(&self, i: usize, n: usize, m: usize) -> Option<(usize, bool)> {
+        if i < self.prefix {
+            Some((i, self.shifted[i]))
+        } else if i >= n - self.suffix {
+            let from_end = n - 1 - i;
+            Some((m - 1 - from_end, self.shifted[self.prefix + from_end]))
+        } else {
+            None
+        }
+    }
 }
 
 impl Change {
@@ -198,7 +235,7 @@ impl JsonCache {
         &mut self,
         doc: &Doc<'_>,
         raw: &[prose_ide::Diagnostic],
-        mut convert: impl FnMut(&prose_ide::Diagnostic) -> Diagnostic,
+        convert: impl FnMut(&prose_ide::Diagnostic) -> Diagnostic,
     ) -> Vec<u8> {
         let key = Key {
             uri: doc.uri.clone(),
@@ -216,18 +253,34 @@ impl JsonCache {
             .text
             .replace(doc.text.clone())
             .map(|old| Change::between(&old, doc.text));
-        let mut old = std::mem::take(&mut self.entries);
-        let old_json = std::mem::take(&mut self.json);
         // The entries stand for the list last serialised only while its
         // JSON is here: the array's bytes end after the last entry's.
-        let json_end = old.last().map_or(1, |e| e.json.end) + 1;
-        if old_json.len() != json_end {
-            old.clear();
+        let json_end = self.entries.last().map_or(1, |e| e.json.end) + 1;
+        if self.json.len() != json_end {
+            self.entries.clear();
         }
-        // How each range of `raw[i]` corresponds to those of `old[j]`, if
-        // the cached diagnostic can stand for it.
+        let kept = match change {
+            Some(change) => self.kept(doc, raw, &change),
+            None => Kept::default(),
+        };
+        match change {
+            // No kept diagnostic's lines move (typing within a line, or
+            // the diagnostics after the edit's lines the same): the cached
+            // list changes in place between the kept ones.
+            Some(_) if !kept.lines_move() && kept.prefix + kept.suffix > 0 => {
+                self.splice(doc, raw, &kept, convert)
+            }
+            _ => self.rebuild(doc, raw, change, &kept, convert),
+        }
+    }
+
+    /// The diagnostics of `raw` that cached ones stand for: those of the
+    /// common prefix, then of the common suffix, of the two lists.
+    fn kept(&self, doc: &Doc<'_>, raw: &[prose_ide::Diagnostic], change: &Change) -> Kept {
+        let old = &self.entries;
+        // Whether `old[j]` can stand for `raw[i]`, and whether its ranges
+        // moved by the edit's length.
         let fits = |i: usize, j: usize| -> Option<bool> {
-            let change = change?;
             let (new, entry) = (&raw[i], &old[j]);
             let (range, related) = entry.ranges.as_ref()?;
             if !(related.len() == new.related.len()
@@ -240,41 +293,122 @@ impl JsonCache {
             for (n, o) in new.related.iter().zip(related) {
                 shifted |= change.moved(n.range, *o)? == Moved::Shifted;
             }
-            Some(shifted && change.lines != 0)
+            Some(shifted)
         };
         let (n, m) = (raw.len(), old.len());
-        // For each diagnostic of `raw`, the cached one that stands for it
-        // and whether its lines move: the common prefix, then the common
-        // suffix of the two lists.
-        let mut kept: Vec<Option<(usize, bool)>> = vec![None; n];
-        let mut prefix = 0;
-        while prefix < n.min(m)
-            && let Some(moved) = fits(prefix, prefix)
+        let mut kept = Kept {
+            lines: change.lines,
+            ..Kept::default()
+        };
+        while kept.prefix < n.min(m)
+            && let Some(shifted) = fits(kept.prefix, kept.prefix)
         {
-            kept[prefix] = Some((prefix, moved));
-            prefix += 1;
+            kept.shifted.push(shifted);
+            kept.prefix += 1;
         }
-        let mut suffix = 0;
-        while suffix < (n - prefix).min(m - prefix)
-            && let Some(moved) = fits(n - 1 - suffix, m - 1 - suffix)
+        let prefix = kept.prefix;
+        while kept.suffix < (n - prefix).min(m - prefix)
+            && let Some(shifted) = fits(n - 1 - kept.suffix, m - 1 - kept.suffix)
         {
-            kept[n - 1 - suffix] = Some((m - 1 - suffix, moved));
-            suffix += 1;
+            kept.shifted.push(shifted);
+            kept.suffix += 1;
         }
+        kept
+    }
+
+    /// The cached list with the diagnostics between the kept ones
+    /// converted and serialised in their place (no kept one's lines
+    /// move, so their JSON stays as it is).
+    fn splice(
+        &mut self,
+        doc: &Doc<'_>,
+        raw: &[prose_ide::Diagnostic],
+        kept: &Kept,
+        mut convert: impl FnMut(&prose_ide::Diagnostic) -> Diagnostic,
+    ) -> Vec<u8> {
+        let (n, m) = (raw.len(), self.entries.len());
+        let (prefix, suffix) = (kept.prefix, kept.suffix);
+        let mut json = std::mem::take(&mut self.json);
+        // The old list's bytes between the kept diagnostics: from after
+        // the prefix's last (or the `[`) to the suffix's first (or the
+        // `]`), with the commas between.
+        let from = match prefix {
+            0 => 1,
+            p => self.entries[p - 1].json.end,
+        };
+        let to = match suffix {
+            0 => json.len() - 1,
+            _ => self.entries[m - suffix].json.start,
+        };
+        // The new list's bytes there, written the same way.
+        let mut middle = Vec::new();
+        let mut entries = Vec::with_capacity(n - prefix - suffix);
+        for (i, d) in raw.iter().enumerate().take(n - suffix).skip(prefix) {
+            if i > 0 {
+                middle.push(b',');
+            }
+            let start = from + middle.len();
+            let lsp = convert(d);
+            serialise_one(&mut middle, &lsp);
+            entries.push(Entry {
+                lsp,
+                json: start..from + middle.len(),
+                ranges: ranges_of(d, doc.path),
+            });
+        }
+        if suffix > 0 && n - suffix > 0 {
+            middle.push(b',');
+        }
+        let grown = middle.len() as isize - (to - from) as isize;
+        json.splice(from..to, middle);
+        self.entries.splice(prefix..m - suffix, entries);
+        // The kept ones: their ranges moved by the edit's length, their
+        // JSON after the middle moved by its change of length.
+        let kept_at = (0..prefix).chain(n - suffix..n);
+        let shifted = kept.shifted[..prefix]
+            .iter()
+            .chain(kept.shifted[prefix..].iter().rev());
+        for (i, &shifted) in kept_at.zip(shifted) {
+            let entry = &mut self.entries[i];
+            if shifted {
+                entry.ranges = ranges_of(&raw[i], doc.path);
+            }
+            if i >= n - suffix {
+                entry.json = entry.json.start.wrapping_add_signed(grown)
+                    ..entry.json.end.wrapping_add_signed(grown);
+            }
+        }
+        json
+    }
+
+    /// The list converted and serialised into a new buffer, with the
+    /// kept diagnostics' values taken from the cache (their lines moved)
+    /// and their JSON copied when their lines do not move.
+    fn rebuild(
+        &mut self,
+        doc: &Doc<'_>,
+        raw: &[prose_ide::Diagnostic],
+        change: Option<Change>,
+        kept: &Kept,
+        mut convert: impl FnMut(&prose_ide::Diagnostic) -> Diagnostic,
+    ) -> Vec<u8> {
+        let mut old = std::mem::take(&mut self.entries);
+        let old_json = std::mem::take(&mut self.json);
+        let n = raw.len();
         // Room for the last list and some more: a list that grows a little
         // is not copied to a larger buffer at its end.
         let mut out = Vec::with_capacity(old_json.len() + old_json.len() / 8 + 2);
         let mut entries = Vec::with_capacity(n);
         out.push(b'[');
-        for ((i, d), kept) in raw.iter().enumerate().zip(kept) {
+        for (i, d) in raw.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
             let start = out.len();
-            let lsp = match (kept, change) {
-                (Some((j, lines_moved)), Some(change)) => {
+            let lsp = match (kept.of(i, n, old.len()), change) {
+                (Some((j, shifted)), Some(change)) => {
                     let mut lsp = std::mem::take(&mut old[j].lsp);
-                    if lines_moved {
+                    if shifted && change.lines != 0 {
                         move_lines(&change, d, &mut lsp);
                         serialise_one(&mut out, &lsp);
                     } else {

@@ -19,6 +19,16 @@ fn check(
     raw: &[prose_ide::Diagnostic],
     docs: Option<&str>,
 ) -> usize {
+    check_list(cache, text, raw, docs).0
+}
+
+/// [`check`], also returning where the list's bytes were.
+fn check_list(
+    cache: &mut JsonCache,
+    text: &str,
+    raw: &[prose_ide::Diagnostic],
+    docs: Option<&str>,
+) -> (usize, *const u8) {
     let uri = uri();
     let text = Arc::new(LineText::new(text.to_string()));
     let other: Uri = "file:///w/b.prose".parse().unwrap();
@@ -52,8 +62,9 @@ fn check(
         text.text()
     );
     // Back from the client.
+    let bytes = ours.as_ptr();
     cache.keep_list(&uri, ours);
-    converted
+    (converted, bytes)
 }
 
 fn at(start: u32, end: u32) -> TextRange {
@@ -148,6 +159,40 @@ fn converts_only_what_changed_and_writes_what_serde_writes() {
     // Everything deleted, then back.
     assert_eq!(seq("", &[], docs), 0);
     assert_eq!(seq(&text, &findings(&text, None), docs), 12);
+}
+
+/// Typing and erasing within lines, a character at a time, never back to
+/// a text seen before: the list changes in place between the diagnostics
+/// kept (in the buffer given back, not a new one), a finding gone or back
+/// included, and stays what serde writes after each change of its length.
+#[test]
+fn typing_within_lines_changes_the_list_in_place() {
+    let mut text: String = (0..12).map(|i| format!("let x{i} = 1\n")).collect();
+    let mut cache = JsonCache::default();
+    let (all, mut bytes) = check_list(&mut cache, &text, &findings(&text, None), None);
+    assert_eq!(all, 12);
+    let steps = [
+        ("let x5 ", "let x5a ", 1),
+        ("let x5a ", "let x5ab ", 1),
+        // x2's finding gone, then back.
+        ("let x2 ", "xlet x2 ", 0),
+        ("let x9 ", "let x9é ", 1),
+        ("xlet x2 ", "let x2 ", 1),
+        ("let x5ab ", "let x5 ", 1),
+        // Next to the first finding (whose line the notes point into),
+        // and the last.
+        ("let x1 ", "let x1q ", 1),
+        ("let x11 ", "let x11 z", 1),
+        ("let x11 z", "let x11 ", 1),
+        ("let x4 ", "let x ", 1),
+    ];
+    for (from, to, converted) in steps {
+        text = text.replacen(from, to, 1);
+        let (n, at) = check_list(&mut cache, &text, &findings(&text, None), None);
+        assert_eq!(n, converted, "{from:?} -> {to:?}");
+        assert_eq!(at, bytes, "{from:?} -> {to:?}: a new buffer");
+        bytes = at;
+    }
 }
 
 /// A list that does not come back to the cache (its run was superseded
