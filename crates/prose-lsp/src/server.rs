@@ -275,7 +275,7 @@ impl LanguageServer for Server {
     ) -> Result<DocumentDiagnosticReportResult> {
         guard(
             "textDocument/diagnostic",
-            handlers::diagnostics::pull(&self.inner, params),
+            handlers::diagnostics_pull::pull(&self.inner, params),
         )
         .await
     }

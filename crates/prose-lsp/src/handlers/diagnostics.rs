@@ -1,5 +1,5 @@
 //! Diagnostics, pushed (`textDocument/publishDiagnostics`) and pulled
-//! (`textDocument/diagnostic`).
+//! (`textDocument/diagnostic`: the request is `diagnostics_pull.rs`).
 //!
 //! Pushes come from one worker task ([`worker`]) that does one run at a
 //! time over the newest state; changes only [`schedule`] work for it. A run
@@ -29,11 +29,7 @@
 //! cancels them.
 
 use std::{
-    collections::{
-        BTreeSet, HashMap,
-        hash_map::{DefaultHasher, Entry},
-    },
-    hash::Hasher,
+    collections::{BTreeSet, HashMap, hash_map::Entry},
     panic::AssertUnwindSafe,
     path::Path,
     sync::Arc,
@@ -41,14 +37,9 @@ use std::{
 
 use futures::FutureExt;
 
-use ls_types::{
-    DiagnosticSeverity, DocumentDiagnosticParams, DocumentDiagnosticReport,
-    DocumentDiagnosticReportResult, FullDocumentDiagnosticReport, Position, Range,
-    RelatedFullDocumentDiagnosticReport, RelatedUnchangedDocumentDiagnosticReport,
-    UnchangedDocumentDiagnosticReport, Uri,
-};
+use ls_types::{DiagnosticSeverity, Position, Range, Uri};
 use prose_ide::{Cancellable, TextRange};
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::jsonrpc::Result;
 
 use super::{
     push_cache::{self, JsonCache},
@@ -56,7 +47,7 @@ use super::{
 };
 use crate::{
     convert::{self, LineText},
-    server::{Inner, blocking, blocking_cancellable, panic_message},
+    server::{Inner, blocking, panic_message},
     state::{Job, PendingJob},
     workspace::{self, DiskText, MAX_FILE_SIZE},
 };
@@ -147,7 +138,7 @@ fn purge_delay(text: usize) -> std::ffi::c_long {
 fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcome> {
     // On one core, or for short documents only, this thread does it all.
     if !several_cores() || job.docs.iter().all(crate::state::DocJob::is_short) {
-        return compute_on(job, false, cache);
+        return compute_on(job, false, cache, None);
     }
     // The diagnostics are started on another thread (a fork of the job's
     // snapshot) while this one computes the names, the second part of an
@@ -162,6 +153,14 @@ fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcom
     // computed before it knew is computed again with the files.
     let fork = job.analysis.fork();
     let files: Vec<_> = job.docs.iter().filter_map(|d| d.file).collect();
+    // The fork, done with its part first on a long program, also compares
+    // the edited document's text with the one of its last push.
+    let compared = cache.as_deref().and_then(|cache| {
+        job.docs
+            .iter()
+            .find_map(|d| cache.ahead(&d.uri, d.text.as_ref()?))
+    });
+    let compare = compared.clone();
     let (done, finished) = std::sync::mpsc::sync_channel::<()>(1);
     let ahead = move || {
         for file in files {
@@ -185,6 +184,9 @@ fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcom
                 break;
             }
         }
+        if let Some(ahead) = compare {
+            ahead.compare();
+        }
         // The snapshot goes before the job's thread hears of it.
         drop(fork);
         let _ = done.send(());
@@ -203,7 +205,7 @@ fn compute_inner(job: &Job, cache: Option<&mut JsonCache>) -> Cancellable<Outcom
         Ok(runtime) => drop(runtime.spawn_blocking(ahead)),
         Err(_) => drop(std::thread::spawn(ahead)),
     }
-    let outcome = compute_on(job, true, cache);
+    let outcome = compute_on(job, true, cache, compared.as_deref());
     if matches!(outcome, Ok(Outcome::NeedExternal(_))) {
         job.analysis.cancel_token().cancel();
     }
@@ -225,7 +227,12 @@ fn several_cores() -> bool {
 /// [`compute_inner`] on this thread (alone, or `forked` while a fork of
 /// the job's snapshot computes the first part of the rules, or the
 /// diagnostics).
-fn compute_on(job: &Job, forked: bool, mut cache: Option<&mut JsonCache>) -> Cancellable<Outcome> {
+fn compute_on(
+    job: &Job,
+    forked: bool,
+    mut cache: Option<&mut JsonCache>,
+    ahead: Option<&push_cache::Ahead>,
+) -> Cancellable<Outcome> {
     let analysis = &job.analysis;
     if forked {
         // While the fork finds the files the programs need and runs the
@@ -327,7 +334,7 @@ fn compute_on(job: &Job, forked: bool, mut cache: Option<&mut JsonCache>) -> Can
                     encoding: enc,
                     docs_url: docs_url.as_deref(),
                 };
-                Converted::Json(cache.serialise(&doc, raw, convert))
+                Converted::Json(cache.serialise_after(&doc, raw, ahead, convert))
             }
             None => Converted::Lsp(raw.iter().map(convert).collect()),
         })?;
@@ -661,121 +668,6 @@ pub async fn clear(inner: &Arc<Inner>, uri: Uri) {
         return; // opened again meanwhile: its own run publishes
     }
     send(inner, &uri, b"[]".to_vec(), None).await;
-}
-
-/// How often a pull retries after its snapshot was cancelled by an edit.
-const PULL_ATTEMPTS: usize = 8;
-
-/// `textDocument/diagnostic`: the diagnostics of an open document (or of a
-/// file the server loaded from the workspace). `resultId` is a hash of the
-/// report, so an unchanged report is answered with `unchanged`.
-pub async fn pull(
-    inner: &Arc<Inner>,
-    params: DocumentDiagnosticParams,
-) -> Result<DocumentDiagnosticReportResult> {
-    let uri = params.text_document.uri;
-    for _ in 0..PULL_ATTEMPTS {
-        let job = {
-            let st = inner.state();
-            if !st.knows(&uri) {
-                return Err(Error::invalid_params(format!(
-                    "unknown document {}: not open and not a program of the workspace",
-                    uri.as_str()
-                )));
-            }
-            st.job(Some(std::slice::from_ref(&uri)))
-        };
-        let Some(job) = job.ready().await else {
-            return Err(Error::internal_error());
-        };
-        let token = job.analysis.cancel_token();
-        match blocking_cancellable(token, move || compute(job)).await? {
-            Outcome::Cancelled => tokio::task::yield_now().await,
-            Outcome::NeedExternal(paths) => load_external(inner, paths).await?,
-            Outcome::Done(mut results) => {
-                let items = match results.pop().map(|r| r.diagnostics) {
-                    Some(Converted::Lsp(items)) => items,
-                    // `compute` converts; only a push serialises.
-                    Some(Converted::Json(_)) | None => Vec::new(),
-                };
-                let result_id = result_id(&items);
-                let report = if params.previous_result_id.as_deref() == Some(result_id.as_str()) {
-                    DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
-                        related_documents: None,
-                        unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
-                            result_id,
-                        },
-                    })
-                } else {
-                    full_report(inner, result_id, items)
-                };
-                return Ok(DocumentDiagnosticReportResult::Report(report));
-            }
-        }
-    }
-    // LSP 3.17 `ServerCancelled`: the client should ask again.
-    Err(Error {
-        code: ErrorCode::ServerError(-32802),
-        message: "the document kept changing; retry".into(),
-        data: Some(serde_json::json!({ "retriggerRequest": true })),
-    })
-}
-
-/// A full report of `items`. A long one is serialised here and stashed
-/// (tower-lsp-server would make a `serde_json::Value` tree of it first,
-/// tens of megabytes for the ten thousand diagnostics of a large program):
-/// the handler answers a placeholder, an empty report whose `resultId` is
-/// the stash key, which the writer replaces (`transport::output`).
-fn full_report(
-    inner: &Inner,
-    result_id: String,
-    items: Vec<ls_types::Diagnostic>,
-) -> DocumentDiagnosticReport {
-    let full = |result_id, items| {
-        DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
-            related_documents: None,
-            full_document_diagnostic_report: FullDocumentDiagnosticReport {
-                result_id: Some(result_id),
-                items,
-            },
-        })
-    };
-    if items.len() < STASH_FROM {
-        return full(result_id, items);
-    }
-    // `DocumentDiagnosticReportResult` is untagged: a report serialises
-    // as the result itself.
-    let report = full(result_id, items);
-    match inner.outbox.stash(&report) {
-        Some(key) => full(key, Vec::new()),
-        None => report,
-    }
-}
-
-/// Reports with at least this many diagnostics go through the stash.
-const STASH_FROM: usize = 64;
-
-/// A stable id of a report's contents.
-fn result_id(items: &[ls_types::Diagnostic]) -> String {
-    format!("{:016x}", list_hash(items))
-}
-
-/// A hash of a list of diagnostics (of its JSON, streamed into the hasher
-/// rather than built as a string).
-fn list_hash(items: &[ls_types::Diagnostic]) -> u64 {
-    struct HashWriter(DefaultHasher);
-    impl std::io::Write for HashWriter {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.write(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut writer = HashWriter(DefaultHasher::new());
-    let _ = serde_json::to_writer(&mut writer, items);
-    writer.0.finish()
 }
 
 #[cfg(all(test, feature = "mimalloc"))]

@@ -8,6 +8,7 @@ pub mod commands;
 pub mod completion;
 pub mod debug;
 pub mod diagnostics;
+pub mod diagnostics_pull;
 pub mod document_link;
 pub mod explain;
 pub mod folding;

@@ -25,12 +25,19 @@
 //! A diagnostic with a note in another file is converted each time: that
 //! file's text may have changed without this one's.
 //!
+//! The comparison of the two texts may be made ahead, by a thread with
+//! time to spare while the analysis runs ([`Ahead`]): the language
+//! server's fork, once its part of the rules is done.
+//!
 //! One document only: the edited one (the push worker keeps the cache and
 //! gives it to the runs of the documents an edit touched), so the memory
 //! it takes is that of one document's diagnostics and text, not of every
 //! open one.
 
-use std::{ops::Range, sync::Arc};
+use std::{
+    ops::Range,
+    sync::{Arc, OnceLock},
+};
 
 use ls_types::{Diagnostic, NumberOrString, Uri};
 use prose_ide::{TextRange, TextSize};
@@ -103,6 +110,31 @@ enum Moved {
     Same,
     /// Offsets moved by the edit's length, lines by the lines it added.
     Shifted,
+}
+
+/// How the cached list's text and a document's new text compare, made
+/// ahead of the list ([`JsonCache::ahead`], [`Ahead::compare`]) by a
+/// thread with time to spare, for the thread that serialises it.
+#[derive(Debug)]
+pub struct Ahead {
+    uri: Uri,
+    old: Arc<LineText>,
+    new: Arc<LineText>,
+    change: OnceLock<Change>,
+}
+
+impl Ahead {
+    /// Compares the two texts (once).
+    pub fn compare(&self) {
+        self.change
+            .get_or_init(|| Change::between(&self.old, &self.new));
+    }
+
+    /// The comparison of `old` with `new`, if it was made ahead for them.
+    fn change(&self, uri: &Uri, old: &Arc<LineText>, new: &Arc<LineText>) -> Option<Change> {
+        let same = &self.uri == uri && Arc::ptr_eq(&self.old, old) && Arc::ptr_eq(&self.new, new);
+        same.then(|| self.change.get().copied()).flatten()
+    }
 }
 
 /// The diagnostics of a new list that cached ones stand for: the first
@@ -237,6 +269,31 @@ impl JsonCache {
         raw: &[prose_ide::Diagnostic],
         convert: impl FnMut(&prose_ide::Diagnostic) -> Diagnostic,
     ) -> Vec<u8> {
+        self.serialise_after(doc, raw, None, convert)
+    }
+
+    /// What another thread may compute ahead of the next list of the
+    /// document `uri`, whose text is now `new`: the comparison of its
+    /// texts, if this cache holds a list of that document.
+    pub fn ahead(&self, uri: &Uri, new: &Arc<LineText>) -> Option<Arc<Ahead>> {
+        let key = self.key.as_ref().filter(|k| &k.uri == uri)?;
+        Some(Arc::new(Ahead {
+            uri: key.uri.clone(),
+            old: self.text.clone()?,
+            new: new.clone(),
+            change: OnceLock::new(),
+        }))
+    }
+
+    /// [`JsonCache::serialise`], with the comparison of the texts taken
+    /// from `ahead` when it was made there for them.
+    pub fn serialise_after(
+        &mut self,
+        doc: &Doc<'_>,
+        raw: &[prose_ide::Diagnostic],
+        ahead: Option<&Ahead>,
+        convert: impl FnMut(&prose_ide::Diagnostic) -> Diagnostic,
+    ) -> Vec<u8> {
         let key = Key {
             uri: doc.uri.clone(),
             path: doc.path.to_string(),
@@ -249,10 +306,11 @@ impl JsonCache {
                 ..JsonCache::default()
             };
         }
-        let change = self
-            .text
-            .replace(doc.text.clone())
-            .map(|old| Change::between(&old, doc.text));
+        let change = self.text.replace(doc.text.clone()).map(|old| {
+            ahead
+                .and_then(|a| a.change(doc.uri, &old, doc.text))
+                .unwrap_or_else(|| Change::between(&old, doc.text))
+        });
         // The entries stand for the list last serialised only while its
         // JSON is here: the array's bytes end after the last entry's.
         let json_end = self.entries.last().map_or(1, |e| e.json.end) + 1;

@@ -29,11 +29,23 @@ fn check_list(
     raw: &[prose_ide::Diagnostic],
     docs: Option<&str>,
 ) -> (usize, *const u8) {
-    let uri = uri();
     let text = Arc::new(LineText::new(text.to_string()));
+    check_after(cache, &text, raw, docs, None)
+}
+
+/// [`check_list`] of a text as the job has it, with the comparison of
+/// the texts made `ahead` if any.
+fn check_after(
+    cache: &mut JsonCache,
+    text: &Arc<LineText>,
+    raw: &[prose_ide::Diagnostic],
+    docs: Option<&str>,
+    ahead: Option<&Ahead>,
+) -> (usize, *const u8) {
+    let uri = uri();
     let other: Uri = "file:///w/b.prose".parse().unwrap();
     let convert_one = |d: &prose_ide::Diagnostic| {
-        convert::diagnostic(Encoding::Utf16, &text, d, docs, |path, r| {
+        convert::diagnostic(Encoding::Utf16, text, d, docs, |path, r| {
             if path == PATH {
                 Some((uri.clone(), text.range(Encoding::Utf16, r)))
             } else {
@@ -45,11 +57,11 @@ fn check_list(
     let doc = Doc {
         uri: &uri,
         path: PATH,
-        text: &text,
+        text,
         encoding: Encoding::Utf16,
         docs_url: docs,
     };
-    let ours = cache.serialise(&doc, raw, |d| {
+    let ours = cache.serialise_after(&doc, raw, ahead, |d| {
         converted += 1;
         convert_one(d)
     });
@@ -193,6 +205,62 @@ fn typing_within_lines_changes_the_list_in_place() {
         assert_eq!(at, bytes, "{from:?} -> {to:?}: a new buffer");
         bytes = at;
     }
+}
+
+/// The comparison of the texts made ahead (by the language server's fork)
+/// for the cached text and the new one is the one used; one made for
+/// other texts, or for another document, is not.
+#[test]
+fn a_comparison_made_ahead_is_used_for_its_texts_only() {
+    let text: String = (0..12).map(|i| format!("let x{i} = 1\n")).collect();
+    let typed = text.replacen("let x5", "let x5z", 1);
+    let mut cache = JsonCache::default();
+    assert_eq!(check(&mut cache, &text, &findings(&text, None), None), 12);
+    let other: Uri = "file:///w/b.prose".parse().unwrap();
+    let new = Arc::new(LineText::new(typed.clone()));
+    assert!(cache.ahead(&other, &new).is_none());
+    let ahead = cache.ahead(&uri(), &new).unwrap();
+    ahead.compare();
+    let raw = findings(&typed, None);
+    assert_eq!(check_after(&mut cache, &new, &raw, None, Some(&ahead)).0, 1);
+    // One claiming that nothing changed, for the typed text and the
+    // first: the findings after x5 moved by a byte are not taken for the
+    // cached ones (the list is right all the same).
+    let back = Arc::new(LineText::new(text.clone()));
+    let claimed = Ahead {
+        uri: uri(),
+        old: new.clone(),
+        new: back.clone(),
+        change: OnceLock::from(Change {
+            before: u64::MAX,
+            after: None,
+            delta: 0,
+            lines: 0,
+        }),
+    };
+    let raw = findings(&text, None);
+    assert_eq!(
+        check_after(&mut cache, &back, &raw, None, Some(&claimed)).0,
+        7
+    );
+    // The first comparison again, now for texts the cache does not hold.
+    let again = Arc::new(LineText::new(typed.clone()));
+    let raw = findings(&typed, None);
+    assert_eq!(
+        check_after(&mut cache, &again, &raw, None, Some(&ahead)).0,
+        1
+    );
+    // Made for these texts, but of another document.
+    let wrong = Ahead {
+        uri: other,
+        old: again.clone(),
+        ..claimed
+    };
+    let raw = findings(&text, None);
+    assert_eq!(
+        check_after(&mut cache, &back, &raw, None, Some(&wrong)).0,
+        1
+    );
 }
 
 /// A list that does not come back to the cache (its run was superseded
