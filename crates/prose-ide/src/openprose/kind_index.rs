@@ -123,8 +123,8 @@ pub(crate) static FIRST_PART: KindSet = KindSet::new(
 );
 
 /// The node types the second part of the file-wide rules goes through
-/// (`rule_parts::SECOND`: the rules that compare declarations, P501's
-/// blocks and calls, E022's inputs). It does not learn, as [`FILE_RULES`].
+/// (`rule_parts::SECOND`: the rules that compare declarations, E022's
+/// inputs). It does not learn, as [`FILE_RULES`].
 pub(crate) static SECOND_PART: KindSet = KindSet::new(
     false,
     &[
