@@ -334,7 +334,7 @@ fn compute_on(
                     encoding: enc,
                     docs_url: docs_url.as_deref(),
                 };
-                Converted::Json(cache.serialise_after(&doc, raw, ahead, convert))
+                Converted::Json(cache.serialise(&doc, raw, ahead, convert))
             }
             None => Converted::Lsp(raw.iter().map(convert).collect()),
         })?;

@@ -131,7 +131,7 @@ impl Ahead {
     }
 
     /// The comparison of `old` with `new`, if it was made ahead for them.
-    fn change(&self, uri: &Uri, old: &Arc<LineText>, new: &Arc<LineText>) -> Option<Change> {
+    fn for_texts(&self, uri: &Uri, old: &Arc<LineText>, new: &Arc<LineText>) -> Option<Change> {
         let same = &self.uri == uri && Arc::ptr_eq(&self.old, old) && Arc::ptr_eq(&self.new, new);
         same.then(|| self.change.get().copied()).flatten()
     }
@@ -146,14 +146,12 @@ struct Kept {
     suffix: usize,
     /// The prefix's in order, then the suffix's from the last.
     shifted: Vec<bool>,
-    /// The lines the ranges after the edit moved by.
-    lines: i64,
 }
 
 impl Kept {
-    /// Whether the lines of a kept diagnostic move.
-    fn lines_move(&self) -> bool {
-        self.lines != 0 && self.shifted.iter().any(|&s| s)
+    /// Whether the lines of a kept diagnostic move with `change`.
+    fn lines_move(&self, change: &Change) -> bool {
+        change.lines != 0 && self.shifted.iter().any(|&s| s)
     }
 
     /// The cached diagnostic (of `m`) that stands for `raw[i]` (of `n`),
@@ -259,19 +257,6 @@ fn same_findings(new: &prose_ide::Diagnostic, old: &Diagnostic) -> bool {
 }
 
 impl JsonCache {
-    /// The JSON array of the LSP diagnostics of `raw` (the analysis's
-    /// list for `doc`), as converting each with `convert` and serialising
-    /// the list with `serde_json` writes it; kept for the document's next
-    /// list.
-    pub fn serialise(
-        &mut self,
-        doc: &Doc<'_>,
-        raw: &[prose_ide::Diagnostic],
-        convert: impl FnMut(&prose_ide::Diagnostic) -> Diagnostic,
-    ) -> Vec<u8> {
-        self.serialise_after(doc, raw, None, convert)
-    }
-
     /// What another thread may compute ahead of the next list of the
     /// document `uri`, whose text is now `new`: the comparison of its
     /// texts, if this cache holds a list of that document.
@@ -285,9 +270,12 @@ impl JsonCache {
         }))
     }
 
-    /// [`JsonCache::serialise`], with the comparison of the texts taken
-    /// from `ahead` when it was made there for them.
-    pub fn serialise_after(
+    /// The JSON array of the LSP diagnostics of `raw` (the analysis's
+    /// list for `doc`), as converting each with `convert` and serialising
+    /// the list with `serde_json` writes it; kept for the document's next
+    /// list. The comparison of the texts is taken from `ahead` when it was
+    /// made there for them.
+    pub fn serialise(
         &mut self,
         doc: &Doc<'_>,
         raw: &[prose_ide::Diagnostic],
@@ -308,7 +296,7 @@ impl JsonCache {
         }
         let change = self.text.replace(doc.text.clone()).map(|old| {
             ahead
-                .and_then(|a| a.change(doc.uri, &old, doc.text))
+                .and_then(|a| a.for_texts(doc.uri, &old, doc.text))
                 .unwrap_or_else(|| Change::between(&old, doc.text))
         });
         // The entries stand for the list last serialised only while its
@@ -325,7 +313,7 @@ impl JsonCache {
             // No kept diagnostic's lines move (typing within a line, or
             // the diagnostics after the edit's lines the same): the cached
             // list changes in place between the kept ones.
-            Some(_) if !kept.lines_move() && kept.prefix + kept.suffix > 0 => {
+            Some(change) if !kept.lines_move(&change) && kept.prefix + kept.suffix > 0 => {
                 self.splice(doc, raw, &kept, convert)
             }
             _ => self.rebuild(doc, raw, change, &kept, convert),
@@ -354,10 +342,7 @@ impl JsonCache {
             Some(shifted)
         };
         let (n, m) = (raw.len(), old.len());
-        let mut kept = Kept {
-            lines: change.lines,
-            ..Kept::default()
-        };
+        let mut kept = Kept::default();
         while kept.prefix < n.min(m)
             && let Some(shifted) = fits(kept.prefix, kept.prefix)
         {

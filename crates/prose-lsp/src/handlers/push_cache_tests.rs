@@ -61,7 +61,7 @@ fn check_after(
         encoding: Encoding::Utf16,
         docs_url: docs,
     };
-    let ours = cache.serialise_after(&doc, raw, ahead, |d| {
+    let ours = cache.serialise(&doc, raw, ahead, |d| {
         converted += 1;
         convert_one(d)
     });
@@ -207,13 +207,19 @@ fn typing_within_lines_changes_the_list_in_place() {
     }
 }
 
+/// Twelve `let` lines, and the same with a character typed on line 5.
+fn lets_and_typed() -> (String, String) {
+    let text: String = (0..12).map(|i| format!("let x{i} = 1\n")).collect();
+    let typed = text.replacen("let x5", "let x5z", 1);
+    (text, typed)
+}
+
 /// The comparison of the texts made ahead (by the language server's fork)
 /// for the cached text and the new one is the one used; one made for
 /// other texts, or for another document, is not.
 #[test]
 fn a_comparison_made_ahead_is_used_for_its_texts_only() {
-    let text: String = (0..12).map(|i| format!("let x{i} = 1\n")).collect();
-    let typed = text.replacen("let x5", "let x5z", 1);
+    let (text, typed) = lets_and_typed();
     let mut cache = JsonCache::default();
     assert_eq!(check(&mut cache, &text, &findings(&text, None), None), 12);
     let other: Uri = "file:///w/b.prose".parse().unwrap();
@@ -268,8 +274,7 @@ fn a_comparison_made_ahead_is_used_for_its_texts_only() {
 /// next list to be converted whole, and right.
 #[test]
 fn a_list_not_given_back_is_converted_again() {
-    let text: String = (0..12).map(|i| format!("let x{i} = 1\n")).collect();
-    let typed = text.replacen("let x5", "let x5z", 1);
+    let (text, typed) = lets_and_typed();
     let mut cache = JsonCache::default();
     assert_eq!(check(&mut cache, &text, &findings(&text, None), None), 12);
     assert_eq!(check(&mut cache, &typed, &findings(&typed, None), None), 1);
@@ -290,6 +295,7 @@ fn a_list_not_given_back_is_converted_again() {
                 docs_url: None,
             },
             &list,
+            None,
             |_| Diagnostic::default(),
         );
         assert!(!ours.is_empty());
