@@ -235,6 +235,40 @@ struct Reported {
     default: Option<Level>,
 }
 
+impl Reported {
+    /// The same report at `range`, with its related locations in file
+    /// `path` mapped by `f`; `None` if `f` cannot map one.
+    fn moved(
+        &self,
+        range: TextRange,
+        path: &str,
+        f: impl Fn(TextRange) -> Option<TextRange>,
+    ) -> Option<Reported> {
+        let related = self
+            .related
+            .iter()
+            .map(|rel| {
+                Some(Related {
+                    path: rel.path.clone(),
+                    range: if rel.path == path {
+                        f(rel.range)?
+                    } else {
+                        rel.range
+                    },
+                    message: rel.message.clone(),
+                })
+            })
+            .collect::<Option<_>>()?;
+        Some(Reported {
+            range,
+            message: self.message.clone(),
+            related,
+            tags: self.tags.clone(),
+            default: self.default,
+        })
+    }
+}
+
 /// Collects what one rule reports.
 #[derive(Clone)]
 pub struct Acc {
@@ -335,26 +369,47 @@ impl Acc {
         path: &str,
         f: impl Fn(TextRange) -> Option<TextRange>,
     ) -> Option<Acc> {
-        let mut out = Vec::with_capacity(self.out.len());
+        let out = self
+            .out
+            .iter()
+            .map(|r| r.moved(f(r.range)?, path, &f))
+            .collect::<Option<_>>()?;
+        Some(Acc {
+            rule: self.rule,
+            out,
+        })
+    }
+
+    /// The reports of a rule that reports per name, after an edit of a
+    /// few statements (`openprose/statement_edit.rs`): those whose range
+    /// `f` maps (to where it now is) and `keep` accepts there, with every
+    /// range of file `path` mapped by `f`, merged by where they start with
+    /// `fresh`'s (the same rule's, made for the names `keep` refuses).
+    /// `None` when `keep` cannot tell, or `f` cannot map a related
+    /// location of a report kept.
+    pub(crate) fn moved_merged(
+        &self,
+        path: &str,
+        f: impl Fn(TextRange) -> Option<TextRange>,
+        keep: impl Fn(TextRange) -> Option<bool>,
+        fresh: Acc,
+    ) -> Option<Acc> {
+        debug_assert_eq!(self.rule.code, fresh.rule.code);
+        let mut out = Vec::with_capacity(self.out.len() + fresh.out.len());
+        let mut fresh = fresh.out.into_iter().peekable();
         for r in &self.out {
-            let mut related = Vec::with_capacity(r.related.len());
-            for rel in &r.related {
-                let range = if rel.path == path {
-                    f(rel.range)?
-                } else {
-                    rel.range
-                };
-                related.push(Related {
-                    range,
-                    ..rel.clone()
-                });
+            let Some(range) = f(r.range) else {
+                continue;
+            };
+            if !keep(range)? {
+                continue;
             }
-            out.push(Reported {
-                range: f(r.range)?,
-                related,
-                ..r.clone()
-            });
+            while let Some(n) = fresh.next_if(|n| n.range.start() < range.start()) {
+                out.push(n);
+            }
+            out.push(r.moved(range, path, &f)?);
         }
+        out.extend(fresh);
         Some(Acc {
             rule: self.rule,
             out,

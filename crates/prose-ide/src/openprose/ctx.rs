@@ -14,6 +14,7 @@ use crate::{
         kind_index::{self, KindIndex, Narrowed},
         rule_parts::Part,
         semantics::{FileSemantics, file_semantics},
+        statement_edit::StatementEdit,
         suggestions::SuggestionBudget,
         workspace_reads::WorkspaceReads,
     },
@@ -69,6 +70,10 @@ pub struct Ctx<'a> {
     memo: std::cell::RefCell<Vec<(usize, std::rc::Rc<dyn std::any::Any>)>>,
     /// What the rules of this file may still spend on "did you mean".
     suggestions: SuggestionBudget,
+    /// The last edit as a stretch of top-level statements, with what the
+    /// rules that report per name reported before it
+    /// (`statement_edit.rs`), when the run that made this context found it.
+    statement_edit: std::cell::OnceCell<StatementEdit>,
 }
 
 impl<'a> Ctx<'a> {
@@ -131,7 +136,21 @@ impl<'a> Ctx<'a> {
             memo: Default::default(),
             suggestions: SuggestionBudget::default(),
             requested: std::cell::RefCell::new(vec![false; kind_index::kind_count()]),
+            statement_edit: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Gives the rules the last edit as a stretch of top-level statements
+    /// ([`Ctx::statement_edit`]).
+    pub(crate) fn set_statement_edit(&self, edit: StatementEdit) {
+        let _ = self.statement_edit.set(edit);
+    }
+
+    /// The last edit as a stretch of top-level statements, with what the
+    /// rules that report per name reported before it, when the run found
+    /// them kept (`statement_edit.rs`).
+    pub(crate) fn statement_edit(&self) -> Option<&StatementEdit> {
+        self.statement_edit.get()
     }
 
     /// Records a read beyond the statement of a statement context.
@@ -414,6 +433,16 @@ impl<'a> Ctx<'a> {
         self.outside();
         self.workspace_reads.borrow_mut().text(range);
         &self.file.text(self.db)[range]
+    }
+
+    /// The text of `range` when it is a name's (a definition's or a
+    /// reference's name range): the tree's own text, which the names hold
+    /// too, so not recorded as a read of the file's text. `None` when
+    /// `range` is not in the text.
+    pub(crate) fn name_text(&self, range: prose_syntax::TextRange) -> Option<&'a str> {
+        self.file
+            .text(self.db)
+            .get(std::ops::Range::<usize>::from(range))
     }
 
     pub fn path(&self) -> &'a str {

@@ -15,6 +15,7 @@ pub(crate) mod rule_parts;
 pub(crate) mod rule_tests;
 pub(crate) mod rules;
 pub mod semantics;
+pub(crate) mod statement_edit;
 pub(crate) mod statement_rules;
 pub(crate) mod suggestions;
 pub mod vocabulary;

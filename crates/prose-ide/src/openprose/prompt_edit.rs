@@ -70,6 +70,15 @@ pub struct PromptEditCache {
     ran_again: Mutex<Vec<&'static str>>,
 }
 
+/// What was kept for an earlier parse ([`PromptEditCache::before`]).
+pub(crate) struct Before {
+    /// Its root.
+    pub(crate) root: GreenNode,
+    /// The findings kept from it, in each part's slot, with the
+    /// configuration they were made under.
+    pub(crate) rules: [Option<(Config, Arc<Vec<KeptFinding>>)>; 2],
+}
+
 #[derive(Default, Clone)]
 struct Kept {
     /// The root of the parse these results were made from.
@@ -173,6 +182,22 @@ impl PromptEditCache {
             };
             set(&mut kept[i]);
         });
+    }
+
+    /// What was kept for the parse of `file` made last before the one
+    /// whose root is `root` (`statement_edit.rs`).
+    pub(crate) fn before(&self, file: SourceFile, root: usize) -> Option<Before> {
+        self.with(|files| {
+            let k = files
+                .get(&file)?
+                .iter()
+                .rev()
+                .find(|k| k.root.as_ref().is_some_and(|(r, _)| *r != root))?;
+            Some(Before {
+                root: k.root.as_ref()?.1.clone(),
+                rules: k.rules.clone(),
+            })
+        })
     }
 
     fn kept(&self, file: SourceFile, root: usize) -> Option<Kept> {

@@ -88,8 +88,36 @@ pub(crate) const RULE: Rule = Rule {
 /// Reports each declaration (not an output) whose name an earlier one
 /// declares: an input against the earlier declarations that are not
 /// inputs, anything else against every earlier one.
+///
+/// What is reported about a name depends on its declarations alone, and
+/// on the top-level statements holding them: after an edit of a few
+/// statements, the reports about the names they neither declare nor
+/// assign, before or after the edit, are the previous ones, moved
+/// (`statement_edit.rs`), and only the others are worked out.
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
-    let decls = declarations_named(ctx, &names_declared_again(ctx));
+    if let Some(edit) = ctx.statement_edit()
+        && let Some(before) = edit.kept(RULE.code)
+    {
+        let touched = edit.touched();
+        let mut fresh = Acc::new(&RULE);
+        report(ctx, &mut fresh, &declarations_named(ctx, &touched));
+        let untouched = |range| Some(!touched.contains(ctx.name_text(range)?));
+        if let Some(moved) = before.moved_merged(ctx.path(), |r| edit.moved(r), untouched, fresh) {
+            edit.note_moved();
+            *acc = moved;
+            return;
+        }
+    }
+    report(
+        ctx,
+        acc,
+        &declarations_named(ctx, &names_declared_again(ctx)),
+    );
+}
+
+/// Reports the declarations of `decls` (those of some names, in source
+/// order, [`declarations_named`]) that collide with an earlier one.
+fn report(ctx: &Ctx<'_>, acc: &mut Acc, decls: &[Decl]) {
     // Every earlier declaration but outputs (E024 / P203). An input is
     // compared with those that are not inputs (two inputs are E021): the
     // same answer while no earlier input has its name, so those are kept

@@ -228,7 +228,7 @@ pub(crate) fn run_part(
     config: &Config,
     part: Part,
 ) -> Vec<Acc> {
-    use crate::openprose::{prompt_edit, statement_rules};
+    use crate::openprose::{prompt_edit, statement_edit, statement_rules};
     let ctx = Ctx::new(db, file, workspace);
     // A file of a batch database, which keeps nothing for later edits,
     // may have its statement rules run in a context of their own, after
@@ -266,6 +266,18 @@ pub(crate) fn run_part(
         ctx.index_for_rules_of(part);
     }
     let keeps = db.prompt_edits().keeps();
+    // After an edit of a few statements (not in a prompt), the rules that
+    // report per name take their reports about the names the edit did not
+    // touch from before it (`statement_edit.rs`).
+    if keeps
+        && kept.is_none()
+        && rules()
+            .iter()
+            .any(|r| statement_edit::BY_NAME.contains(&r.code) && part.runs(r))
+        && let Some(edit) = statement_edit::StatementEdit::of(db, file, config)
+    {
+        ctx.set_statement_edit(edit);
+    }
     let mut keep = Vec::new();
     #[cfg(test)]
     if kept.is_some() {
