@@ -26,8 +26,8 @@
 //!
 //! What the rule reported before is the prompt-edit cache's
 //! (`prompt_edit.rs`), which keeps every qualifying rule's findings of
-//! the last two parses with the names they were made from and the
-//! configuration they were made under. A batch database keeps none, so
+//! the last two parses with the root of the parse they were made from and
+//! the configuration they were made under. A batch database keeps none, so
 //! `prose check` always works everything out. The random edits of
 //! `reparse.rs` and the tests below compare the diagnostics with a fresh
 //! analysis after each edit.
@@ -128,7 +128,8 @@ impl StatementEdit {
         self.touched.iter().map(Name::as_str).collect()
     }
 
-    /// Counts a rule's reports taken from before an edit (tests).
+    /// Counts a rule's reports taken from before an edit (on every
+    /// thread; tests read the count).
     pub(crate) fn note_moved(&self) {
         MOVED.set(MOVED.get() + 1);
     }
