@@ -70,11 +70,19 @@ fn the_stretch_is_what_lies_between_the_shared_statements() {
     assert_eq!(new, "session \"last\"\nlet f = 1\n");
 }
 
-/// Edits of statements that declare names again and again: after each,
-/// the diagnostics are a fresh analysis's, and most edits took E019's
-/// reports about the names they did not touch from before.
+/// Edits of statements that declare names again and again, with the rules
+/// in one part and in two (E019 in the second, as in the language server
+/// on a long program): after each, the diagnostics are a fresh analysis's,
+/// and most edits took E019's reports about the names they did not touch
+/// from before.
 #[test]
 fn reports_after_statement_edits_are_a_fresh_analysis() {
+    for split in [false, true] {
+        statement_edits_against_a_fresh_analysis(split);
+    }
+}
+
+fn statement_edits_against_a_fresh_analysis(split: bool) {
     const LINES: &[&str] = &[
         "let a = session \"new\"\n",
         "input a: \"again\"\n",
@@ -102,6 +110,7 @@ fn reports_after_statement_edits_are_a_fresh_analysis() {
     let moved_before = times_moved();
     let mut edits = 0;
     let mut host = AnalysisHost::new();
+    host.db.statement_memos().set_split(split);
     for original in programs {
         let mut text = original;
         let file = host.set_file_text("/ws/edited.prose", text.clone());
@@ -141,7 +150,10 @@ fn reports_after_statement_edits_are_a_fresh_analysis() {
         }
     }
     let moved = times_moved() - moved_before;
-    assert!(moved * 2 > edits, "{moved} of {edits} edits moved reports");
+    assert!(
+        moved * 2 > edits,
+        "{moved} of {edits} edits moved reports (split: {split})"
+    );
 }
 
 /// A declaration that made a later one an error is removed: the name is
