@@ -261,11 +261,8 @@ mod tests {
             "  ",
             "#",
         ];
-        let mut seed = 0x0005_DEEC_E66D_u64;
-        let mut below = |n: usize| {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (seed >> 33) as usize % n.max(1)
-        };
+        let mut numbers = prose_test_support::Lcg::new(0x0005_DEEC_E66D);
+        let mut below = |n: usize| numbers.below(n);
         let mut host = AnalysisHost::new();
         for path in prose_test_support::prose_files(&dir) {
             let mut text = std::fs::read_to_string(&path).unwrap();

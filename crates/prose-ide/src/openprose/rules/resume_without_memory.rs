@@ -372,11 +372,8 @@ mod tests {
     /// after the top level's, recursion, repeated and nested definitions.
     fn block_programs() -> Vec<String> {
         let mut out = Vec::new();
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |n: u64| {
-            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (seed >> 33) % n
-        };
+        let mut numbers = prose_test_support::Lcg::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: u64| numbers.below(n as usize) as u64;
         for _ in 0..300 {
             let blocks = 1 + next(6);
             let mut text = String::new();

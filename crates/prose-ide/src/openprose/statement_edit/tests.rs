@@ -93,11 +93,8 @@ fn statement_edits_against_a_fresh_analysis(split: bool) {
         "const a = 1\n",
         "\n",
     ];
-    let mut seed = 0x000E_0019_u64;
-    let mut below = |n: usize| {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 33) as usize % n.max(1)
-    };
+    let mut numbers = prose_test_support::Lcg::new(0x000E_0019);
+    let mut below = |n: usize| numbers.below(n);
     let mut programs = vec![PROGRAM.repeat(3)];
     // Sample programs twice over, so that every name is declared again.
     programs.extend(
