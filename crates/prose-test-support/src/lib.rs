@@ -121,6 +121,26 @@ pub fn reference_file(name: &str) -> Option<PathBuf> {
     None
 }
 
+/// A small deterministic generator of numbers for tests that make random
+/// edits: the same seed gives the same numbers on every run and machine
+/// (a linear congruential generator, its high bits).
+pub struct Lcg(u64);
+
+impl Lcg {
+    pub fn new(seed: u64) -> Lcg {
+        Lcg(seed)
+    }
+
+    /// The next number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        (self.0 >> 33) as usize % n.max(1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,25 +182,5 @@ mod tests {
     fn the_workspace_root_holds_the_workspace_manifest() {
         let manifest = std::fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap();
         assert!(manifest.contains("[workspace]"));
-    }
-}
-
-/// A small deterministic generator of numbers for tests that make random
-/// edits: the same seed gives the same numbers on every run and machine
-/// (a linear congruential generator, its high bits).
-pub struct Lcg(u64);
-
-impl Lcg {
-    pub fn new(seed: u64) -> Lcg {
-        Lcg(seed)
-    }
-
-    /// The next number below `n` (0 when `n` is 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1);
-        (self.0 >> 33) as usize % n.max(1)
     }
 }
