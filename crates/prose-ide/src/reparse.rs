@@ -39,9 +39,9 @@ use crate::db::SourceFile;
 #[derive(Default)]
 pub struct ParseCache {
     last: Mutex<HashMap<SourceFile, Previous>>,
-    /// For each file whose last parse only replaced a string's text in
-    /// the parse before it: how (see [`Relex`]).
-    relexed: Mutex<HashMap<SourceFile, Relex>>,
+    /// For each file whose last parse was made in place in the parse
+    /// before it: how (see [`Relex`] and [`Splice`]).
+    made: Mutex<HashMap<SourceFile, Made>>,
     /// How many parses were made in place in a previous tree (statements
     /// spliced in, or a string's text replaced), for tests.
     spliced: AtomicU64,
@@ -64,6 +64,29 @@ pub struct Relex {
     pub old: prose_syntax::TextRange,
     /// The token in the new text.
     pub new: prose_syntax::TextRange,
+}
+
+/// A parse made from the one before by parsing again a stretch of the
+/// root's children, the others kept (the same green nodes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Splice {
+    /// The root of the parse it was made from ([`root_key`]).
+    pub from: usize,
+    /// The root of the parse made ([`root_key`]).
+    pub to: usize,
+    /// The old root's children replaced, by index.
+    pub children: std::ops::Range<usize>,
+    /// Where they were in the old text.
+    pub old: prose_syntax::TextRange,
+    /// Where their replacements are in the new text.
+    pub new: prose_syntax::TextRange,
+}
+
+/// How the last parse of a file was made in place in the one before.
+#[derive(Debug, Clone)]
+enum Made {
+    Relexed(Relex),
+    Spliced(Splice),
 }
 
 /// A parse's identity while it is alive: the address of its root's green
@@ -102,28 +125,43 @@ impl ParseCache {
                 if let Outcome::Spliced { .. } | Outcome::Relexed { .. } = outcome {
                     self.spliced.fetch_add(1, Ordering::Relaxed);
                 }
-                let relex = match outcome {
-                    Outcome::Relexed { token } => {
-                        let old_len =
-                            u32::from(token.len()) as i64 + p.text.len() as i64 - text.len() as i64;
-                        u32::try_from(old_len).ok().map(|len| Relex {
-                            from: root_key(&p.parse),
-                            to: root_key(&parse),
-                            old: prose_syntax::TextRange::at(token.start(), len.into()),
+                // What the edit replaced is as long in the old text as
+                // in the new one, less what the edit added.
+                let grown = text.len() as i64 - p.text.len() as i64;
+                let old_range = |new: prose_syntax::TextRange| {
+                    let len = u32::try_from(i64::from(u32::from(new.len())) - grown).ok()?;
+                    Some(prose_syntax::TextRange::at(new.start(), len.into()))
+                };
+                let (from, to) = (root_key(&p.parse), root_key(&parse));
+                let made = match outcome {
+                    Outcome::Relexed { token } => old_range(token).map(|old| {
+                        Made::Relexed(Relex {
+                            from,
+                            to,
+                            old,
                             new: token,
                         })
-                    }
-                    _ => None,
+                    }),
+                    Outcome::Spliced { children, window } => old_range(window).map(|old| {
+                        Made::Spliced(Splice {
+                            from,
+                            to,
+                            children,
+                            old,
+                            new: window,
+                        })
+                    }),
+                    Outcome::Full(_) => None,
                 };
-                let mut relexed = self.relexed.lock().unwrap_or_else(PoisonError::into_inner);
-                match relex {
-                    Some(r) => relexed.insert(file, r),
-                    None => relexed.remove(&file),
+                let mut made_in_place = self.made.lock().unwrap_or_else(PoisonError::into_inner);
+                match made {
+                    Some(m) => made_in_place.insert(file, m),
+                    None => made_in_place.remove(&file),
                 };
                 parse
             }
             None => {
-                self.relexed
+                self.made
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .remove(&file);
@@ -147,8 +185,21 @@ impl ParseCache {
     /// How the parse whose root is `to` ([`root_key`]) was made from the
     /// one before, if it only replaced a string's text.
     pub fn relexed(&self, file: SourceFile, to: usize) -> Option<Relex> {
-        let relexed = self.relexed.lock().unwrap_or_else(PoisonError::into_inner);
-        relexed.get(&file).copied().filter(|r| r.to == to)
+        let made = self.made.lock().unwrap_or_else(PoisonError::into_inner);
+        match made.get(&file)? {
+            Made::Relexed(r) if r.to == to => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// How the parse whose root is `to` ([`root_key`]) was made from the
+    /// one before, if it parsed a stretch of the root's children again.
+    pub fn spliced_from(&self, file: SourceFile, to: usize) -> Option<Splice> {
+        let made = self.made.lock().unwrap_or_else(PoisonError::into_inner);
+        match made.get(&file)? {
+            Made::Spliced(s) if s.to == to => Some(s.clone()),
+            _ => None,
+        }
     }
 
     /// How many parses so far were made in place in a previous tree.

@@ -4,11 +4,15 @@
 //! edit, moved, and works out only the others.
 //!
 //! The re-parse keeps the green node of every top-level statement the
-//! edit did not touch (`reparse.rs`). Going through the root's children
-//! of the parse before and of the new one from each end, as long as they
-//! are the same allocations (tokens: the same kind and text), finds the
-//! stretch that changed ([`changed`]); everything before it is where it
-//! was, everything after it moved by the change of length.
+//! edit did not touch (`reparse.rs`), and the parse cache records which of
+//! the root's children it parsed again and where they were
+//! (`ParseCache::spliced_from`): that is the stretch that changed
+//! ([`changed_since`]); everything before it is where it was, everything
+//! after it moved by the change of length. When the parse before is not
+//! the one the current parse was made from, going through both roots'
+//! children from each end, as long as they are the same allocations
+//! (tokens: the same kind and text), finds the stretch ([`changed`]), at
+//! the cost of a step per statement.
 //!
 //! A rule qualifies ([`BY_NAME`]) when what it reports about a name
 //! depends only on that name's declarations (definitions and assignments)
@@ -34,7 +38,7 @@
 
 use std::sync::Arc;
 
-use prose_syntax::{GreenNodeData, NodeOrToken, SyntaxKind, TextRange, TextSize};
+use prose_syntax::{GreenNodeData, NodeOrToken, Parse, SyntaxKind, TextRange, TextSize};
 
 use crate::{
     config::Config,
@@ -80,7 +84,7 @@ impl StatementEdit {
         if kept.is_empty() {
             return None;
         }
-        let changed = changed(&before.root, parse.green());
+        let changed = changed_since(db, file, &before.root, parse);
         // A parse of the whole text (or most of it) changes most names:
         // working everything out is cheaper then.
         if u32::from(changed.old.len()) > u32::from(before.root.text_len()) / 2 {
@@ -156,6 +160,40 @@ struct Changed<'g> {
     new: TextRange,
     /// The root's child nodes in the stretch, before and after.
     statements: Vec<&'g GreenNodeData>,
+}
+
+/// The stretch of `old`, the root of an earlier parse of `file`, that the
+/// current parse replaced: as the parse cache recorded it when the current
+/// parse was made from that one by parsing a stretch of statements again
+/// (`ParseCache::spliced_from`), else found by [`changed`].
+fn changed_since<'g>(
+    db: &dyn Db,
+    file: SourceFile,
+    old: &'g GreenNodeData,
+    new: &'g Parse,
+) -> Changed<'g> {
+    let splice = db.parse_cache().spliced_from(file, root_key(new));
+    let Some(splice) = splice.filter(|s| s.from == std::ptr::from_ref(old).cast::<u8>() as usize)
+    else {
+        return changed(old, new.green());
+    };
+    let (olds, news) = (old.children(), new.green().children());
+    // The children after the stretch are the same in both.
+    let Some(after) = olds.len().checked_sub(splice.children.end) else {
+        return changed(old, new.green());
+    };
+    let replaced = splice.children.len();
+    let put = (news.len() - after).saturating_sub(splice.children.start);
+    Changed {
+        old: splice.old,
+        new: splice.new,
+        statements: olds
+            .skip(splice.children.start)
+            .take(replaced)
+            .chain(news.skip(splice.children.start).take(put))
+            .filter_map(NodeOrToken::into_node)
+            .collect(),
+    }
 }
 
 /// The stretch of the tree `old` that the tree `new` replaced: what lies

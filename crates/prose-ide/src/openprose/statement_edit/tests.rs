@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use salsa::Setter;
 
-use super::{changed, times_moved};
+use super::{changed, changed_since, times_moved};
 use crate::{
     AnalysisHost,
     db::{self, Db, RootDatabase, SourceFile},
@@ -41,6 +41,42 @@ fn stretch(before: &str, after: &str) -> (String, String) {
         before[changed.old].to_string(),
         after[changed.new].to_string(),
     )
+}
+
+/// The stretch as the parse cache recorded it when it re-parsed the
+/// statements in place is the one found by comparing the two roots'
+/// children, and is read without going through them.
+#[test]
+fn the_recorded_stretch_is_the_one_found_by_comparing() {
+    let edits = [
+        PROGRAM.replace("let c = session \"5\"", "let cc = session \"5\""),
+        PROGRAM.replace("  d = session", "#  d = session"),
+        PROGRAM.replace("session \"last\"", "session \"last\"\nlet f = 1"),
+        PROGRAM.replace("let a = session \"9\"\n", ""),
+    ];
+    for after in edits {
+        let mut db = RootDatabase::default();
+        let file = SourceFile::new(&db, "/ws/a.prose".into(), Arc::new(PROGRAM.into()));
+        let old = db::parse(&db, file).green().clone();
+        file.set_text(&mut db).to(Arc::new(after.clone()));
+        let new = db::parse(&db, file);
+        let key = crate::reparse::root_key(new);
+        assert!(
+            db.parse_cache().spliced_from(file, key).is_some(),
+            "{after}"
+        );
+        let recorded = changed_since(&db, file, &old, new);
+        let compared = changed(&old, new.green());
+        assert_eq!(
+            (recorded.old, recorded.new),
+            (compared.old, compared.new),
+            "{after}"
+        );
+        let texts = |c: &super::Changed<'_>| -> Vec<String> {
+            c.statements.iter().map(|n| n.to_string()).collect()
+        };
+        assert_eq!(texts(&recorded), texts(&compared), "{after}");
+    }
 }
 
 /// An edit inside a statement changes the statements its re-parse
