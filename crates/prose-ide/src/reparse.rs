@@ -18,7 +18,11 @@
 //! The cache holds one entry per file: its text (the input's own `Arc`,
 //! not a copy) and the parse, whose tree is the one the `parse` query
 //! returned. Removing a file from the host parses its emptied
-//! text, which replaces the entry with an empty one.
+//! text, which replaces the entry with an empty one. It also records how
+//! the last parse of each file was made from the one before, when it was
+//! made in place: the string token re-lexed ([`Relex`], for typing in a
+//! prompt) or the stretch of the root's children parsed again ([`Splice`],
+//! for a rule that works per name after an edit of a few statements).
 
 use std::{
     collections::HashMap,

@@ -183,7 +183,7 @@ fn changed_since<'g>(
         return changed(old, new.green());
     };
     let replaced = splice.children.len();
-    let put = (news.len() - after).saturating_sub(splice.children.start);
+    let put = news.len().saturating_sub(after + splice.children.start);
     Changed {
         old: splice.old,
         new: splice.new,
