@@ -96,7 +96,12 @@ enum Made {
 /// A parse's identity while it is alive: the address of its root's green
 /// node.
 pub fn root_key(parse: &Parse) -> usize {
-    std::ptr::from_ref(&**parse.green()).cast::<u8>() as usize
+    green_key(parse.green())
+}
+
+/// A green node's identity while it is alive: its address.
+pub(crate) fn green_key(green: &prose_syntax::GreenNodeData) -> usize {
+    std::ptr::from_ref(green).cast::<u8>() as usize
 }
 
 #[derive(Clone)]

@@ -32,7 +32,7 @@ use std::{
 
 use prose_syntax::{GreenNode, GreenNodeData, NodeOrToken, SyntaxNode, TextRange, TextSize};
 
-use crate::db::SourceFile;
+use crate::{db::SourceFile, reparse::green_key};
 
 /// Statement keys are addresses: a fast hash is enough.
 type ByKey<V> = HashMap<usize, V, BuildHasherDefault<rustc_hash::FxHasher>>;
@@ -187,11 +187,6 @@ impl<T> Default for StatementMemo<T> {
             batch: false,
         }
     }
-}
-
-/// The key of a statement: the address of its green node.
-fn green_key(green: &GreenNodeData) -> usize {
-    std::ptr::from_ref(green).cast::<u8>() as usize
 }
 
 /// The handle of the top-level statement of `root` whose green node is

@@ -45,7 +45,7 @@ use crate::{
     db::{Db, SourceFile, parse},
     diagnostics::Acc,
     openprose::{prompt_edit::KeptFinding, semantics::Name},
-    reparse::root_key,
+    reparse::{green_key, root_key},
 };
 
 /// The rules that take their reports about untouched names from before an
@@ -173,8 +173,7 @@ fn changed_since<'g>(
     new: &'g Parse,
 ) -> Changed<'g> {
     let splice = db.parse_cache().spliced_from(file, root_key(new));
-    let Some(splice) = splice.filter(|s| s.from == std::ptr::from_ref(old).cast::<u8>() as usize)
-    else {
+    let Some(splice) = splice.filter(|s| s.from == green_key(old)) else {
         return changed(old, new.green());
     };
     let (olds, news) = (old.children(), new.green().children());
