@@ -1,0 +1,74 @@
+//! `layout/prose.order`, the order of the code that `prose check` runs
+//! (build.rs, `order_code`): the linker must be able to read it as a list
+//! of symbols, one a line, each once. See layout/README.md.
+
+use std::collections::HashSet;
+
+const ORDER: &str = include_str!("../layout/prose.order");
+const BUILD_SCRIPT: &str = include_str!("../build.rs");
+
+/// Why `line` cannot be a symbol the linker looks up, if it cannot.
+fn not_a_symbol(line: &str) -> Option<&'static str> {
+    if line.is_empty() {
+        return Some("an empty line");
+    }
+    if line.contains(|c: char| c.is_whitespace() || c == '#') {
+        // lld trims lines and cuts them at `#` (a comment).
+        return Some("whitespace or `#`");
+    }
+    let first = line.chars().next()?;
+    if !(first == '_' || first.is_ascii_alphabetic()) {
+        return Some("does not start like a symbol");
+    }
+    if line.contains('\'') {
+        // callgrind's marks of recursion (`name'2`) are not part of a name.
+        return Some("a callgrind recursion mark");
+    }
+    None
+}
+
+#[test]
+fn every_line_is_one_symbol_listed_once() {
+    let mut seen = HashSet::new();
+    let mut problems = Vec::new();
+    let body = ORDER.strip_suffix('\n').unwrap_or(ORDER);
+    for (i, line) in body.split('\n').enumerate() {
+        if let Some(why) = not_a_symbol(line) {
+            problems.push(format!("line {}: {why}: {line:?}", i + 1));
+        } else if !seen.insert(line) {
+            problems.push(format!("line {}: listed twice: {line}", i + 1));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The check's own entry points are there: the file was recorded from
+    // a check, not from some other command.
+    assert!(seen.len() > 1000, "only {} symbols", seen.len());
+    for wanted in ["prose_cli5check", "prose_ide", "prose_syntax6parser"] {
+        assert!(
+            seen.iter().any(|s| s.contains(wanted)),
+            "no symbol of {wanted} in the order"
+        );
+    }
+}
+
+#[test]
+fn the_build_script_hands_the_file_to_the_linker() {
+    assert!(BUILD_SCRIPT.contains("join(\"layout/prose.order\")"));
+    assert!(BUILD_SCRIPT.contains("-Wl,--symbol-ordering-file="));
+    // Without it, lld warns about every symbol a new build renamed.
+    assert!(BUILD_SCRIPT.contains("-Wl,--no-warn-symbol-ordering"));
+}
+
+#[test]
+fn the_checks_catch_what_lld_would_misread() {
+    assert_eq!(not_a_symbol(""), Some("an empty line"));
+    assert_eq!(not_a_symbol("_ZN3foo3barE x"), Some("whitespace or `#`"));
+    assert_eq!(not_a_symbol("_ZN3foo3barE#"), Some("whitespace or `#`"));
+    assert_eq!(not_a_symbol("0x1234"), Some("does not start like a symbol"));
+    assert_eq!(
+        not_a_symbol("_ZN3foo3barE'2"),
+        Some("a callgrind recursion mark")
+    );
+    assert_eq!(not_a_symbol("_ZN3foo3barE"), None);
+    assert_eq!(not_a_symbol("mi_free"), None);
+}
