@@ -2,7 +2,8 @@
 //! is safe to fix (`--fix`), report in the chosen format.
 
 use std::{
-    collections::HashSet,
+    cell::RefCell,
+    collections::{BTreeMap, HashSet},
     io::{Read, Write},
     path::{Path, PathBuf},
     process::ExitCode,
@@ -13,7 +14,7 @@ use prose_ide::{AnalysisHost, Cancellable, Config, Diagnostic, FileId, FileRange
 
 use crate::{
     args::{CheckArgs, Format},
-    diff, fix, formats, parallel, render,
+    batch, diff, fix, formats, parallel, render,
     report::{CheckedFile, Fixed, Report, plural},
     source::{LoadError, collect_files, empty_dirs, read_source, report_load_error},
     statistics, workspace, write_or_exit,
@@ -44,7 +45,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     } else {
         buffered
     };
-    ExitCode::from(check(args, out, Teardown::Leave, styled))
+    ExitCode::from(check(args, out, Teardown::Leave, styled, batch::BYTES))
 }
 
 /// What becomes of the analysis (the database, every file's tree and
@@ -59,23 +60,132 @@ enum Teardown {
     Leave,
 }
 
-/// One file to check: how it is shown, its analysis key, its id.
+/// A file read for checking, before a database holds it: how it is
+/// shown, its analysis key, its text.
+struct Source {
+    path: String,
+    key: String,
+    /// Shared with the analysis, so a report of large files does not keep a
+    /// second copy.
+    text: Arc<String>,
+}
+
+/// A file to check in a database: its source and its id there.
 struct Loaded {
     path: String,
     key: String,
     id: FileId,
-    /// The text the analysis holds (shared, so a report of large files
-    /// does not keep a second copy).
     text: Arc<String>,
+}
+
+/// Puts `sources` into `host`'s database.
+fn open(host: &mut AnalysisHost, sources: &[Source]) -> Vec<Loaded> {
+    sources
+        .iter()
+        .map(|s| Loaded {
+            id: host.set_file_text_shared(&s.key, s.text.clone()),
+            path: s.path.clone(),
+            key: s.key.clone(),
+            text: s.text.clone(),
+        })
+        .collect()
+}
+
+/// A database for analysing `sources` once, with what they need loaded
+/// (the work of that on up to `threads` threads).
+fn batch_host(
+    root: &Path,
+    config: &Config,
+    sources: &[Source],
+    threads: usize,
+) -> (AnalysisHost, Vec<Loaded>) {
+    let mut host = AnalysisHost::for_batch();
+    workspace::configure(&mut host, root, config.clone());
+    let loaded = open(&mut host, sources);
+    let files: Vec<_> = loaded.iter().map(|l| (l.id, l.text.len())).collect();
+    workspace::load_dependencies(&mut host, &files, true, threads);
+    (host, loaded)
+}
+
+/// A thread's last batch: freed when the thread takes the next one, and
+/// at the end, unless it is left to the end of the process
+/// ([`Teardown::Leave`]).
+struct Kept {
+    batch: RefCell<Option<(AnalysisHost, Vec<Loaded>)>>,
+    teardown: Teardown,
+}
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        if self.teardown == Teardown::Leave {
+            std::mem::forget(self.batch.take());
+        }
+    }
+}
+
+/// What the analysis of the checked files gives the report.
+#[derive(Default)]
+struct Analysed {
+    files: Vec<CheckedFile>,
+    /// The files that related notes point into and that are not checked,
+    /// by key.
+    context: BTreeMap<String, CheckedFile>,
+    /// With `--statistics`: the diagnostics (file key, code, range) that
+    /// have a safe fix.
+    fixable: HashSet<(String, &'static str, TextRange)>,
+}
+
+impl Analysed {
+    /// What `host` says of `loaded`, on up to `threads` threads;
+    /// `checked` holds the keys of every file checked (of every batch).
+    fn of(
+        host: &AnalysisHost,
+        loaded: &[Loaded],
+        checked: &HashSet<&str>,
+        statistics: bool,
+        threads: usize,
+    ) -> Analysed {
+        let files = analyse(host, loaded, threads);
+        let context = context_files(host, &files, checked)
+            .into_iter()
+            .map(|c| (c.key.clone(), c))
+            .collect();
+        let fixable = if statistics {
+            fixable(host, loaded, threads)
+        } else {
+            HashSet::new()
+        };
+        Analysed {
+            files,
+            context,
+            fixable,
+        }
+    }
+
+    /// Adds the analysis of other files.
+    fn merge(&mut self, other: Analysed) {
+        self.files.extend(other.files);
+        for (key, file) in other.context {
+            self.context.entry(key).or_insert(file);
+        }
+        self.fixable.extend(other.fixable);
+    }
 }
 
 /// Runs the check, writing the report to `out`; returns the exit status.
 pub fn run_with_output(args: &CheckArgs, out: Box<dyn Write>) -> u8 {
-    check(args, out, Teardown::Drop, true)
+    check(args, out, Teardown::Drop, true, batch::BYTES)
 }
 
-/// The check, writing to `out` (styled unless `styled` is false).
-fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool) -> u8 {
+/// The check, writing to `out` (styled unless `styled` is false), the
+/// files analysed in batches of `batch_bytes` ([`batch`]).
+fn check(
+    args: &CheckArgs,
+    out: Box<dyn Write>,
+    teardown: Teardown,
+    styled: bool,
+    batch_bytes: usize,
+) -> u8 {
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
     let (root, config) = match settings(args) {
         Ok(settings) => settings,
@@ -88,34 +198,40 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
     // server uses, so `prose check` and the editor never disagree.
     // Each text is analysed once, unless fixes change it.
     let fixing = args.fix || args.diff;
-    let mut host = if fixing {
-        AnalysisHost::new()
-    } else {
-        AnalysisHost::for_batch()
-    };
-    workspace::configure(&mut host, &root, config.clone());
     let mut failures: Vec<LoadError> = Vec::new();
     let mut stdin_bytes = None;
-    let mut loaded = match &args.stdin_filename {
+    let sources = match &args.stdin_filename {
         Some(name) => {
-            let (loaded, bytes) = load_stdin(&mut host, name, &mut failures);
+            let (sources, bytes) = read_stdin(name, &mut failures);
             stdin_bytes = Some(bytes);
-            loaded
+            sources
         }
-        None => match load_paths(args, &root, &config, &mut host, &mut failures) {
-            Ok(loaded) => loaded,
+        None => match read_paths(args, &root, &config, &mut failures) {
+            Ok(sources) => sources,
             Err(message) => {
                 anstream::eprintln!("error: {message}");
                 return EXIT_FAILURE;
             }
         },
     };
-    let files: Vec<_> = loaded.iter().map(|l| (l.id, l.text.len())).collect();
-    // Fixing changes the texts: diagnostics computed before would be lost.
-    workspace::load_dependencies(&mut host, &files, !fixing);
+    let keys: Vec<String> = sources.iter().map(|s| s.key.clone()).collect();
+    let mut checked: HashSet<&str> = keys.iter().map(String::as_str).collect();
+    // Files that could not be read are reported, with no key.
+    checked.insert("");
 
+    let mut analysed = Analysed::default();
     let mut fixed = Vec::new();
+    // The analysis of the last batch (all of it, when fixing), kept until
+    // the report is written.
+    let mut last = None;
     if fixing {
+        // Diagnostics computed before the fixes would be lost: the texts
+        // change. Every file in one database, which the fixes edit.
+        let mut host = AnalysisHost::new();
+        workspace::configure(&mut host, &root, config.clone());
+        let mut loaded = open(&mut host, &sources);
+        let files: Vec<_> = loaded.iter().map(|l| (l.id, l.text.len())).collect();
+        workspace::load_dependencies(&mut host, &files, false, parallel::cores());
         let mut changed = Vec::new();
         for l in &mut loaded {
             let result = fix::fix_file(&mut host, l.id, &l.key, &l.path);
@@ -150,11 +266,59 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
                 }
             }
         }
+        analysed = Analysed::of(&host, &loaded, &checked, args.statistics, parallel::cores());
+        last = Some((host, loaded));
+    } else {
+        let batches = batch::split(sources, |s| s.text.len(), batch_bytes);
+        // A file longer than a batch, or the only batch, is analysed on
+        // every core (its rules on two threads, as in the editor), one
+        // after the other, each database freed before the next.
+        let (mut whole, shared): (Vec<_>, Vec<_>) = batches
+            .into_iter()
+            .partition(|b| b.iter().map(|s| s.text.len()).sum::<usize>() > batch_bytes);
+        let shared = if shared.len() == 1 {
+            whole.extend(shared);
+            Vec::new()
+        } else {
+            shared
+        };
+        let cores = parallel::cores();
+        for sources in &whole {
+            drop(last.take());
+            let (host, loaded) = batch_host(&root, &config, sources, cores);
+            analysed.merge(Analysed::of(
+                &host,
+                &loaded,
+                &checked,
+                args.statistics,
+                cores,
+            ));
+            last = Some((host, loaded));
+        }
+        // The others: each thread takes a batch at a time, in a database of
+        // its own that it frees before it takes the next (memory holds a
+        // batch a thread; docs/performance/peer-2026-12-01.md, "Checked a
+        // batch at a time").
+        if !shared.is_empty() {
+            drop(last.take());
+            let kept = || Kept {
+                batch: RefCell::new(None),
+                teardown,
+            };
+            let parts = parallel::each(&shared, kept, |kept, sources| {
+                drop(kept.batch.take());
+                let (host, loaded) = batch_host(&root, &config, sources, 1);
+                let part = Analysed::of(&host, &loaded, &checked, args.statistics, 1);
+                *kept.batch.borrow_mut() = Some((host, loaded));
+                part
+            });
+            parts.into_iter().for_each(|part| analysed.merge(part));
+        }
     }
 
     let mut report = Report {
-        files: analyse(&host, &loaded),
-        context: Vec::new(),
+        files: analysed.files,
+        context: analysed.context.into_values().collect(),
         fixed: fixing.then_some(fixed),
     };
     report.files.extend(
@@ -165,7 +329,6 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
     report
         .files
         .sort_by(|a, b| Path::new(&a.path).cmp(Path::new(&b.path)));
-    report.context = context_files(&host, &report);
     if args.format != Format::Human {
         // The report holds them as F001; people watching the log see them too.
         failures.iter().for_each(report_load_error);
@@ -173,7 +336,7 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
 
     let status = exit_status(!failures.is_empty(), report.has_errors());
     let written = if args.statistics {
-        let fixable = fixable(&host, &loaded);
+        let fixable = &analysed.fixable;
         let is_fixable = |f: &CheckedFile, d: &Diagnostic| {
             fixable.contains(&(f.key.clone(), d.code.as_str(), d.range))
         };
@@ -199,7 +362,7 @@ fn check(args: &CheckArgs, out: Box<dyn Write>, teardown: Teardown, styled: bool
     };
     write_or_exit(written.and_then(|()| out.flush()), status);
     if teardown == Teardown::Leave {
-        std::mem::forget((host, loaded, report));
+        std::mem::forget((last, report));
     }
     status
 }
@@ -239,14 +402,9 @@ fn settings(args: &CheckArgs) -> Result<(PathBuf, Config), String> {
     Ok((root, config))
 }
 
-/// Reads the text of `--stdin-filename NAME` into the host as the file
-/// NAME; returns it and the bytes read (echoed by `--fix` when they are
-/// not text).
-fn load_stdin(
-    host: &mut AnalysisHost,
-    name: &Path,
-    failures: &mut Vec<LoadError>,
-) -> (Vec<Loaded>, Vec<u8>) {
+/// Reads the text of `--stdin-filename NAME` as the file NAME; returns it
+/// and the bytes read (echoed by `--fix` when they are not text).
+fn read_stdin(name: &Path, failures: &mut Vec<LoadError>) -> (Vec<Source>, Vec<u8>) {
     let mut bytes = Vec::new();
     if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
         failures.push(LoadError::Io(name.to_path_buf(), e));
@@ -254,19 +412,12 @@ fn load_stdin(
     }
     match String::from_utf8(bytes.clone()) {
         Ok(text) => {
-            let key = workspace::key(name);
-            let text = Arc::new(text);
-            let id = host.set_file_text_shared(&key, text.clone());
-            let path = name.display().to_string();
-            (
-                vec![Loaded {
-                    path,
-                    key,
-                    id,
-                    text,
-                }],
-                bytes,
-            )
+            let source = Source {
+                path: name.display().to_string(),
+                key: workspace::key(name),
+                text: Arc::new(text),
+            };
+            (vec![source], bytes)
         }
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
@@ -276,19 +427,18 @@ fn load_stdin(
     }
 }
 
-/// From how many files [`load_paths`] reads them on several threads.
+/// From how many files [`read_paths`] reads them on several threads.
 const READ_IN_PARALLEL: usize = 16;
 
 /// Finds and reads the files below the paths (the root without paths).
 /// Directories give every file of a known kind (docs/languages.md). An
 /// error when there is nothing at all to check.
-fn load_paths(
+fn read_paths(
     args: &CheckArgs,
     root: &Path,
     config: &Config,
-    host: &mut AnalysisHost,
     failures: &mut Vec<LoadError>,
-) -> Result<Vec<Loaded>, String> {
+) -> Result<Vec<Source>, String> {
     let implicit = args.paths.is_empty();
     let paths = if implicit {
         vec![workspace::relative_to_cwd(root)]
@@ -329,25 +479,18 @@ fn load_paths(
     } else {
         files.iter().map(|path| read_source(path)).collect()
     };
-    let mut loaded = Vec::new();
+    let mut sources = Vec::new();
     for (path, text) in files.into_iter().zip(texts) {
         match text {
-            Ok(text) => {
-                let key = workspace::key(&path);
-                let text = Arc::new(text);
-                let id = host.set_file_text_shared(&key, text.clone());
-                let path = path.display().to_string();
-                loaded.push(Loaded {
-                    path,
-                    key,
-                    id,
-                    text,
-                });
-            }
+            Ok(text) => sources.push(Source {
+                key: workspace::key(&path),
+                path: path.display().to_string(),
+                text: Arc::new(text),
+            }),
             Err(e) => failures.push(e),
         }
     }
-    Ok(loaded)
+    Ok(sources)
 }
 
 /// `--diff`: the unified diffs of what `--fix` would change, on `out`; a
@@ -376,10 +519,10 @@ fn print_diffs(
     status
 }
 
-/// Computes the diagnostics of `loaded` files on one thread per core
-/// ([`parallel::map`]); the result keeps the input order.
-fn analyse(host: &AnalysisHost, loaded: &[Loaded]) -> Vec<CheckedFile> {
-    parallel::map(host, loaded, |analysis, l| {
+/// Computes the diagnostics of `loaded` files on up to `threads` threads
+/// ([`parallel::map_on`]); the result keeps the input order.
+fn analyse(host: &AnalysisHost, loaded: &[Loaded], threads: usize) -> Vec<CheckedFile> {
+    parallel::map_on(threads, host, loaded, |analysis, l| {
         Ok(CheckedFile {
             path: l.path.clone(),
             key: l.key.clone(),
@@ -391,8 +534,12 @@ fn analyse(host: &AnalysisHost, loaded: &[Loaded]) -> Vec<CheckedFile> {
 }
 
 /// The diagnostics (file key, code, range) that have a safe fix.
-fn fixable(host: &AnalysisHost, loaded: &[Loaded]) -> HashSet<(String, &'static str, TextRange)> {
-    parallel::map(host, loaded, |analysis, l| {
+fn fixable(
+    host: &AnalysisHost,
+    loaded: &[Loaded],
+    threads: usize,
+) -> HashSet<(String, &'static str, TextRange)> {
+    parallel::map_on(threads, host, loaded, |analysis, l| {
         let len = analysis.file_text(l.id)?.len() as u32;
         let range = TextRange::up_to(len.into());
         let actions = analysis.code_actions(FileRange { file: l.id, range })?;
@@ -407,15 +554,19 @@ fn fixable(host: &AnalysisHost, loaded: &[Loaded]) -> HashSet<(String, &'static 
     .collect()
 }
 
-/// The files that related notes point into and that are not reported on
-/// (imported programs), shown relative to the current directory.
-fn context_files(host: &AnalysisHost, report: &Report) -> Vec<CheckedFile> {
-    let reported: HashSet<&str> = report.files.iter().map(|f| f.key.as_str()).collect();
-    let mut keys: Vec<&str> = report
-        .diagnostics()
-        .flat_map(|(_, d)| &d.related)
+/// The files that related notes of `files` point into and that are not
+/// `checked` (imported programs), shown relative to the current directory.
+fn context_files(
+    host: &AnalysisHost,
+    files: &[CheckedFile],
+    checked: &HashSet<&str>,
+) -> Vec<CheckedFile> {
+    let mut keys: Vec<&str> = files
+        .iter()
+        .flat_map(|f| &f.diagnostics)
+        .flat_map(|d| &d.related)
         .map(|r| r.path.as_str())
-        .filter(|k| !reported.contains(k))
+        .filter(|k| !checked.contains(k))
         .collect();
     keys.sort_unstable();
     keys.dedup();
@@ -447,3 +598,7 @@ fn sorted(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 pub(crate) fn uncancelled<T>(result: Cancellable<T>) -> T {
     result.expect("no concurrent changes in the CLI, so no cancellation")
 }
+
+#[cfg(test)]
+#[path = "check_batches_tests.rs"]
+mod batches_tests;

@@ -6,6 +6,7 @@
 //! (see `tests/common/mod.rs` at the workspace root).
 
 pub mod args;
+pub mod batch;
 pub mod check;
 pub mod consent;
 pub mod dialect;

@@ -26,7 +26,18 @@ pub fn map<I: Sync, T: Send>(
     items: &[I],
     f: impl Fn(&Analysis, &I) -> Cancellable<T> + Sync,
 ) -> Vec<T> {
-    each(
+    map_on(cores(), host, items, f)
+}
+
+/// [`map`] on at most `threads` threads (this one included).
+pub fn map_on<I: Sync, T: Send>(
+    threads: usize,
+    host: &AnalysisHost,
+    items: &[I],
+    f: impl Fn(&Analysis, &I) -> Cancellable<T> + Sync,
+) -> Vec<T> {
+    each_on(
+        threads,
         items,
         || host.analysis(),
         |analysis, item| uncancelled(f(analysis, item)),
@@ -41,10 +52,20 @@ pub fn map<I: Sync, T: Send>(
 /// runs on this thread.
 pub fn each<I: Sync, S: Send, T: Send>(
     items: &[I],
+    state: impl FnMut() -> S,
+    f: impl Fn(&S, &I) -> T + Sync,
+) -> Vec<T> {
+    each_on(cores(), items, state, f)
+}
+
+/// [`each`] on at most `threads` threads (this one included).
+pub fn each_on<I: Sync, S: Send, T: Send>(
+    threads: usize,
+    items: &[I],
     mut state: impl FnMut() -> S,
     f: impl Fn(&S, &I) -> T + Sync,
 ) -> Vec<T> {
-    let threads = cores().min(items.len());
+    let threads = threads.min(items.len());
     if threads <= 1 {
         let state = state();
         return items.iter().map(|i| f(&state, i)).collect();

@@ -137,18 +137,23 @@ fn tasks(files: &[(FileId, usize)], warm: bool, cores: usize) -> Vec<Task> {
 /// not reported on. (The runner's error check loads them the same way.)
 ///
 /// `files` come with their texts' lengths. With `warm`, and fewer long
-/// files than cores, the spare threads compute the files' diagnostics
+/// files than `threads`, the spare threads compute the files' diagnostics
 /// meanwhile (see [`tasks`]).
-pub fn load_dependencies(host: &mut AnalysisHost, files: &[(FileId, usize)], warm: bool) {
-    // Finding them parses every file: on one thread per core first, so the
-    // passes below (one thread) find the answers computed.
-    let tasks = tasks(files, warm, crate::parallel::cores());
+pub fn load_dependencies(
+    host: &mut AnalysisHost,
+    files: &[(FileId, usize)],
+    warm: bool,
+    threads: usize,
+) {
+    // Finding them parses every file: on up to `threads` threads first, so
+    // the passes below (one thread) find the answers computed.
+    let tasks = tasks(files, warm, threads);
     for task in &tasks {
         if let Task::StatementRules(f) = *task {
             host.run_statement_rules_apart(f);
         }
     }
-    crate::parallel::map(host, &tasks, |analysis, task| match *task {
+    crate::parallel::map_on(threads, host, &tasks, |analysis, task| match *task {
         Task::NeededFiles(f) => analysis.needed_files(f).map(drop),
         Task::Diagnostics(f) => analysis.diagnostics(f).map(drop),
         Task::StatementRules(f) => analysis.prepare_statement_rules(f),
