@@ -12,11 +12,16 @@ maps fewer of them (README.md beside this script).
 Usage (from the repository root, after `cargo build --release -p prose-cli`):
 
     python3 crates/prose-cli/layout/record.py [--binary target/release/prose]
+    python3 crates/prose-cli/layout/record.py --add [--binary ...]
     python3 crates/prose-cli/layout/record.py --check [--binary ...]
 
-`--check` writes nothing: it says how many of the recorded symbols the binary
-has (a new compiler or new dependencies rename them, and the file goes stale).
-Needs valgrind and nm (binutils).
+`--check` writes nothing: it says how many of the functions a check runs in
+the binary the file lists (a new compiler, new dependencies or new code rename
+them, and the file goes stale), and fails below 90%.
+`--add` keeps the file and appends the symbols of another build of the same
+code whose names differ (the bench profile's: its dev-dependencies change
+features, and so the hashes in the names); the linker skips the names a
+binary lacks. Needs valgrind and nm (binutils).
 """
 
 import argparse
@@ -128,23 +133,30 @@ def record(binary):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "prose"))
-    parser.add_argument("--check", action="store_true", help="only count the symbols found")
+    parser.add_argument("--check", action="store_true", help="only say how much of the check's code the file lists")
+    parser.add_argument("--add", action="store_true", help="append to the file, keeping it")
     args = parser.parse_args()
     symbols = text_symbols(args.binary)
-    if args.check:
-        listed = [l.strip() for l in open(ORDER) if l.strip() and not l.startswith("#")]
-        found = sum(1 for s in listed if s in symbols)
-        print(f"{found} of the {len(listed)} symbols in {ORDER} are in {args.binary}")
-        return 0 if found * 10 >= len(listed) * 9 else 1
     costs = record(args.binary)
+    if args.check:
+        listed = {l.strip() for l in open(ORDER) if l.strip()}
+        ran = [s for s in costs if s in symbols]
+        found = sum(1 for s in ran if s in listed)
+        print(f"{found} of the {len(ran)} functions a check runs in {args.binary} are in {ORDER}")
+        return 0 if found * 10 >= len(ran) * 9 else 1
     ordered = sorted((s for s in costs if s in symbols), key=lambda s: (-costs[s], s))
     if not ordered:
         print("error: no function of the binary ran (is valgrind installed?)", file=sys.stderr)
         return 1
+    kept = []
+    if args.add:
+        kept = [l.strip() for l in open(ORDER) if l.strip()]
+        listed = set(kept)
+        ordered = [s for s in ordered if s not in listed]
     with open(ORDER, "w") as f:
-        for s in ordered:
+        for s in kept + ordered:
             f.write(s + "\n")
-    print(f"wrote {len(ordered)} symbols to {ORDER}")
+    print(f"wrote {len(kept) + len(ordered)} symbols to {ORDER} ({len(ordered)} new)")
     return 0
 
 
