@@ -471,10 +471,14 @@ mod tests {
         };
         let mut kept = AnalysisHost::new();
         let mut reported = 0;
-        for (i, text) in crate::openprose::rule_tests::sample_texts()
-            .into_iter()
-            .enumerate()
-        {
+        // The shipped samples hold no such invocation; the corpora do
+        // (`PROSE_CORPUS`), and this program does in any case.
+        let mut texts = crate::openprose::rule_tests::sample_texts();
+        texts.push(
+            "agent a:\n  persist: true\nresume: a\nsession: a\nblock b:\n  resume: a\ndo b\n"
+                .to_string(),
+        );
+        for (i, text) in texts.into_iter().enumerate() {
             let path = format!("/ws/{i}.prose");
             for text in [text.clone(), format!("# moved\n{text}")] {
                 let file = kept.set_file_text(&path, text.clone());
