@@ -60,8 +60,8 @@ enum Teardown {
     Leave,
 }
 
-/// A file read for checking, before a database holds it: how it is
-/// shown, its analysis key, its text.
+/// A file read for checking: how it is shown, its analysis key, its text.
+#[derive(Clone)]
 struct Source {
     path: String,
     key: String,
@@ -72,39 +72,50 @@ struct Source {
 
 /// A file to check in a database: its source and its id there.
 struct Loaded {
-    path: String,
-    key: String,
+    source: Source,
     id: FileId,
-    text: Arc<String>,
 }
 
-/// Puts `sources` into `host`'s database.
-fn open(host: &mut AnalysisHost, sources: &[Source]) -> Vec<Loaded> {
-    sources
+/// `host` configured and holding `sources`, with what they need loaded
+/// (the work of that on up to `threads` threads; with `warm`, their
+/// diagnostics too when there are spare threads, see
+/// [`workspace::load_dependencies`]).
+fn load(
+    mut host: AnalysisHost,
+    root: &Path,
+    config: &Config,
+    sources: &[Source],
+    warm: bool,
+    threads: usize,
+) -> (AnalysisHost, Vec<Loaded>) {
+    workspace::configure(&mut host, root, config.clone());
+    let loaded: Vec<Loaded> = sources
         .iter()
         .map(|s| Loaded {
             id: host.set_file_text_shared(&s.key, s.text.clone()),
-            path: s.path.clone(),
-            key: s.key.clone(),
-            text: s.text.clone(),
+            source: s.clone(),
         })
-        .collect()
+        .collect();
+    let files: Vec<_> = loaded.iter().map(|l| (l.id, l.source.text.len())).collect();
+    workspace::load_dependencies(&mut host, &files, warm, threads);
+    (host, loaded)
 }
 
-/// A database for analysing `sources` once, with what they need loaded
-/// (the work of that on up to `threads` threads).
+/// A batch database for analysing `sources` once ([`load`]).
 fn batch_host(
     root: &Path,
     config: &Config,
     sources: &[Source],
     threads: usize,
 ) -> (AnalysisHost, Vec<Loaded>) {
-    let mut host = AnalysisHost::for_batch();
-    workspace::configure(&mut host, root, config.clone());
-    let loaded = open(&mut host, sources);
-    let files: Vec<_> = loaded.iter().map(|l| (l.id, l.text.len())).collect();
-    workspace::load_dependencies(&mut host, &files, true, threads);
-    (host, loaded)
+    load(
+        AnalysisHost::for_batch(),
+        root,
+        config,
+        sources,
+        true,
+        threads,
+    )
 }
 
 /// A thread's last batch: freed when the thread takes the next one, and
@@ -227,24 +238,23 @@ fn check(
     if fixing {
         // Diagnostics computed before the fixes would be lost: the texts
         // change. Every file in one database, which the fixes edit.
-        let mut host = AnalysisHost::new();
-        workspace::configure(&mut host, &root, config.clone());
-        let mut loaded = open(&mut host, &sources);
-        let files: Vec<_> = loaded.iter().map(|l| (l.id, l.text.len())).collect();
-        workspace::load_dependencies(&mut host, &files, false, parallel::cores());
+        let cores = parallel::cores();
+        let (mut host, mut loaded) =
+            load(AnalysisHost::new(), &root, &config, &sources, false, cores);
         let mut changed = Vec::new();
         for l in &mut loaded {
-            let result = fix::fix_file(&mut host, l.id, &l.key, &l.path);
+            let Source { path, key, text } = &mut l.source;
+            let result = fix::fix_file(&mut host, l.id, key, path);
             if let Some(why) = &result.refused
                 && !args.quiet
             {
-                anstream::eprintln!("warning: {} was not fixed: {why}", l.path);
+                anstream::eprintln!("warning: {path} was not fixed: {why}");
             }
             fixed.extend(result.fixed);
             if result.text != result.original {
                 // The report shows the fixed text.
-                l.text = Arc::new(result.text.clone());
-                changed.push((l.path.clone(), result.original, result.text));
+                *text = Arc::new(result.text.clone());
+                changed.push((path.clone(), result.original, result.text));
             }
         }
         if args.diff {
@@ -266,7 +276,7 @@ fn check(
                 }
             }
         }
-        analysed = Analysed::of(&host, &loaded, &checked, args.statistics, parallel::cores());
+        analysed = Analysed::of(&host, &loaded, &checked, args.statistics, cores);
         last = Some((host, loaded));
     } else {
         let batches = batch::split(sources, |s| s.text.len(), batch_bytes);
@@ -524,9 +534,9 @@ fn print_diffs(
 fn analyse(host: &AnalysisHost, loaded: &[Loaded], threads: usize) -> Vec<CheckedFile> {
     parallel::map_on(threads, host, loaded, |analysis, l| {
         Ok(CheckedFile {
-            path: l.path.clone(),
-            key: l.key.clone(),
-            text: l.text.clone(),
+            path: l.source.path.clone(),
+            key: l.source.key.clone(),
+            text: l.source.text.clone(),
             diagnostics: sorted(analysis.diagnostics(l.id)?),
             read: true,
         })
@@ -546,7 +556,13 @@ fn fixable(
         Ok(actions
             .into_iter()
             .filter(|a| a.is_safe)
-            .filter_map(|a| Some((l.key.clone(), a.diagnostic_code?, a.diagnostic_range?)))
+            .filter_map(|a| {
+                Some((
+                    l.source.key.clone(),
+                    a.diagnostic_code?,
+                    a.diagnostic_range?,
+                ))
+            })
             .collect::<Vec<_>>())
     })
     .into_iter()

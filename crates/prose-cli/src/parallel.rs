@@ -19,17 +19,8 @@ pub(crate) fn cores() -> usize {
     *CORES.get_or_init(|| thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// `f` of every item, in the items' order, on one thread per core, each
-/// thread with its own database snapshot.
-pub fn map<I: Sync, T: Send>(
-    host: &AnalysisHost,
-    items: &[I],
-    f: impl Fn(&Analysis, &I) -> Cancellable<T> + Sync,
-) -> Vec<T> {
-    map_on(cores(), host, items, f)
-}
-
-/// [`map`] on at most `threads` threads (this one included).
+/// `f` of every item, in the items' order, on at most `threads` threads
+/// (this one included), each thread with its own database snapshot.
 pub fn map_on<I: Sync, T: Send>(
     threads: usize,
     host: &AnalysisHost,
