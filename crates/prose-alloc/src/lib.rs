@@ -20,6 +20,9 @@
 //! Each binary declares the allocator itself (a library that did would
 //! clash with the benchmarks that declare theirs):
 //!
+//! The crate also defines C's `pow` ([`pow`](mod@pow)), the one function
+//! of the maths library the binaries call, so that they load no `libm.so`.
+//!
 //! ```ignore
 //! #[global_allocator]
 //! static GLOBAL: prose_alloc::MiMalloc = prose_alloc::MiMalloc;
@@ -28,6 +31,8 @@
 //!     prose_alloc::give_memory_back_soon();
 //! }
 //! ```
+
+pub mod pow;
 
 use std::{
     alloc::{GlobalAlloc, Layout},

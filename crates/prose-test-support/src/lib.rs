@@ -1,5 +1,6 @@
 //! Where the tests find the official OpenProse programs and the language
-//! reference, the same way in every crate.
+//! reference, the same way in every crate; and ([`elf`]) which shared
+//! libraries a built binary loads.
 //!
 //! `cargo test` runs each crate's tests in that crate's directory, so a
 //! relative `PROSE_CORPUS` (the README's `../shared/corpus/openprose-examples`)
@@ -8,6 +9,8 @@
 //! unless `CI` is set: in CI a missing corpus fails the run, so a test can
 //! never pass by skipping itself there. A `PROSE_CORPUS` that names no
 //! directory, or one without programs, always fails.
+
+pub mod elf;
 
 use std::path::{Path, PathBuf};
 
