@@ -280,19 +280,12 @@ fn check(
         last = Some((host, loaded));
     } else {
         let batches = batch::split(sources, |s| s.text.len(), batch_bytes);
-        // A file longer than a batch, or the only batch, is analysed on
-        // every core (its rules on two threads, as in the editor), one
-        // after the other, each database freed before the next.
-        let (mut whole, shared): (Vec<_>, Vec<_>) = batches
-            .into_iter()
-            .partition(|b| b.iter().map(|s| s.text.len()).sum::<usize>() > batch_bytes);
-        let shared = if shared.len() == 1 {
-            whole.extend(shared);
-            Vec::new()
-        } else {
-            shared
-        };
+        // A batch too large to share the cores (a long file among a few
+        // short ones), or the only batch, is analysed on every core (its
+        // rules on two threads, as in the editor), one after the other,
+        // each database freed before the next.
         let cores = parallel::cores();
+        let (whole, shared) = batch::schedule(batches, |s| s.text.len(), cores);
         for sources in &whole {
             drop(last.take());
             let (host, loaded) = batch_host(&root, &config, sources, cores);
@@ -305,10 +298,10 @@ fn check(
             ));
             last = Some((host, loaded));
         }
-        // The others: each thread takes a batch at a time, in a database of
-        // its own that it frees before it takes the next (memory holds a
-        // batch a thread; docs/performance/peer-2026-12-01.md, "Checked a
-        // batch at a time").
+        // The others: each thread takes a batch at a time, the largest
+        // first, in a database of its own that it frees before it takes the
+        // next (memory holds a batch a thread; docs/performance/
+        // peer-2026-12-01.md, "Checked a batch at a time").
         if !shared.is_empty() {
             drop(last.take());
             let kept = || Kept {
