@@ -2,35 +2,43 @@
 """Records the functions `prose check` runs, for the linker to put together.
 
 Runs a release `prose` under valgrind's callgrind on the shipped examples and
-the corpora in ../shared, keeps the functions of the binary itself that ran,
-and writes their symbols, the most run first, to `prose.order` beside this
-script. build.rs passes that file to the linker
+the corpora in ../shared, then `prose lsp` through an editing session (every
+document opened, a long program typed in, the editor's requests), keeps the
+functions of the binary itself that ran, and writes their symbols to
+`prose.order` beside this script: the check's first, the most run first, then
+those only the language server ran. build.rs passes that file to the linker
 (`--symbol-ordering-file`): the code a check runs then sits in about 2 MB of
 pages instead of being spread over the 11 MB of the binary's code, and a run
 maps fewer of them (README.md beside this script).
 
-Usage (from the repository root, after `cargo build --release -p prose-cli`):
+Usage (from the repository root, after `cargo build --release -p prose-cli -p prose-lsp`):
 
     python3 crates/prose-cli/layout/record.py [--binary target/release/prose]
     python3 crates/prose-cli/layout/record.py --add [--binary ...]
     python3 crates/prose-cli/layout/record.py --check [--binary ...]
 
-`--check` writes nothing: it says how many of the functions a check runs in
-the binary the file lists (a new compiler, new dependencies or new code rename
-them, and the file goes stale), and fails below 90%.
+`--check` writes nothing: it says how many of the functions a check runs, and
+of those only the server runs, in the binary the file lists (a new compiler,
+new dependencies or new code rename them, and the file goes stale), and fails
+below 90% of either.
 `--add` keeps the file and appends the symbols of another build of the same
 code whose names differ (the bench profile's: its dev-dependencies change
-features, and so the hashes in the names); the linker skips the names a
-binary lacks. Needs valgrind and nm (binutils).
+features, and so the hashes in the names; `prose-lsp` built alone, whose
+server session alone is recorded); the linker skips the names a binary lacks.
+Needs valgrind and nm (binutils).
 """
 
 import argparse
 import collections
+import json
 import os
+import queue
 import re
 import subprocess
 import sys
 import tempfile
+import threading
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
@@ -96,8 +104,28 @@ def self_costs(path, binary, costs):
                     continue
                 parts = line.split()
                 if fn and obj == binary and len(parts) >= 2:
-                    # callgrind marks recursion levels with 'N.
-                    costs[re.sub(r"'\d+$", "", fn)] += int(parts[1])
+                    # callgrind marks recursion levels with 'N, and names
+                    # the entry point `_start` "(below main)".
+                    name = re.sub(r"'\d+$", "", fn)
+                    costs["_start" if name == "(below main)" else name] += int(parts[1])
+
+
+def under_callgrind(binary, args, out):
+    """The command that runs `binary args` under callgrind, its counts
+    written to `out`."""
+    return [
+        "valgrind",
+        "--tool=callgrind",
+        # Threads take turns: the paths two threads meeting take (a contended
+        # lock, the allocator's pages of a thread that ended) run as they do
+        # outside valgrind.
+        "--fair-sched=yes",
+        "--demangle=no",
+        "--dump-instr=no",
+        f"--callgrind-out-file={out}",
+        binary,
+        *args,
+    ]
 
 
 def record(binary):
@@ -112,15 +140,7 @@ def record(binary):
         for i, args in enumerate(runs):
             out = os.path.join(tmp, f"callgrind.{i}")
             subprocess.run(
-                [
-                    "valgrind",
-                    "--tool=callgrind",
-                    "--demangle=no",
-                    "--dump-instr=no",
-                    f"--callgrind-out-file={out}",
-                    binary,
-                    *args,
-                ],
+                under_callgrind(binary, args, out),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 check=False,  # `prose check` exits 1 on the examples' errors
@@ -130,22 +150,233 @@ def record(binary):
     return costs
 
 
+EXTENSIONS = (".prose", ".md", ".json", ".jsonc", ".dialect")
+
+
+class Server:
+    """A language server on pipes: framed JSON-RPC messages, read by a
+    thread; the server's own requests answered with `null`."""
+
+    def __init__(self, command):
+        self.proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        self.messages = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    self.messages.put(None)
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            self.messages.put(json.loads(out.read(length)))
+
+    def send(self, message):
+        body = json.dumps(dict(message, jsonrpc="2.0")).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method, params):
+        self.send({"method": method, "params": params})
+
+    def wait_for(self, matches, timeout=120):
+        """Reads messages until one `matches`; False when the server stops
+        or takes longer than `timeout` seconds."""
+        while True:
+            try:
+                message = self.messages.get(timeout=timeout)
+            except queue.Empty:
+                return False
+            if message is None:
+                return False
+            if "method" in message and "id" in message:
+                self.send({"id": message["id"], "result": None})
+            elif matches(message):
+                return True
+
+    def request(self, method, params):
+        self.next_id += 1
+        ident = self.next_id
+        self.send({"id": ident, "method": method, "params": params})
+        self.wait_for(lambda m: m.get("id") == ident and "method" not in m)
+
+    def published(self, uri):
+        return lambda m: m.get("method") == "textDocument/publishDiagnostics" and (
+            m["params"]["uri"] == uri
+        )
+
+
+def file_uri(path):
+    return "file://" + urllib.parse.quote(os.path.abspath(path))
+
+
+def documents():
+    """Every document of the recorded directories: (path, text)."""
+    found = []
+    for d in inputs():
+        for base, _, names in os.walk(d):
+            for name in sorted(names):
+                if name.endswith(EXTENSIONS):
+                    path = os.path.join(base, name)
+                    with open(path, encoding="utf-8", errors="replace") as f:
+                        found.append((path, f.read()))
+    return sorted(found)
+
+
+def editing_session(server, tmp):
+    """Opens every document, asks what an editor asks of each kind, then
+    types in a long program: a `#` at a line start and a letter in a
+    prompt, each typed and deleted, awaiting the diagnostics every time."""
+    server.request(
+        "initialize",
+        {
+            "processId": None,
+            "rootUri": file_uri(tmp),
+            "capabilities": {
+                "textDocument": {
+                    "publishDiagnostics": {"relatedInformation": True},
+                    "hover": {"contentFormat": ["markdown", "plaintext"]},
+                    "completion": {"completionItem": {"snippetSupport": True}},
+                }
+            },
+        },
+    )
+    server.notify("initialized", {})
+    docs = documents()
+    prose = [p for p, _ in docs if p.endswith(".prose")]
+    longest = max(prose, key=os.path.getsize)
+    program = os.path.join(tmp, "long.prose")
+    with open(longest, encoding="utf-8") as f:
+        text = f.read() * 4
+    with open(program, "w", encoding="utf-8") as f:
+        f.write(text)
+    docs.append((program, text))
+    for path, content in docs:
+        uri = file_uri(path)
+        server.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "", "version": 1, "text": content}},
+        )
+        server.wait_for(server.published(uri), timeout=60)
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": 3, "character": 0}}
+        doc = {"textDocument": {"uri": uri}}
+        at = dict(doc, position={"line": 2, "character": 4})
+        for method, params in [
+            ("textDocument/hover", at),
+            ("textDocument/completion", at),
+            ("textDocument/definition", at),
+            ("textDocument/references", dict(at, context={"includeDeclaration": True})),
+            ("textDocument/documentHighlight", at),
+            ("textDocument/documentSymbol", doc),
+            ("textDocument/foldingRange", doc),
+            ("textDocument/semanticTokens/full", doc),
+            ("textDocument/inlayHint", dict(doc, range=whole)),
+            ("textDocument/codeLens", doc),
+            ("textDocument/documentLink", doc),
+            ("textDocument/codeAction", dict(doc, range=whole, context={"diagnostics": []})),
+            ("textDocument/formatting", dict(doc, options={"tabSize": 2, "insertSpaces": True})),
+        ]:
+            server.request(method, params)
+    uri = file_uri(program)
+    lines = text.split("\n")
+    middle = len(lines) // 2
+    prompt = next(
+        (i for i in range(middle, len(lines)) if '"' in lines[i] and "#" not in lines[i]), middle
+    )
+    column = lines[prompt].index('"') + 1 if '"' in lines[prompt] else 0
+    version = 1
+    for _ in range(10):
+        for line, char, typed in [(middle, 0, "#"), (prompt, column, "x")]:
+            for edit in [typed, ""]:
+                version += 1
+                end = char + (1 if edit == "" else 0)
+                server.notify(
+                    "textDocument/didChange",
+                    {
+                        "textDocument": {"uri": uri, "version": version},
+                        "contentChanges": [
+                            {
+                                "range": {
+                                    "start": {"line": line, "character": char},
+                                    "end": {"line": line, "character": end},
+                                },
+                                "text": edit,
+                            }
+                        ],
+                    },
+                )
+                server.wait_for(server.published(uri), timeout=60)
+    server.request("shutdown", None)
+    server.notify("exit", None)
+
+
+def record_server(binary, tmp):
+    """What `binary lsp` (`prose-lsp` alone) runs through
+    [`editing_session`]."""
+    costs = collections.Counter()
+    out = os.path.join(tmp, "callgrind.lsp")
+    work = os.path.join(tmp, "workspace")
+    os.makedirs(work)
+    server = Server(under_callgrind(binary, [] if is_server(binary) else ["lsp"], out))
+    editing_session(server, work)
+    server.proc.stdin.close()
+    server.proc.wait(timeout=600)
+    self_costs(out, os.path.realpath(binary), costs)
+    return costs
+
+
+def is_server(binary):
+    """Whether `binary` is `prose-lsp`, the language server alone."""
+    return os.path.basename(binary).startswith("prose-lsp")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "prose"))
-    parser.add_argument("--check", action="store_true", help="only say how much of the check's code the file lists")
+    parser.add_argument("--check", action="store_true", help="only say how much of the code the file lists")
     parser.add_argument("--add", action="store_true", help="append to the file, keeping it")
     args = parser.parse_args()
     symbols = text_symbols(args.binary)
-    costs = record(args.binary)
+    # `prose-lsp` has no check: its build shares the check's code, whose
+    # names `prose`'s recording gave (`--add --binary target/release/prose-lsp`
+    # after `cargo build --release -p prose-lsp` alone adds the server's).
+    check = collections.Counter() if is_server(args.binary) else record(args.binary)
+    with tempfile.TemporaryDirectory() as tmp:
+        server = record_server(args.binary, tmp)
+    # The check's functions first, the most run first; then those only the
+    # server ran.
+    runs = [
+        ("a check", sorted((s for s in check if s in symbols), key=lambda s: (-check[s], s))),
+        (
+            "the language server",
+            sorted(
+                (s for s in server if s in symbols and s not in check),
+                key=lambda s: (-server[s], s),
+            ),
+        ),
+    ]
+    if is_server(args.binary):
+        runs = runs[1:]
     if args.check:
         listed = {l.strip() for l in open(ORDER) if l.strip()}
-        ran = [s for s in costs if s in symbols]
-        found = sum(1 for s in ran if s in listed)
-        print(f"{found} of the {len(ran)} functions a check runs in {args.binary} are in {ORDER}")
-        return 0 if found * 10 >= len(ran) * 9 else 1
-    ordered = sorted((s for s in costs if s in symbols), key=lambda s: (-costs[s], s))
-    if not ordered:
+        stale = False
+        for what, ran in runs:
+            found = sum(1 for s in ran if s in listed)
+            print(f"{found} of the {len(ran)} functions {what} runs in {args.binary} are in {ORDER}")
+            stale |= found * 10 < len(ran) * 9
+        return 1 if stale else 0
+    ordered = [s for _, ran in runs for s in ran]
+    if not all(ran for _, ran in runs):
         print("error: no function of the binary ran (is valgrind installed?)", file=sys.stderr)
         return 1
     kept = []

@@ -1,6 +1,8 @@
-//! `layout/prose.order`, the order of the code that `prose check` runs
-//! (build.rs, `order_code`): the linker must be able to read it as a list
-//! of symbols, one a line, each once. See layout/README.md.
+//! `layout/prose.order`, the order of the code that `prose check` and the
+//! language server run (handed to the linker by prose-build's `order_code`
+//! from the build scripts of `prose` and `prose-lsp`): the linker must be
+//! able to read it as a list of symbols, one a line, each once. See
+//! layout/README.md.
 
 use std::collections::HashSet;
 
@@ -43,7 +45,14 @@ fn every_line_is_one_symbol_listed_once() {
     // The check's own entry points are there: the file was recorded from
     // a check, not from some other command.
     assert!(seen.len() > 1000, "only {} symbols", seen.len());
-    for wanted in ["prose_cli5check", "prose_ide", "prose_syntax6parser"] {
+    // And the language server's: the file was recorded over an editing
+    // session too.
+    for wanted in [
+        "prose_cli5check",
+        "prose_ide",
+        "prose_syntax6parser",
+        "prose_lsp8handlers",
+    ] {
         assert!(
             seen.iter().any(|s| s.contains(wanted)),
             "no symbol of {wanted} in the order"
@@ -51,12 +60,31 @@ fn every_line_is_one_symbol_listed_once() {
     }
 }
 
+/// Both binaries' build scripts hand this file to prose-build's
+/// `order_code` (whose tests check the linker arguments it makes), each by
+/// a path that leads here.
 #[test]
-fn the_build_script_hands_the_file_to_the_linker() {
-    assert!(BUILD_SCRIPT.contains("join(\"layout/prose.order\")"));
-    assert!(BUILD_SCRIPT.contains("-Wl,--symbol-ordering-file="));
-    // Without it, lld warns about every symbol a new build renamed.
-    assert!(BUILD_SCRIPT.contains("-Wl,--no-warn-symbol-ordering"));
+fn the_build_scripts_hand_the_file_to_the_linker() {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lsp = here.join("../prose-lsp");
+    let lsp_script = std::fs::read_to_string(lsp.join("build.rs")).unwrap();
+    for (dir, script, path) in [
+        (here, BUILD_SCRIPT, "layout/prose.order"),
+        (
+            lsp.as_path(),
+            lsp_script.as_str(),
+            "../prose-cli/layout/prose.order",
+        ),
+    ] {
+        let call = format!("prose_build::order_code(std::path::Path::new(\"{path}\"))");
+        assert!(script.contains(&call), "{} lacks {call}", dir.display());
+        assert_eq!(
+            std::fs::read_to_string(dir.join(path)).unwrap(),
+            ORDER,
+            "{path} from {}",
+            dir.display()
+        );
+    }
 }
 
 #[test]
