@@ -355,18 +355,12 @@ def main():
         server = record_server(args.binary, tmp)
     # The check's functions first, the most run first; then those only the
     # server ran.
-    runs = [
-        ("a check", sorted((s for s in check if s in symbols), key=lambda s: (-check[s], s))),
-        (
-            "the language server",
-            sorted(
-                (s for s in server if s in symbols and s not in check),
-                key=lambda s: (-server[s], s),
-            ),
-        ),
-    ]
-    if is_server(args.binary):
-        runs = runs[1:]
+    def by_cost(costs):
+        return sorted((s for s in costs if s in symbols), key=lambda s: (-costs[s], s))
+
+    only_server = collections.Counter({s: n for s, n in server.items() if s not in check})
+    runs = [] if is_server(args.binary) else [("a check", by_cost(check))]
+    runs.append(("the language server", by_cost(only_server)))
     if args.check:
         listed = {l.strip() for l in open(ORDER) if l.strip()}
         stale = False
