@@ -21,7 +21,15 @@ pub struct Cli {
     pub command: Command,
 }
 
+// `defer`: the options of a subcommand are defined only when it is the one
+// run (its name and summary, on the variant, stay in `prose --help`).
+// Defining every subcommand's options was most of the start-up's code: a
+// `prose check` ran `prose run`'s and `prose jobs run`'s definitions too.
+// The options' structs (`CheckArgs`, ...) are therefore described in plain
+// comments: a doc comment there would become the command's help text when
+// its options are defined, over the variant's.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Check files and report their problems.
     ///
@@ -93,7 +101,7 @@ pub enum Command {
     Jobs(crate::jobs::JobsArgs),
 }
 
-/// Options of `prose lsp`.
+// Options of `prose lsp`.
 #[derive(Debug, Args)]
 pub struct LspArgs {
     /// Accepted and ignored: stdio is the only transport (some clients,
@@ -171,7 +179,7 @@ Examples:
   prose fmt --check .
   prose fmt --diff .";
 
-/// Options of `prose fmt`.
+// Options of `prose fmt`.
 #[derive(Debug, Args)]
 pub struct FmtArgs {
     /// Change no file: print the paths of the files that are not formatted
@@ -190,7 +198,7 @@ pub struct FmtArgs {
     pub paths: Vec<PathBuf>,
 }
 
-/// Options of `prose run`.
+// Options of `prose run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The program to run.
@@ -270,7 +278,7 @@ pub struct RunArgs {
     pub root: Option<PathBuf>,
 }
 
-/// Options of `prose check`.
+// Options of `prose check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Output format.
@@ -348,7 +356,7 @@ impl From<ProfileArg> for prose_ide::Profile {
     }
 }
 
-/// The argument of `prose explain`.
+// The argument of `prose explain`.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// A diagnostic code (`E006`, `W005`, `P601`) or rule name
@@ -374,7 +382,7 @@ pub enum Format {
     Junit,
 }
 
-/// The argument of the `dump-*` commands.
+// The argument of the `dump-*` commands.
 #[derive(Debug, Args)]
 pub struct DumpArgs {
     /// The file to dump.
@@ -390,6 +398,42 @@ mod tests {
     #[test]
     fn clap_definition_is_valid() {
         Cli::command().debug_assert();
+    }
+
+    /// The subcommands' options are defined late (`defer`), and then
+    /// nothing of their options' structs may replace the command's own
+    /// help: each `prose COMMAND --help` opens with the long description
+    /// written on its variant, and the summary in `prose --help` is its
+    /// first sentence.
+    #[test]
+    fn deferred_options_keep_each_commands_help() {
+        let mut cli = Cli::command();
+        cli.build();
+        let mut seen = 0;
+        for sub in cli.get_subcommands() {
+            let name = sub.get_name();
+            if name == "help" {
+                continue;
+            }
+            let about = sub.get_about().expect("a summary").to_string();
+            let long = sub.get_long_about().map(ToString::to_string);
+            let help = match Cli::try_parse_from(["prose", name, "--help"]) {
+                Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => e.to_string(),
+                other => panic!("`prose {name} --help` gave {other:?}"),
+            };
+            let opening = long.unwrap_or_else(|| about.clone());
+            assert!(
+                help.starts_with(&opening),
+                "`prose {name} --help` opens with {:?}, not {opening:?}",
+                help.lines().next()
+            );
+            assert!(
+                !about.starts_with("Options of") && !about.starts_with('`'),
+                "{name}: {about}"
+            );
+            seen += 1;
+        }
+        assert_eq!(seen, 10);
     }
 
     #[test]

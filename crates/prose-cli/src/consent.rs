@@ -134,7 +134,7 @@ pub fn can_ask(no_input: bool) -> bool {
     !no_input && std::io::stdin().is_terminal()
 }
 
-/// Options of `prose consent`.
+// Options of `prose consent`.
 #[derive(Debug, Args)]
 pub struct ConsentArgs {
     /// The repository (workspace root); found as for `prose check` by

@@ -19,7 +19,7 @@ use crate::{
     write_or_exit,
 };
 
-/// The `prose dialect` commands.
+// The `prose dialect` commands.
 #[derive(Debug, Args)]
 pub struct DialectArgs {
     #[command(subcommand)]

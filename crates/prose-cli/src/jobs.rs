@@ -10,7 +10,7 @@ use prose_runner::backend::tools::{self, mcp};
 
 use crate::run::EXIT_USAGE;
 
-/// `prose jobs`.
+// `prose jobs`.
 #[derive(Debug, Args)]
 pub struct JobsArgs {
     #[command(subcommand)]
