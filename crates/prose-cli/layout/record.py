@@ -134,20 +134,21 @@ def record(binary):
     the report, the parts of the analysis every program runs), a check of
     the OpenProse corpora (the commonest run), then everything a check of
     every directory runs (the other kinds of document, the JSON report).
-    Each tier is a counter of the instructions each function ran itself."""
+    Each tier is its name and a counter of the instructions each function
+    ran itself."""
     dirs = inputs()
     one = tempfile.NamedTemporaryFile("w", suffix=".prose", delete=False)
     one.write('session "hi"\n')
     one.close()
     corpora = [d for d in dirs if not d.startswith(ROOT + os.sep)]
     tiers = [
-        [["check", one.name]],
-        [["check", *corpora]] if corpora else [],
-        [["check", *dirs], ["check", "--format", "json", *dirs]],
+        ("a check of one line", [["check", one.name]]),
+        ("a check of the corpora", [["check", *corpora]] if corpora else []),
+        ("the rest of the check's", [["check", *dirs], ["check", "--format", "json", *dirs]]),
     ]
     counted = []
     with tempfile.TemporaryDirectory() as tmp:
-        for t, runs in enumerate(tiers):
+        for t, (label, runs) in enumerate(tiers):
             costs = collections.Counter()
             for i, args in enumerate(runs):
                 out = os.path.join(tmp, f"callgrind.{t}.{i}")
@@ -158,7 +159,7 @@ def record(binary):
                     check=False,  # `prose check` exits 1 on the examples' errors
                 )
                 self_costs(out, os.path.realpath(binary), costs)
-            counted.append(costs)
+            counted.append((label, costs))
     os.unlink(one.name)
     return counted
 
@@ -389,15 +390,13 @@ def main():
     # every process but which callgrind does not count.
     tiered = [s for s in C_RUNTIME if s in symbols] if tiers else []
     seen = set(tiered)
-    labels = ["a check of one line", "a check of the corpora", "the rest of the check's"]
-    for label, costs in zip(labels, tiers):
+    for label, costs in tiers:
         ran = by_cost(costs, seen)
         print(f"{label}: {len(ran)} functions", file=sys.stderr)
         tiered += ran
         seen.update(ran)
-    check = set(tiered)
     runs = [] if is_server(args.binary) else [("a check", tiered)]
-    runs.append(("the language server", by_cost(server, check)))
+    runs.append(("the language server", by_cost(server, seen)))
     if args.check:
         listed = {l.strip() for l in open(ORDER) if l.strip()}
         stale = False
