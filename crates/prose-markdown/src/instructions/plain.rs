@@ -270,44 +270,16 @@ mod tests {
     /// the repository, when present) and of the markdown test data.
     #[test]
     fn plain_texts_of_real_files_analyse_as_empty() {
-        let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut dirs = vec![manifest.join("tests/data")];
-        dirs.extend(
-            ["openprose-examples", "openprose-history"]
-                .map(|d| manifest.join("../../../shared/corpus").join(d)),
-        );
-        let mut files = Vec::new();
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else if let Ok(text) = std::fs::read_to_string(&path) {
-                    files.push(text);
-                }
+        let real = crate::instructions::tests::real_texts();
+        let (mut plain, mut braces, texts) = (0, 0, real.len());
+        for text in &real {
+            assert_eq!(plainness(text), plainness_by_looks(text), "{text:?}");
+            match plainness(text) {
+                Plainness::Plain => plain += 1,
+                Plainness::Braces => braces += 1,
+                Plainness::Rich => continue,
             }
-        }
-        assert!(
-            !files.is_empty(),
-            "no test data under {}",
-            manifest.display()
-        );
-        let (mut plain, mut braces, mut texts) = (0, 0, 0);
-        for file in &files {
-            let pieces = file
-                .split('\n')
-                .chain(file.split("\n\n"))
-                .chain(std::iter::once(file.as_str()));
-            for text in pieces {
-                texts += 1;
-                assert_eq!(plainness(text), plainness_by_looks(text), "{text:?}");
-                match plainness(text) {
-                    Plainness::Plain => plain += 1,
-                    Plainness::Braces => braces += 1,
-                    Plainness::Rich => continue,
-                }
-                holds(text);
-            }
+            holds(text);
         }
         assert!(plain * 4 > texts, "only {plain} of {texts} texts are plain");
         assert!(

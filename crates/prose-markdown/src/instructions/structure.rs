@@ -20,6 +20,55 @@ use crate::{
 pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
     let md = markdown::scan(text);
     let lexed = scan::scan(text, &md);
+    if lexed.words.is_empty() && lexed.likes.is_empty() {
+        return without_statements(kind, md, &lexed);
+    }
+    analyze_lexed(text, kind, md, lexed)
+}
+
+/// The analysis of a text whose lexical pass found no `_word_` and no
+/// `like`: markdown with `{variables}` and signals, the commonest rich
+/// prompt (a list, a heading, a code span, indented lines). Every
+/// keyword comes from a word and every pattern from a `like`, so there
+/// are no keywords, patterns, branches, `_spawn_` targets or near-misses,
+/// the text does not use the language, and each variable is free (in a
+/// ```` ```md ```` example or not): the full analysis's result without
+/// the line structure it would build for the statements
+/// (`analyze_lexed`; the tests compare the two).
+fn without_statements(kind: FragmentKind, md: Markdown, lexed: &Lexed) -> Instructions {
+    let variables = variables(lexed, &md, &Blocks::EMPTY, &[], &[], &[], &[]);
+    Instructions {
+        kind,
+        keywords: Vec::new(),
+        signals: signals(lexed),
+        patterns: Vec::new(),
+        variables,
+        branches: Vec::new(),
+        near_misses: Vec::new(),
+        spawns: Vec::new(),
+        stray_thens: Vec::new(),
+        uses_language: false,
+        scopes: ScopeTree::default(),
+        md,
+        detail: None,
+    }
+}
+
+/// The signals the lexical pass found.
+fn signals(lexed: &Lexed) -> Vec<SignalOccurrence> {
+    lexed
+        .signals
+        .iter()
+        .map(|s| SignalOccurrence {
+            name: s.name.clone(),
+            range: s.range,
+            in_code: s.place != Place::Prose,
+        })
+        .collect()
+}
+
+/// The whole analysis after the markdown and lexical passes.
+fn analyze_lexed(text: &str, kind: FragmentKind, md: Markdown, lexed: Lexed) -> Instructions {
     let blocks = blocks::blocks(text, &md);
     let quotes: Vec<TextRange> = lexed
         .quotes
@@ -61,15 +110,7 @@ pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
         })
         .collect();
     let variables = variables(&lexed, &md, &blocks, &keywords, &branches, &patterns, &args);
-    let signals = lexed
-        .signals
-        .iter()
-        .map(|s| SignalOccurrence {
-            name: s.name.clone(),
-            range: s.range,
-            in_code: s.place != Place::Prose,
-        })
-        .collect();
+    let signals = signals(&lexed);
     let branches_for_tree: Vec<Option<TextRange>> = branches.iter().map(|b| b.scope).collect();
     let uses_language = uses_language(text, &keywords, &branches, &md, &lexed, &blocks);
     let near_misses = near_misses(text, &lexed, &quotes, &keywords, &blocks, uses_language);
@@ -705,3 +746,7 @@ pub(crate) fn quote_after<'a>(
         .get(i)
         .filter(|q| usize::from(q.range.start()) == at)
 }
+
+#[cfg(test)]
+#[path = "structure_tests.rs"]
+mod tests;

@@ -7,6 +7,43 @@ use super::{FragmentKind, analyze_instructions, check, check_finds_nothing};
 pub(crate) use crate::testing::{apply_fix, render};
 use crate::{Diagnostic, testing::ExampleFiles};
 
+/// Every line, paragraph and whole text of the markdown test data and of
+/// the OpenProse corpora (beside the repository, when present): the real
+/// texts the analysis's short ways are checked on.
+pub(crate) fn real_texts() -> Vec<String> {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![manifest.join("tests/data")];
+    dirs.extend(
+        ["openprose-examples", "openprose-history"]
+            .map(|d| manifest.join("../../../shared/corpus").join(d)),
+    );
+    let mut files = Vec::new();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                files.push(text);
+            }
+        }
+    }
+    assert!(
+        !files.is_empty(),
+        "no test data under {}",
+        manifest.display()
+    );
+    let mut texts = Vec::new();
+    for file in &files {
+        let pieces = file
+            .split('\n')
+            .chain(file.split("\n\n"))
+            .chain(std::iter::once(file.as_str()));
+        texts.extend(pieces.map(str::to_string));
+    }
+    texts
+}
+
 pub(crate) fn diagnostics_with(
     text: &str,
     kind: FragmentKind,
