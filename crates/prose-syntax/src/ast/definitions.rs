@@ -151,10 +151,10 @@ impl Property {
     pub fn key_token(&self) -> Option<SyntaxToken> {
         self.0.first_token()
     }
+    /// The key token's text (empty without one), read from the green tree
+    /// without making the token's handle: rules ask every property's key.
     pub fn key(&self) -> String {
-        self.key_token()
-            .map(|t| t.text().to_string())
-            .unwrap_or_default()
+        support::first_token_text(&self.0)
     }
     /// The value written on the same line.
     pub fn value(&self) -> Option<Expr> {
