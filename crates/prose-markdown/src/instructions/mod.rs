@@ -298,7 +298,8 @@ impl Instructions {
 /// Analyses `text` as instruction text of kind `kind` (a text with none
 /// of the characters the analysis looks for, or only braces, gets the
 /// empty text's analysis, with its variables, without a markdown parse:
-/// `plain.rs`).
+/// `plain.rs`; one whose lexical pass finds no `_word_` and no `like` is
+/// not read for statements: `structure.rs`, `without_statements`).
 pub fn analyze_instructions(text: &str, kind: FragmentKind) -> Instructions {
     match plain::plainness(text) {
         plain::Plainness::Plain => empty(kind),
