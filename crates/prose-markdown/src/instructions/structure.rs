@@ -20,10 +20,16 @@ use crate::{
 pub(crate) fn analyze(text: &str, kind: FragmentKind) -> Instructions {
     let md = markdown::scan(text);
     let lexed = scan::scan(text, &md);
-    if lexed.words.is_empty() && lexed.likes.is_empty() {
+    if holds_no_statement(&lexed) {
         return without_statements(kind, md, &lexed);
     }
     analyze_lexed(text, kind, md, lexed)
+}
+
+/// Whether the lexical pass found no `_word_` and no `like`: nothing a
+/// keyword or a pattern comes from ([`without_statements`]).
+fn holds_no_statement(lexed: &Lexed) -> bool {
+    lexed.words.is_empty() && lexed.likes.is_empty()
 }
 
 /// The analysis of a text whose lexical pass found no `_word_` and no

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use super::{analyze, analyze_lexed};
+use super::{analyze, analyze_lexed, holds_no_statement};
 use crate::{
     instructions::{FragmentKind, Instructions, VariableRole, scan},
     markdown,
@@ -18,8 +18,7 @@ fn whole(text: &str, kind: FragmentKind) -> Instructions {
 
 /// Whether the analysis of `text` takes the short way.
 fn without_statements(text: &str) -> bool {
-    let lexed = scan::scan(text, &markdown::scan(text));
-    lexed.words.is_empty() && lexed.likes.is_empty()
+    holds_no_statement(&scan::scan(text, &markdown::scan(text)))
 }
 
 /// `analyze` answers the whole analysis for both kinds; whether it took
