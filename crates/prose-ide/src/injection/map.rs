@@ -213,6 +213,20 @@ impl GuestText {
         }
     }
 
+    /// An empty guest text standing at host offset `anchor`, with room for
+    /// `bytes` of text in `pieces` pieces (a prompt's text is copied line by
+    /// line: grown as it came, it was reallocated a few times per prompt).
+    pub fn with_room(anchor: TextSize, bytes: usize, pieces: usize) -> GuestText {
+        GuestText {
+            text: String::with_capacity(bytes),
+            map: OffsetMap {
+                pieces: Arc::new(Vec::with_capacity(pieces)),
+                shift: 0,
+                anchor,
+            },
+        }
+    }
+
     /// The whole of `host` as it is.
     pub fn whole(host: &str) -> GuestText {
         let mut g = GuestText::at(TextSize::new(0));
