@@ -332,10 +332,7 @@ mod tests {
     /// by one.
     #[test]
     fn string_text_is_copied_as_its_lines() {
-        let mut texts: Vec<String> = crate::openprose::rule_tests::sample_programs()
-            .into_iter()
-            .map(|(_, text)| text)
-            .collect();
+        let mut texts: Vec<String> = crate::openprose::rule_tests::sample_texts();
         for body in [
             "    a\n      b {x}\n    c\\n d\n    ",
             "\ta\n\t\tb\r\n\n\t{y} c\n",

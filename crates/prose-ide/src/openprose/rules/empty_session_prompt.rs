@@ -57,7 +57,7 @@ pub(crate) enum SessionPrompt {
 
 /// What the rules read of a prompt's decoded value (kept instead of the
 /// value: a file's prompts are most of its text).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct PromptValue {
     /// Its length in characters.
     pub chars: usize,
@@ -66,11 +66,15 @@ pub(crate) struct PromptValue {
 }
 
 impl PromptValue {
-    fn of(value: &str) -> PromptValue {
-        PromptValue {
-            chars: value.chars().count(),
-            blank: value.trim().is_empty(),
-        }
+    /// Of `s`'s value, read a piece at a time: a value is blank when every
+    /// piece is, and a file's prompts are not copied to be measured.
+    fn of(s: &ast::StringLit) -> PromptValue {
+        let (mut chars, mut blank) = (0, true);
+        s.value_pieces(|piece| {
+            chars += piece.chars().count();
+            blank = blank && piece.trim().is_empty();
+        });
+        PromptValue { chars, blank }
     }
 }
 
@@ -82,14 +86,11 @@ pub(crate) fn session_prompts(ctx: &Ctx<'_>) -> std::rc::Rc<Vec<SessionPrompt>> 
 
 fn compute_session_prompts(ctx: &Ctx<'_>) -> Vec<SessionPrompt> {
     let mut out = Vec::new();
-    // One buffer for every prompt's value.
-    let mut buffer = String::new();
     let mut string = |e: Option<ast::Expr>| {
         if let Some(ast::Expr::String(s)) = e
             && s.is_terminated()
         {
-            s.value_into(&mut buffer);
-            let value = PromptValue::of(&buffer);
+            let value = PromptValue::of(&s);
             out.push(SessionPrompt::String(s, value));
         }
     };
@@ -151,6 +152,42 @@ mod tests {
                 W001 8:22-8:24 warning: Session has empty prompt
             "#]],
         );
+    }
+
+    /// A prompt's length and blankness read piece by piece are those of
+    /// its whole value, for every string of the sample programs and of
+    /// texts of blank pieces, escapes and interpolations.
+    #[test]
+    fn prompt_values_are_those_of_the_whole_value() {
+        use super::{PromptValue, ast};
+        use prose_syntax::AstNode;
+        let mut texts: Vec<String> = crate::openprose::rule_tests::sample_texts();
+        texts.extend(
+            [
+                "session \"\"",
+                "session \"  \\n \\t \"",
+                "session \" {x} \"",
+                "session \"\\{\"",
+                "session \"\"\"\n   \n\t\n\"\"\"",
+                "session \"é {a.b}\\n\u{3000}\"",
+                "session \"\u{3000}\\t\u{a0}\"",
+            ]
+            .map(String::from),
+        );
+        let mut strings = 0;
+        for text in &texts {
+            let root = prose_syntax::parse(text).syntax_node();
+            for s in root.descendants().filter_map(ast::StringLit::cast) {
+                strings += 1;
+                let value = s.value();
+                let whole = PromptValue {
+                    chars: value.chars().count(),
+                    blank: value.trim().is_empty(),
+                };
+                assert_eq!(PromptValue::of(&s), whole, "{value:?} in {text:?}");
+            }
+        }
+        assert!(strings > 100, "only {strings} strings");
     }
 
     #[test]
