@@ -75,7 +75,7 @@ pub(crate) fn diagnostics(
     // The instruction findings of guest text `inj`, mapped to the host by
     // `map`.
     let mut findings = |inj: &Injection, fragment, map: &dyn Fn(TextRange) -> TextRange| {
-        let key = super::memo::GuestText::new(db, inj.text.clone(), fragment);
+        let key = super::memo::GuestText::new(db, inj.text.clone(), fragment, inj.plainness);
         let found = super::memo::findings_of(db, key, file, workspace);
         instructions.extend(
             found

@@ -15,7 +15,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use prose_markdown::instructions::{FragmentKind, Instructions, analyze_instructions};
+use prose_markdown::instructions::{
+    FragmentKind, Instructions, Plainness, analyze_instructions, analyze_instructions_as,
+};
 
 use crate::{
     auxiliary::WorkspaceFiles,
@@ -28,6 +30,9 @@ pub(crate) struct GuestText<'db> {
     #[returns(ref)]
     pub text: Arc<str>,
     pub fragment: FragmentKind,
+    /// `prose_markdown::instructions::plainness` of the text, found when
+    /// its injection was made.
+    pub plainness: Plainness,
 }
 
 /// The analysis of a guest text. Texts that hold nothing of the language
@@ -35,7 +40,7 @@ pub(crate) struct GuestText<'db> {
 #[salsa::tracked(returns(clone), no_eq)]
 pub(crate) fn instructions_of<'db>(db: &'db dyn Db, key: GuestText<'db>) -> Arc<Instructions> {
     let fragment = *key.fragment(db);
-    let ins = analyze_instructions(key.text(db), fragment);
+    let ins = analyze_instructions_as(key.text(db), fragment, *key.plainness(db));
     if ins.is_empty() {
         return empty(fragment, || ins);
     }
@@ -43,20 +48,21 @@ pub(crate) fn instructions_of<'db>(db: &'db dyn Db, key: GuestText<'db>) -> Arc<
 }
 
 /// The analysis of `text` read as `fragment`: what [`instructions_of`]
-/// answers, without interning the text when it is `plain` (it holds
-/// nothing the analysis looks for, `prose_markdown::instructions::is_plain`),
-/// as most prompts are: its analysis is then the empty text's, shared.
+/// answers, without interning the text when it is plain (`plainness`,
+/// which must be `prose_markdown::instructions::plainness(text)`, says it
+/// holds nothing the analysis looks for), as most prompts are: its
+/// analysis is then the empty text's, shared.
 pub(crate) fn instructions(
     db: &dyn Db,
     text: &Arc<str>,
-    plain: bool,
+    plainness: Plainness,
     fragment: FragmentKind,
 ) -> Arc<Instructions> {
-    debug_assert_eq!(plain, prose_markdown::instructions::is_plain(text));
-    if plain {
+    debug_assert_eq!(plainness, prose_markdown::instructions::plainness(text));
+    if plainness == Plainness::Plain {
         return empty(fragment, || analyze_instructions("", fragment));
     }
-    instructions_of(db, GuestText::new(db, text.clone(), fragment))
+    instructions_of(db, GuestText::new(db, text.clone(), fragment, plainness))
 }
 
 /// The one analysis of each fragment kind that holds nothing of the

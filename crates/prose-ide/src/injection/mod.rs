@@ -30,7 +30,7 @@ pub(crate) mod tokens;
 
 use std::sync::Arc;
 
-use prose_markdown::instructions::{FragmentKind, Instructions};
+use prose_markdown::instructions::{FragmentKind, Instructions, Plainness};
 use prose_syntax::{TextRange, TextSize};
 
 use crate::{
@@ -87,11 +87,12 @@ pub struct Injection {
     /// answers nothing there; the host does.
     pub opaque: Vec<TextRange>,
     pub escape: Escape,
-    /// Whether the guest text is plain (it holds nothing the instruction
-    /// language's analysis looks for: `prose_markdown::instructions::is_plain`),
-    /// found once when the injection is made: a program's prompts are
-    /// mostly plain, and the per-statement memo keeps this with them.
-    pub(crate) plain: bool,
+    /// How much of the instruction language's analysis the guest text
+    /// needs (`prose_markdown::instructions::plainness`: none when it is
+    /// plain, as most of a program's prompts are), found once when the
+    /// injection is made: the per-statement memo keeps it with them, and
+    /// the analysis of a text that needs one does not scan it again.
+    pub(crate) plainness: Plainness,
     /// Whether the guest's diagnostics are reported (a fence whose info
     /// string says `ignore` is an example meant to be wrong: its hover and
     /// highlighting stay).
@@ -99,6 +100,12 @@ pub struct Injection {
 }
 
 impl Injection {
+    /// Whether the guest text holds nothing the instruction language's
+    /// analysis looks for (its analysis is the empty text's).
+    pub(crate) fn plain(&self) -> bool {
+        self.plainness == Plainness::Plain
+    }
+
     /// A guest text with no opaque ranges, checked.
     pub fn new(language: GuestLanguage, guest: GuestText, escape: Escape) -> Injection {
         // Built piece by piece: the registry keeps one per prompt string of
@@ -107,7 +114,7 @@ impl Injection {
         map.shrink_to_fit();
         Injection {
             language,
-            plain: prose_markdown::instructions::is_plain(&text),
+            plainness: prose_markdown::instructions::plainness(&text),
             text: Arc::from(text),
             map,
             opaque: Vec::new(),
@@ -208,7 +215,7 @@ pub(crate) fn guests(db: &dyn Db, file: SourceFile, workspace: Option<Workspace>
                     || fragment == FragmentKind::Prompt
                     || prose_markdown::instructions::is_instruction_file(&inj.text);
                 Guest::Instructions(
-                    carries.then(|| memo::instructions(db, &inj.text, inj.plain, fragment)),
+                    carries.then(|| memo::instructions(db, &inj.text, inj.plainness, fragment)),
                 )
             }
             GuestLanguage::OpenProse => Guest::OpenProse(next_file.next().copied()),

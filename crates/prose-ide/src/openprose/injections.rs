@@ -83,10 +83,10 @@ pub(crate) fn statement_prompts(
         });
         let mut checked = Vec::new();
         let mut spawns = Vec::new();
-        for (i, inj) in injections.iter().enumerate().filter(|(_, i)| !i.plain) {
+        for (i, inj) in injections.iter().enumerate().filter(|(_, i)| !i.plain()) {
             // The analysis `injection::guests` finds for it (kept by
             // text, so the findings of a checked prompt reuse it).
-            let ins = memo::instructions(db, &inj.text, inj.plain, FragmentKind::Prompt);
+            let ins = memo::instructions(db, &inj.text, inj.plainness, FragmentKind::Prompt);
             if !instructions::check_finds_nothing(&ins) {
                 checked.push(i);
             }

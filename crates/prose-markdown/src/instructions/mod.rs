@@ -27,6 +27,7 @@ use text_size::TextRange;
 
 use crate::{Diagnostic, FileLookup, markdown::Markdown};
 pub use features::{completions, definition, hover, semantic_tokens};
+pub use plain::Plainness;
 pub use vocabulary::{Category, KEYWORDS, Keyword, SIGNALS, SignalDoc, signal_docs};
 
 /// What kind of text is analysed.
@@ -301,7 +302,19 @@ impl Instructions {
 /// `plain.rs`; one whose lexical pass finds no `_word_` and no `like` is
 /// not read for statements: `structure.rs`, `without_statements`).
 pub fn analyze_instructions(text: &str, kind: FragmentKind) -> Instructions {
-    match plain::plainness(text) {
+    analyze_instructions_as(text, kind, plain::plainness(text))
+}
+
+/// [`analyze_instructions`] of a text whose [`plainness`] the caller
+/// already holds (it must be `plainness(text)`): a text read for whether
+/// it needs the analysis is not read for it again.
+pub fn analyze_instructions_as(
+    text: &str,
+    kind: FragmentKind,
+    plainness: Plainness,
+) -> Instructions {
+    debug_assert_eq!(plainness, plain::plainness(text));
+    match plainness {
         plain::Plainness::Plain => empty(kind),
         plain::Plainness::Braces => {
             let mut ins = empty(kind);
@@ -318,6 +331,13 @@ pub fn analyze_instructions(text: &str, kind: FragmentKind) -> Instructions {
 /// its bytes without the analysis (see `plain.rs`).
 pub fn is_plain(text: &str) -> bool {
     plain::is_plain(text)
+}
+
+/// How much of the analysis `text` needs, by a scan of its bytes: none
+/// ([`is_plain`]), only its brace variables, or all of it. Hand it to
+/// [`analyze_instructions_as`] to spare the analysis the same scan.
+pub fn plainness(text: &str) -> Plainness {
+    plain::plainness(text)
 }
 
 /// The analysis of the empty text, made once per kind (a program's

@@ -42,8 +42,8 @@ use super::{
 };
 
 /// How much of the instruction analysis a text needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Plainness {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Plainness {
     /// Nothing the analysis looks for: the empty text's analysis.
     Plain,
     /// Only braces: the empty text's analysis with [`brace_variables`].
