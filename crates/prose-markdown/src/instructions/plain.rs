@@ -46,7 +46,7 @@ use super::{
 pub enum Plainness {
     /// Nothing the analysis looks for: the empty text's analysis.
     Plain,
-    /// Only braces: the empty text's analysis with [`brace_variables`].
+    /// Only braces: the empty text's analysis with the variables the braces name.
     Braces,
     /// The whole analysis.
     Rich,
