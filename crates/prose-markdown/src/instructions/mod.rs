@@ -325,17 +325,12 @@ pub fn analyze_instructions_as(
     }
 }
 
-/// Whether `text` holds nothing the analysis looks for: its analysis is
-/// then the empty text's (`analyze_instructions(text, kind)` equals
-/// `analyze_instructions("", kind)` for either kind), found by a scan of
-/// its bytes without the analysis (see `plain.rs`).
-pub fn is_plain(text: &str) -> bool {
-    plain::is_plain(text)
-}
-
-/// How much of the analysis `text` needs, by a scan of its bytes: none
-/// ([`is_plain`]), only its brace variables, or all of it. Hand it to
-/// [`analyze_instructions_as`] to spare the analysis the same scan.
+/// How much of the analysis `text` needs, found by a scan of its bytes
+/// without the analysis (see `plain.rs`): none ([`Plainness::Plain`]: the
+/// text holds nothing the analysis looks for, and
+/// `analyze_instructions(text, kind)` equals `analyze_instructions("",
+/// kind)` for either kind), only its brace variables, or all of it. Hand
+/// it to [`analyze_instructions_as`] to spare the analysis the same scan.
 pub fn plainness(text: &str) -> Plainness {
     plain::plainness(text)
 }

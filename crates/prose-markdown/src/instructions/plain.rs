@@ -143,6 +143,7 @@ const SPECIAL: [bool; 256] = {
 };
 
 /// Whether `text` holds nothing the instruction analysis looks for.
+#[cfg(test)]
 pub(crate) fn is_plain(text: &str) -> bool {
     plainness(text) == Plainness::Plain
 }
