@@ -61,4 +61,5 @@ fn main() {
     println!("cargo:rustc-env=PROSE_VERSION={described}");
     prose_build::link_position_dependent();
     prose_build::order_code(std::path::Path::new("layout/prose.order"));
+    prose_build::order_data(std::path::Path::new("layout/prose.data"));
 }

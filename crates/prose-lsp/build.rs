@@ -11,4 +11,5 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     prose_build::link_position_dependent();
     prose_build::order_code(std::path::Path::new("../prose-cli/layout/prose.order"));
+    prose_build::order_data(std::path::Path::new("../prose-cli/layout/prose.data"));
 }

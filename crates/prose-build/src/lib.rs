@@ -6,16 +6,24 @@
 //! - [`order_code`]: the code order file (`crates/prose-cli/layout/prose.order`,
 //!   the functions `prose check` and the language server run) handed to
 //!   the linker, which puts those functions together.
+//! - [`order_data`]: the same for the read-only data a check reads
+//!   (`crates/prose-cli/layout/prose.data`, input sections, through a
+//!   linker script), and the link map its recording reads.
 //!
 //! ```ignore
 //! // build.rs
 //! fn main() {
 //!     prose_build::link_position_dependent();
 //!     prose_build::order_code(std::path::Path::new("layout/prose.order"));
+//!     prose_build::order_data(std::path::Path::new("layout/prose.data"));
 //! }
 //! ```
 
+mod data;
+
 use std::path::Path;
+
+pub use data::order_data;
 
 /// Links the package's binaries position-dependent (`-no-pie`) on Linux,
 /// unless `PROSE_PIE` is set when building.
@@ -75,17 +83,7 @@ fn order_args(
     order: &Path,
     exists: bool,
 ) -> Vec<String> {
-    let wanted = var("PROFILE").as_deref() == Some("release")
-        && var("TARGET").as_deref() == Some("x86_64-unknown-linux-gnu")
-        && var("PROSE_NO_CODE_ORDER").is_none()
-        && var("RUSTC_LINKER").is_none()
-        && !var("CARGO_ENCODED_RUSTFLAGS")
-            .unwrap_or_default()
-            .split('\x1f')
-            .any(|flag| flag.contains("linker") || flag.contains("fuse-ld"))
-        && exists
-        && rustc_minor().is_some_and(|minor| minor >= 90);
-    if !wanted {
+    if !(exists && lld_links(&var, rustc_minor)) {
         return Vec::new();
     }
     vec![
@@ -93,6 +91,25 @@ fn order_args(
         // Without it, lld warns about every symbol a new build renamed.
         "-Wl,--no-warn-symbol-ordering".to_string(),
     ]
+}
+
+/// Whether the build links with rustc's own lld, which reads the layout
+/// files: a release build (or bench) for x86-64 Linux by rustc 1.90 or
+/// later, with no linker of the user's and no `PROSE_NO_CODE_ORDER`
+/// (`rustc_minor` is asked last).
+fn lld_links(
+    var: &impl Fn(&str) -> Option<String>,
+    rustc_minor: impl FnOnce() -> Option<u32>,
+) -> bool {
+    var("PROFILE").as_deref() == Some("release")
+        && var("TARGET").as_deref() == Some("x86_64-unknown-linux-gnu")
+        && var("PROSE_NO_CODE_ORDER").is_none()
+        && var("RUSTC_LINKER").is_none()
+        && !var("CARGO_ENCODED_RUSTFLAGS")
+            .unwrap_or_default()
+            .split('\x1f')
+            .any(|flag| flag.contains("linker") || flag.contains("fuse-ld"))
+        && rustc_minor().is_some_and(|minor| minor >= 90)
 }
 
 /// The minor version of the rustc building the package (90 for 1.90.0).

@@ -26,7 +26,11 @@ below 90% of either.
 code whose names differ (the bench profile's: its dev-dependencies change
 features, and so the hashes in the names; `prose-lsp` built alone, whose
 server session alone is recorded); the linker skips the names a binary lacks.
-Needs valgrind and nm (binutils).
+
+The same runs of the check, under valgrind's lackey, give `prose.data`: the
+input sections of read-only data the check reads (data.py), which prose-build
+hands to lld in a linker script. `--check` and `--add` treat it as the order
+file. Needs valgrind and nm (binutils).
 """
 
 import argparse
@@ -44,6 +48,11 @@ import urllib.parse
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 ORDER = os.path.join(HERE, "prose.order")
+DATA = os.path.join(HERE, "prose.data")
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, HERE)
+import data  # noqa: E402  (the read-only data a check reads)
 SHARED = os.path.normpath(os.path.join(ROOT, "..", "shared"))
 
 
@@ -135,7 +144,8 @@ def record(binary):
     the OpenProse corpora (the commonest run), then everything a check of
     every directory runs (the other kinds of document, the JSON report).
     Each tier is its name and a counter of the instructions each function
-    ran itself."""
+    ran itself. Then the input sections of read-only data the same runs
+    read (`data.record`; None without the binary's link map)."""
     dirs = inputs()
     one = tempfile.NamedTemporaryFile("w", suffix=".prose", delete=False)
     one.write('session "hi"\n')
@@ -160,8 +170,9 @@ def record(binary):
                 )
                 self_costs(out, os.path.realpath(binary), costs)
             counted.append((label, costs))
+    sections = data.record(binary, tiers)
     os.unlink(one.name)
-    return counted
+    return counted, sections
 
 
 EXTENSIONS = (".prose", ".md", ".json", ".jsonc", ".dialect")
@@ -370,7 +381,7 @@ def main():
     # `prose-lsp` has no check: its build shares the check's code, whose
     # names `prose`'s recording gave (`--add --binary target/release/prose-lsp`
     # after `cargo build --release -p prose-lsp` alone adds the server's).
-    tiers = [] if is_server(args.binary) else record(args.binary)
+    tiers, sections = ([], None) if is_server(args.binary) else record(args.binary)
     with tempfile.TemporaryDirectory() as tmp:
         server = record_server(args.binary, tmp)
 
@@ -397,6 +408,13 @@ def main():
         seen.update(ran)
     runs = [] if is_server(args.binary) else [("a check", tiered)]
     runs.append(("the language server", by_cost(server, seen)))
+    if sections is None and not is_server(args.binary):
+        print(
+            f"error: no link map for {args.binary}: prose-build has lld write one "
+            "(build/*/out/link.map beside the binary) in release builds for x86-64 Linux",
+            file=sys.stderr,
+        )
+        return 1
     if args.check:
         listed = {l.strip() for l in open(ORDER) if l.strip()}
         stale = False
@@ -404,6 +422,11 @@ def main():
             found = sum(1 for s in ran if s in listed)
             print(f"{found} of the {len(ran)} functions {what} runs in {args.binary} are in {ORDER}")
             stale |= found * 10 < len(ran) * 9
+        if sections is not None:
+            listed = {l.strip() for l in open(DATA)} if os.path.exists(DATA) else set()
+            found = sum(1 for s in sections if s in listed)
+            print(f"{found} of the {len(sections)} data sections a check reads in {args.binary} are in {DATA}")
+            stale |= found * 10 < len(sections) * 9
         return 1 if stale else 0
     ordered = [s for _, ran in runs for s in ran]
     if not all(ran for _, ran in runs):
@@ -418,6 +441,17 @@ def main():
         for s in kept + ordered:
             f.write(s + "\n")
     print(f"wrote {len(kept) + len(ordered)} symbols to {ORDER} ({len(ordered)} new)")
+    if sections is not None:
+        if not sections:
+            print("error: the check read no data of the binary's (is valgrind installed?)", file=sys.stderr)
+            return 1
+        kept = [l.strip() for l in open(DATA) if l.strip()] if args.add and os.path.exists(DATA) else []
+        listed = set(kept)
+        new = [s for s in sections if s not in listed]
+        with open(DATA, "w") as f:
+            for s in kept + new:
+                f.write(s + "\n")
+        print(f"wrote {len(kept) + len(new)} sections to {DATA} ({len(new)} new)")
     return 0
 
 

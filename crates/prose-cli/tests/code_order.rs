@@ -117,3 +117,99 @@ fn the_checks_catch_what_lld_would_misread() {
     assert_eq!(not_a_symbol("_ZN3foo3barE"), None);
     assert_eq!(not_a_symbol("mi_free"), None);
 }
+
+/// `layout/prose.data`, the input sections of read-only data a check reads
+/// (handed to the linker by prose-build's `order_data`, in a linker script):
+/// each line one section name the script takes, listed once.
+const DATA: &str = include_str!("../layout/prose.data");
+
+/// Why `line` is not a section name prose-build's linker script takes.
+fn not_a_data_section(line: &str) -> Option<&'static str> {
+    let kind = line.starts_with(".rodata")
+        || line.starts_with(".data.rel.ro")
+        || line == ".debug_gdb_scripts";
+    if !kind {
+        return Some("not a .rodata or .data.rel.ro section");
+    }
+    if !line
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$'))
+    {
+        return Some("a character a linker script reads otherwise");
+    }
+    None
+}
+
+#[test]
+fn every_data_line_is_one_section_listed_once() {
+    let mut seen = HashSet::new();
+    let mut problems = Vec::new();
+    let body = DATA.strip_suffix('\n').unwrap_or(DATA);
+    for (i, line) in body.split('\n').enumerate() {
+        if let Some(why) = not_a_data_section(line) {
+            problems.push(format!("line {}: {why}: {line:?}", i + 1));
+        } else if !seen.insert(line) {
+            problems.push(format!("line {}: listed twice: {line}", i + 1));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // Recorded from a check: the anonymous constants of both kinds, and
+    // the merged strings that hold the messages' pieces.
+    assert!(seen.len() > 100, "only {} sections", seen.len());
+    for wanted in [".rodata..Lanon.", ".data.rel.ro..Lanon.", ".rodata.str1.1"] {
+        assert!(
+            seen.iter().any(|s| s.starts_with(wanted)),
+            "no {wanted} section in the list"
+        );
+    }
+}
+
+/// Both build scripts hand the data list to prose-build's `order_data`
+/// (whose tests check the linker script it writes), by paths that lead here.
+#[test]
+fn the_build_scripts_hand_the_data_list_to_the_linker() {
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lsp = here.join("../prose-lsp");
+    let lsp_script = std::fs::read_to_string(lsp.join("build.rs")).unwrap();
+    for (dir, script, path) in [
+        (here, BUILD_SCRIPT, "layout/prose.data"),
+        (
+            lsp.as_path(),
+            lsp_script.as_str(),
+            "../prose-cli/layout/prose.data",
+        ),
+    ] {
+        let call = format!("prose_build::order_data(std::path::Path::new(\"{path}\"))");
+        assert!(script.contains(&call), "{} lacks {call}", dir.display());
+        assert_eq!(
+            std::fs::read_to_string(dir.join(path)).unwrap(),
+            DATA,
+            "{path} from {}",
+            dir.display()
+        );
+    }
+}
+
+#[test]
+fn the_data_checks_catch_what_the_script_would_misread() {
+    assert_eq!(
+        not_a_data_section(".text._ZN3foo3barE"),
+        Some("not a .rodata or .data.rel.ro section")
+    );
+    assert_eq!(
+        not_a_data_section(".rodata.a b"),
+        Some("a character a linker script reads otherwise")
+    );
+    assert_eq!(
+        not_a_data_section(".rodata.glob*"),
+        Some("a character a linker script reads otherwise")
+    );
+    assert_eq!(
+        not_a_data_section(".rodata..Lanon.69373a4c653f2da91c77107f5549aa5c.873"),
+        None
+    );
+    assert_eq!(
+        not_a_data_section(".data.rel.ro._ZN4core3fmt3num3imp7DEC_DIGITS_LUT17h0123E"),
+        None
+    );
+}
