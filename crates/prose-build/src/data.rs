@@ -224,15 +224,7 @@ mod tests {
 
     #[test]
     fn applies_where_the_anchors_exist() {
-        let with = |name: &'static str, value: &'static str| {
-            move |n: &str| {
-                if n == name {
-                    Some(value.to_string())
-                } else {
-                    release(n)
-                }
-            }
-        };
+        let with = |name, value| crate::with(release, name, value);
         assert!(applies(&release, || Some(95)));
         assert!(!applies(&release, || Some(89)));
         assert!(!applies(&with("CARGO_CFG_PANIC", "abort"), || Some(95)));

@@ -129,9 +129,25 @@ fn minor_of(version: &str) -> Option<u32> {
     numbers.next()?.parse().ok()
 }
 
+/// `base`'s build environment with `name` set to `value`, for the tests.
+#[cfg(test)]
+fn with(
+    base: fn(&str) -> Option<String>,
+    name: &'static str,
+    value: &'static str,
+) -> impl Fn(&str) -> Option<String> {
+    move |n: &str| {
+        if n == name {
+            Some(value.to_string())
+        } else {
+            base(n)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{minor_of, order_args};
+    use super::{minor_of, order_args, with};
     use std::path::Path;
 
     /// A release build for x86-64 Linux with nothing set.
@@ -158,15 +174,7 @@ mod tests {
     #[test]
     fn other_builds_and_linkers_get_no_order() {
         let order = Path::new("prose.order");
-        let with = |name: &'static str, value: &'static str| {
-            move |n: &str| {
-                if n == name {
-                    Some(value.to_string())
-                } else {
-                    release(n)
-                }
-            }
-        };
+        let with = |name, value| with(release, name, value);
         assert!(order_args(release, || Some(95), order, false).is_empty());
         assert!(order_args(release, || Some(89), order, true).is_empty());
         assert!(order_args(release, || None, order, true).is_empty());

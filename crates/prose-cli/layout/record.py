@@ -432,27 +432,25 @@ def main():
     if not all(ran for _, ran in runs):
         print("error: no function of the binary ran (is valgrind installed?)", file=sys.stderr)
         return 1
-    kept = []
-    if args.add:
-        kept = [l.strip() for l in open(ORDER) if l.strip()]
-        listed = set(kept)
-        ordered = [s for s in ordered if s not in listed]
-    with open(ORDER, "w") as f:
-        for s in kept + ordered:
-            f.write(s + "\n")
-    print(f"wrote {len(kept) + len(ordered)} symbols to {ORDER} ({len(ordered)} new)")
+    write_list(ORDER, ordered, args.add, "symbols")
     if sections is not None:
         if not sections:
             print("error: the check read no data of the binary's (is valgrind installed?)", file=sys.stderr)
             return 1
-        kept = [l.strip() for l in open(DATA) if l.strip()] if args.add and os.path.exists(DATA) else []
-        listed = set(kept)
-        new = [s for s in sections if s not in listed]
-        with open(DATA, "w") as f:
-            for s in kept + new:
-                f.write(s + "\n")
-        print(f"wrote {len(kept) + len(new)} sections to {DATA} ({len(new)} new)")
+        write_list(DATA, sections, args.add, "sections")
     return 0
+
+
+def write_list(path, names, add, what):
+    """Writes `names` to `path`, one a line, after the names the file
+    already lists when `add` (those then left out of `names`)."""
+    kept = [l.strip() for l in open(path) if l.strip()] if add and os.path.exists(path) else []
+    listed = set(kept)
+    new = [n for n in names if n not in listed]
+    with open(path, "w") as f:
+        for n in kept + new:
+            f.write(n + "\n")
+    print(f"wrote {len(kept) + len(new)} {what} to {path} ({len(new)} new)")
 
 
 if __name__ == "__main__":
