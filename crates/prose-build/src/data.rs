@@ -41,10 +41,11 @@ pub fn order_data(list: &Path) {
     let var = |name: &str| std::env::var(name).ok();
     let list = Path::new(&var("CARGO_MANIFEST_DIR").unwrap_or_default()).join(list);
     println!("cargo:rerun-if-changed={}", list.display());
+    let list = crate::for_target(&var, &list);
     let Some(out_dir) = var("OUT_DIR") else {
         return;
     };
-    if !applies(&var, crate::rustc_minor) {
+    if !applies(&var, crate::rustc_minor, crate::gcc_ld) {
         return;
     }
     let out_dir = Path::new(&out_dir);
@@ -65,17 +66,19 @@ pub fn order_data(list: &Path) {
 }
 
 /// Whether the data order applies: where the code order does, with
-/// unwinding panics and a dynamically linked C library.
+/// unwinding panics and a dynamically linked C library, or for musl (a
+/// static binary linked by lld; its list names no `.data.rel.ro`, which a
+/// position-dependent static binary hardly has, and no `.dynamic` to
+/// anchor it to).
 fn applies(
     var: &impl Fn(&str) -> Option<String>,
     rustc_minor: impl FnOnce() -> Option<u32>,
+    gcc_ld: impl FnOnce() -> Option<std::path::PathBuf>,
 ) -> bool {
     var("CARGO_CFG_PANIC").as_deref() == Some("unwind")
-        && !var("CARGO_CFG_TARGET_FEATURE")
-            .unwrap_or_default()
-            .split(',')
-            .any(|feature| feature == "crt-static")
+        && (!crate::crt_static(var) || var("TARGET").as_deref() == Some(crate::MUSL))
         && crate::lld_links(var, rustc_minor)
+        && crate::lld_args(var, gcc_ld).is_some()
 }
 
 /// Whether `name` can be listed: a `.rodata` or `.data.rel.ro` input
@@ -225,12 +228,30 @@ mod tests {
     #[test]
     fn applies_where_the_anchors_exist() {
         let with = |name, value| crate::with(release, name, value);
-        assert!(applies(&release, || Some(95)));
-        assert!(!applies(&release, || Some(89)));
-        assert!(!applies(&with("CARGO_CFG_PANIC", "abort"), || Some(95)));
+        let no_lld = || None;
+        assert!(applies(&release, || Some(95), no_lld));
+        assert!(!applies(&release, || Some(89), no_lld));
+        assert!(!applies(
+            &with("CARGO_CFG_PANIC", "abort"),
+            || Some(95),
+            no_lld
+        ));
         let static_libc = with("CARGO_CFG_TARGET_FEATURE", "crt-static,fxsr,sse");
-        assert!(!applies(&static_libc, || Some(95)));
-        assert!(!applies(&with("PROFILE", "debug"), || Some(95)));
-        assert!(!applies(&with("PROSE_NO_CODE_ORDER", "1"), || Some(95)));
+        assert!(!applies(&static_libc, || Some(95), no_lld));
+        assert!(!applies(&with("PROFILE", "debug"), || Some(95), no_lld));
+        assert!(!applies(
+            &with("PROSE_NO_CODE_ORDER", "1"),
+            || Some(95),
+            no_lld
+        ));
+        // musl: static, and linked by the toolchain's lld when it has one.
+        let musl = |name: &str| match name {
+            "TARGET" => Some("x86_64-unknown-linux-musl".into()),
+            "CARGO_CFG_TARGET_FEATURE" => Some("crt-static,fxsr,sse".into()),
+            _ => release(name),
+        };
+        let lld = || Some(std::path::PathBuf::from("/sysroot/gcc-ld"));
+        assert!(applies(&musl, || Some(95), lld));
+        assert!(!applies(&musl, || Some(95), no_lld));
     }
 }

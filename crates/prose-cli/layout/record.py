@@ -18,6 +18,11 @@ Usage (from the repository root, after `cargo build --release -p prose-cli -p pr
     python3 crates/prose-cli/layout/record.py --add [--binary ...]
     python3 crates/prose-cli/layout/record.py --check [--binary ...]
 
+A binary built for musl (`target/x86_64-unknown-linux-musl/release/prose`)
+reads and writes the musl build's lists, `prose.musl.order` and
+`prose.musl.data` (no `.data.rel.ro` in the latter), which prose-build
+hands the linker in such a build.
+
 `--check` writes nothing: it says how many of the functions a check runs, and
 of those only the server runs, in the binary the file lists (a new compiler,
 new dependencies or new code rename them, and the file goes stale), and fails
@@ -377,11 +382,18 @@ def main():
     parser.add_argument("--check", action="store_true", help="only say how much of the code the file lists")
     parser.add_argument("--add", action="store_true", help="append to the file, keeping it")
     args = parser.parse_args()
+    # A musl build (`--target x86_64-unknown-linux-musl`) has lists of its
+    # own (prose-build's `for_target`).
+    musl = MUSL in os.path.abspath(args.binary)
+    order, data_list = (musl_list(ORDER), musl_list(DATA)) if musl else (ORDER, DATA)
     symbols = text_symbols(args.binary)
     # `prose-lsp` has no check: its build shares the check's code, whose
     # names `prose`'s recording gave (`--add --binary target/release/prose-lsp`
     # after `cargo build --release -p prose-lsp` alone adds the server's).
     tiers, sections = ([], None) if is_server(args.binary) else record(args.binary)
+    if musl and sections is not None:
+        # A static binary has no `.dynamic` to put `.data.rel.ro` before.
+        sections = [s for s in sections if not s.startswith(".data.rel.ro")]
     with tempfile.TemporaryDirectory() as tmp:
         server = record_server(args.binary, tmp)
 
@@ -416,29 +428,39 @@ def main():
         )
         return 1
     if args.check:
-        listed = {l.strip() for l in open(ORDER) if l.strip()}
+        listed = {l.strip() for l in open(order) if l.strip()}
         stale = False
         for what, ran in runs:
             found = sum(1 for s in ran if s in listed)
-            print(f"{found} of the {len(ran)} functions {what} runs in {args.binary} are in {ORDER}")
+            print(f"{found} of the {len(ran)} functions {what} runs in {args.binary} are in {order}")
             stale |= found * 10 < len(ran) * 9
         if sections is not None:
-            listed = {l.strip() for l in open(DATA)} if os.path.exists(DATA) else set()
+            listed = {l.strip() for l in open(data_list)} if os.path.exists(data_list) else set()
             found = sum(1 for s in sections if s in listed)
-            print(f"{found} of the {len(sections)} data sections a check reads in {args.binary} are in {DATA}")
+            print(f"{found} of the {len(sections)} data sections a check reads in {args.binary} are in {data_list}")
             stale |= found * 10 < len(sections) * 9
         return 1 if stale else 0
     ordered = [s for _, ran in runs for s in ran]
     if not all(ran for _, ran in runs):
         print("error: no function of the binary ran (is valgrind installed?)", file=sys.stderr)
         return 1
-    write_list(ORDER, ordered, args.add, "symbols")
+    write_list(order, ordered, args.add, "symbols")
     if sections is not None:
         if not sections:
             print("error: the check read no data of the binary's (is valgrind installed?)", file=sys.stderr)
             return 1
-        write_list(DATA, sections, args.add, "sections")
+        write_list(data_list, sections, args.add, "sections")
     return 0
+
+
+MUSL = "x86_64-unknown-linux-musl"
+
+
+def musl_list(path):
+    """The list of a musl build beside `path`: `prose.musl.order` for
+    `prose.order`."""
+    stem, ext = os.path.splitext(path)
+    return f"{stem}.musl{ext}"
 
 
 def write_list(path, names, add, what):

@@ -2,11 +2,13 @@
 //! language server run (handed to the linker by prose-build's `order_code`
 //! from the build scripts of `prose` and `prose-lsp`): the linker must be
 //! able to read it as a list of symbols, one a line, each once. See
-//! layout/README.md.
+//! layout/README.md. The lists of a musl build, `prose.musl.order` and
+//! `prose.musl.data`, are held to the same checks.
 
 use std::collections::HashSet;
 
 const ORDER: &str = include_str!("../layout/prose.order");
+const MUSL_ORDER: &str = include_str!("../layout/prose.musl.order");
 const BUILD_SCRIPT: &str = include_str!("../build.rs");
 
 /// Why `line` cannot be a symbol the linker looks up, if it cannot.
@@ -29,34 +31,48 @@ fn not_a_symbol(line: &str) -> Option<&'static str> {
     None
 }
 
-#[test]
-fn every_line_is_one_symbol_listed_once() {
+/// Checks that `list` (named `name`) is a recorded list: each line one
+/// name `reject` accepts, listed once, more than `at_least` of them, with a
+/// name holding each of `wanted`.
+fn recorded(
+    name: &str,
+    list: &str,
+    reject: fn(&str) -> Option<&'static str>,
+    at_least: usize,
+    wanted: &[&str],
+) {
     let mut seen = HashSet::new();
     let mut problems = Vec::new();
-    let body = ORDER.strip_suffix('\n').unwrap_or(ORDER);
+    let body = list.strip_suffix('\n').unwrap_or(list);
     for (i, line) in body.split('\n').enumerate() {
-        if let Some(why) = not_a_symbol(line) {
-            problems.push(format!("line {}: {why}: {line:?}", i + 1));
+        if let Some(why) = reject(line) {
+            problems.push(format!("{name} line {}: {why}: {line:?}", i + 1));
         } else if !seen.insert(line) {
-            problems.push(format!("line {}: listed twice: {line}", i + 1));
+            problems.push(format!("{name} line {}: listed twice: {line}", i + 1));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    // The check's own entry points are there: the file was recorded from
-    // a check, not from some other command.
-    assert!(seen.len() > 1000, "only {} symbols", seen.len());
-    // And the language server's: the file was recorded over an editing
-    // session too.
-    for wanted in [
-        "prose_cli5check",
-        "prose_ide",
-        "prose_syntax6parser",
-        "prose_lsp8handlers",
-    ] {
+    assert!(seen.len() > at_least, "only {} names in {name}", seen.len());
+    for wanted in wanted {
         assert!(
             seen.iter().any(|s| s.contains(wanted)),
-            "no symbol of {wanted} in the order"
+            "no {wanted} in {name}"
         );
+    }
+}
+
+/// Recorded from a check (more than a thousand functions, its own entry
+/// points), and over an editing session (the language server's).
+#[test]
+fn every_line_is_one_symbol_listed_once() {
+    for (name, list) in [("prose.order", ORDER), ("prose.musl.order", MUSL_ORDER)] {
+        let wanted = [
+            "prose_cli5check",
+            "prose_ide",
+            "prose_syntax6parser",
+            "prose_lsp8handlers",
+        ];
+        recorded(name, list, not_a_symbol, 1000, &wanted);
     }
 }
 
@@ -122,6 +138,7 @@ fn the_checks_catch_what_lld_would_misread() {
 /// (handed to the linker by prose-build's `order_data`, in a linker script):
 /// each line one section name the script takes, listed once.
 const DATA: &str = include_str!("../layout/prose.data");
+const MUSL_DATA: &str = include_str!("../layout/prose.musl.data");
 
 /// Why `line` is not a section name prose-build's linker script takes.
 fn not_a_data_section(line: &str) -> Option<&'static str> {
@@ -140,28 +157,19 @@ fn not_a_data_section(line: &str) -> Option<&'static str> {
     None
 }
 
+/// Recorded from a check: the anonymous constants, and the merged strings
+/// that hold the messages' pieces.
 #[test]
 fn every_data_line_is_one_section_listed_once() {
-    let mut seen = HashSet::new();
-    let mut problems = Vec::new();
-    let body = DATA.strip_suffix('\n').unwrap_or(DATA);
-    for (i, line) in body.split('\n').enumerate() {
-        if let Some(why) = not_a_data_section(line) {
-            problems.push(format!("line {}: {why}: {line:?}", i + 1));
-        } else if !seen.insert(line) {
-            problems.push(format!("line {}: listed twice: {line}", i + 1));
-        }
+    for (name, list) in [("prose.data", DATA), ("prose.musl.data", MUSL_DATA)] {
+        let wanted = [".rodata..Lanon.", ".rodata.str1.1"];
+        recorded(name, list, not_a_data_section, 100, &wanted);
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-    // Recorded from a check: the anonymous constants of both kinds, and
-    // the merged strings that hold the messages' pieces.
-    assert!(seen.len() > 100, "only {} sections", seen.len());
-    for wanted in [".rodata..Lanon.", ".data.rel.ro..Lanon.", ".rodata.str1.1"] {
-        assert!(
-            seen.iter().any(|s| s.starts_with(wanted)),
-            "no {wanted} section in the list"
-        );
-    }
+    // A dynamically linked binary's constants that hold pointers.
+    assert!(DATA.lines().any(|s| s.starts_with(".data.rel.ro..Lanon.")));
+    // A static binary has no `.dynamic` for prose-build's script to put
+    // them before: the musl list names none.
+    assert!(!MUSL_DATA.lines().any(|s| s.starts_with(".data.rel.ro")));
 }
 
 /// Both build scripts hand the data list to prose-build's `order_data`
