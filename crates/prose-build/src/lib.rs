@@ -13,7 +13,7 @@
 //! A static build for musl (`--target x86_64-unknown-linux-musl`) takes
 //! lists of its own, `prose.musl.order` and `prose.musl.data` (the hashes in
 //! its names differ), and is linked by the toolchain's lld as well
-//! ([`for_target`], [`lld_args`]).
+//! (`for_target`, `lld_args`).
 //!
 //! ```ignore
 //! // build.rs
@@ -72,8 +72,8 @@ pub fn link_position_dependent() {
 ///
 /// Only where lld links, which reads the file: release builds (and
 /// benches) for x86-64 Linux by rustc 1.90 or later, with glibc (rustc's
-/// own lld) or musl (the toolchain's lld, [`lld_args`], and the musl
-/// build's own list, [`for_target`]), with no linker of the user's
+/// own lld) or musl (the toolchain's lld, `lld_args`, and the musl
+/// build's own list, `for_target`), with no linker of the user's
 /// (`PROSE_NO_CODE_ORDER=1` turns it off too).
 pub fn order_code(order: &Path) {
     println!("cargo:rerun-if-env-changed=PROSE_NO_CODE_ORDER");

@@ -138,7 +138,7 @@ fn tasks(files: &[(FileId, usize)], warm: bool, cores: usize) -> Vec<Task> {
 ///
 /// `files` come with their texts' lengths. With `warm`, and fewer long
 /// files than `threads`, the spare threads compute the files' diagnostics
-/// meanwhile (see [`tasks`]).
+/// meanwhile (see `tasks`).
 pub fn load_dependencies(
     host: &mut AnalysisHost,
     files: &[(FileId, usize)],
