@@ -33,9 +33,10 @@ use std::path::Path;
 ///
 /// In the builds [`crate::order_code`] applies to, whose panics unwind
 /// and whose C library is linked dynamically (the script is anchored to
-/// `.gcc_except_table` and `.dynamic`, which those builds always have).
-/// A missing file is no order; the map is written anyway, so that a
-/// first list can be recorded.
+/// `.gcc_except_table` and `.dynamic`, which those builds always have), and
+/// in musl builds, from their own list (`layout/prose.musl.data`, which
+/// names `.rodata` sections only). A missing file is no order; the map is
+/// written anyway, so that a first list can be recorded.
 pub fn order_data(list: &Path) {
     println!("cargo:rerun-if-env-changed=PROSE_NO_CODE_ORDER");
     let var = |name: &str| std::env::var(name).ok();

@@ -98,22 +98,29 @@ fn the_c_runtime_comes_first() {
 /// a path that leads here.
 #[test]
 fn the_build_scripts_hand_the_file_to_the_linker() {
+    handed_over("order_code", "prose.order", ORDER);
+}
+
+/// Checks that both binaries' build scripts call prose-build's `function`
+/// with the layout list `name`, by paths that lead to the file holding
+/// `list`.
+fn handed_over(function: &str, name: &str, list: &str) {
     let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let lsp = here.join("../prose-lsp");
     let lsp_script = std::fs::read_to_string(lsp.join("build.rs")).unwrap();
     for (dir, script, path) in [
-        (here, BUILD_SCRIPT, "layout/prose.order"),
+        (here, BUILD_SCRIPT, format!("layout/{name}")),
         (
             lsp.as_path(),
             lsp_script.as_str(),
-            "../prose-cli/layout/prose.order",
+            format!("../prose-cli/layout/{name}"),
         ),
     ] {
-        let call = format!("prose_build::order_code(std::path::Path::new(\"{path}\"))");
+        let call = format!("prose_build::{function}(std::path::Path::new(\"{path}\"))");
         assert!(script.contains(&call), "{} lacks {call}", dir.display());
         assert_eq!(
-            std::fs::read_to_string(dir.join(path)).unwrap(),
-            ORDER,
+            std::fs::read_to_string(dir.join(&path)).unwrap(),
+            list,
             "{path} from {}",
             dir.display()
         );
@@ -176,26 +183,7 @@ fn every_data_line_is_one_section_listed_once() {
 /// (whose tests check the linker script it writes), by paths that lead here.
 #[test]
 fn the_build_scripts_hand_the_data_list_to_the_linker() {
-    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let lsp = here.join("../prose-lsp");
-    let lsp_script = std::fs::read_to_string(lsp.join("build.rs")).unwrap();
-    for (dir, script, path) in [
-        (here, BUILD_SCRIPT, "layout/prose.data"),
-        (
-            lsp.as_path(),
-            lsp_script.as_str(),
-            "../prose-cli/layout/prose.data",
-        ),
-    ] {
-        let call = format!("prose_build::order_data(std::path::Path::new(\"{path}\"))");
-        assert!(script.contains(&call), "{} lacks {call}", dir.display());
-        assert_eq!(
-            std::fs::read_to_string(dir.join(path)).unwrap(),
-            DATA,
-            "{path} from {}",
-            dir.display()
-        );
-    }
+    handed_over("order_data", "prose.data", DATA);
 }
 
 #[test]
