@@ -21,7 +21,9 @@
 //! clash with the benchmarks that declare theirs):
 //!
 //! The crate also defines C's `pow` ([`pow`](mod@pow)), the one function
-//! of the maths library the binaries call, so that they load no `libm.so`.
+//! of the maths library the binaries call, so that they load no `libm.so`,
+//! and, for the static musl build alone, faster `memcmp` and `memcpy` than
+//! musl's ([`mem`]).
 //!
 //! ```ignore
 //! #[global_allocator]
@@ -32,6 +34,7 @@
 //! }
 //! ```
 
+pub mod mem;
 pub mod pow;
 
 use std::{
