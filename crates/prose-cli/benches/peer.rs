@@ -69,7 +69,7 @@ fn main() {
         .unwrap_or(BLOCKS);
     let lint = peer_binary("PROSE_PEER_LINT", "openprose-lint");
     let lsp_bin = peer_binary("PROSE_PEER_LSP", "openprose-lsp");
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_prose"));
+    let ours = ours_binary();
 
     let dir = std::env::temp_dir().join(format!("prose-peer-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -442,6 +442,26 @@ impl Key {
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// The `prose` binary measured as ours: `PROSE_BENCH_OURS`, or the one
+/// built with this benchmark.
+fn ours_binary() -> PathBuf {
+    match std::env::var_os("PROSE_BENCH_OURS") {
+        Some(path) => {
+            let path = PathBuf::from(path);
+            if !path.is_file() {
+                eprintln!(
+                    "PROSE_BENCH_OURS={} is not a file: build it first (see the README's Install section)",
+                    path.display()
+                );
+                std::process::exit(2);
+            }
+            eprintln!("ours: {} (PROSE_BENCH_OURS)", path.display());
+            path
+        }
+        None => PathBuf::from(env!("CARGO_BIN_EXE_prose")),
+    }
 }
 
 /// Keystrokes in blocks, alternating between the two servers: rows for
