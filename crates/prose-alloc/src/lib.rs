@@ -23,7 +23,7 @@
 //! The crate also defines C's `pow` ([`pow`](mod@pow)), the one function
 //! of the maths library the binaries call, so that they load no `libm.so`,
 //! and, for the static musl build alone, faster `memcmp` and `memcpy` than
-//! musl's ([`mem`]).
+//! musl's (`mem`, on x86-64).
 //!
 //! ```ignore
 //! #[global_allocator]
@@ -34,6 +34,7 @@
 //! }
 //! ```
 
+#[cfg(target_arch = "x86_64")]
 pub mod mem;
 pub mod pow;
 

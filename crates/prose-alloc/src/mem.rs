@@ -18,8 +18,9 @@
 //! pages of it a corpus check touches by 0.46 MB.
 //!
 //! Exported under the C names only in the musl build: a glibc build keeps
-//! glibc's, chosen for the processor at run time. The tests call the same
-//! functions on every target. `memmove` is here because musl's calls into
+//! glibc's, chosen for the processor at run time. The module is built for
+//! x86-64 alone (its longer copies are x86 instructions), and its tests
+//! call the same functions in every x86-64 build. `memmove` is here because musl's calls into
 //! the object file that defines its `memcpy`, which would then clash with
 //! this one. Nothing here may compare or copy through a slice method or a
 //! loop the compiler could turn back into a call of the function itself.
@@ -203,8 +204,9 @@ pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
             let y = read_unaligned(b.add(n - 8).cast::<u64>());
             return if x == y { 0 } else { order(x, y) };
         }
-        // Up to seven bytes, read as one big-endian word of up to eight:
-        // four and four overlapping, or two and two with the last one.
+        // Up to seven bytes, read as one big-endian word: the first four
+        // and the last four (overlapping), or the first, middle and last
+        // of up to three.
         let word = |p: *const u8| -> u64 {
             if n >= 4 {
                 let head = u64::from(u32::from_be(read_unaligned(p.cast::<u32>())));
