@@ -34,7 +34,7 @@ cargo test --locked -p prose-alloc --target "$TARGET"
 RUSTFLAGS="-C relocation-model=static" \
   cargo build --locked --release --target "$TARGET" -p prose-cli
 musl="target/$TARGET/release/prose"
-if readelf -lW "$musl" | grep -q INTERP; then
+if readelf -lW "$musl" | grep INTERP >/dev/null; then
   echo "tests/musl.sh: $musl asks for a dynamic loader: not a static binary" >&2
   exit 1
 fi
@@ -74,7 +74,7 @@ for profile in default strict; do
     fi
     if ! cmp -s "$out/ref" "$out/musl"; then
       echo "tests/musl.sh: the musl build's report differs (profile $profile, format $format):" >&2
-      diff "$out/ref" "$out/musl" | head -40 >&2
+      diff "$out/ref" "$out/musl" | head -40 >&2 || true
       exit 1
     fi
     lines=$(wc -l <"$out/ref")
