@@ -98,15 +98,16 @@ unsafe fn copy_short(dst: *mut u8, src: *const u8, n: usize) {
     }
 }
 
-/// Copies `n` bytes from `src` to `dst`, which do not overlap; returns
-/// `dst`.
+/// A copy from the first byte to the last: loads and stores up to
+/// [`SHORT`] bytes (all loaded before any is stored), `rep movsb` beyond,
+/// which reads each byte before it writes the one it goes to.
 ///
 /// # Safety
-/// As C's `memcpy`.
+/// As C's `memmove` where `dst` is below `src`, or the ranges do not
+/// overlap, or `n <= SHORT`.
+#[inline(always)]
 #[allow(unsafe_code)]
-#[cfg_attr(all(target_env = "musl", target_arch = "x86_64"), unsafe(no_mangle))]
-#[inline(never)]
-pub unsafe extern "C" fn memcpy(dst: *mut u8, src: *const u8, n: usize) -> *mut u8 {
+unsafe fn copy_forward(dst: *mut u8, src: *const u8, n: usize) {
     if n <= SHORT {
         // SAFETY: the caller's.
         unsafe { copy_short(dst, src, n) };
@@ -123,6 +124,19 @@ pub unsafe extern "C" fn memcpy(dst: *mut u8, src: *const u8, n: usize) -> *mut 
             );
         }
     }
+}
+
+/// Copies `n` bytes from `src` to `dst`, which do not overlap; returns
+/// `dst`.
+///
+/// # Safety
+/// As C's `memcpy`.
+#[allow(unsafe_code)]
+#[cfg_attr(all(target_env = "musl", target_arch = "x86_64"), unsafe(no_mangle))]
+#[inline(never)]
+pub unsafe extern "C" fn memcpy(dst: *mut u8, src: *const u8, n: usize) -> *mut u8 {
+    // SAFETY: the caller's; the ranges do not overlap.
+    unsafe { copy_forward(dst, src, n) };
     dst
 }
 
@@ -135,15 +149,7 @@ pub unsafe extern "C" fn memcpy(dst: *mut u8, src: *const u8, n: usize) -> *mut 
 #[cfg_attr(all(target_env = "musl", target_arch = "x86_64"), unsafe(no_mangle))]
 #[inline(never)]
 pub unsafe extern "C" fn memmove(dst: *mut u8, src: *const u8, n: usize) -> *mut u8 {
-    if n <= SHORT {
-        // SAFETY: the caller's; the short copy loads before it stores.
-        unsafe { copy_short(dst, src, n) };
-    } else if (dst as usize).wrapping_sub(src as usize) >= n {
-        // `dst` below `src`, or past its end: a forward copy reads each
-        // byte before it is overwritten.
-        // SAFETY: the caller's.
-        unsafe { memcpy(dst, src, n) };
-    } else {
+    if n > SHORT && (dst as usize).wrapping_sub(src as usize) < n {
         // `dst` inside `src`'s range: copy from the end, backwards.
         // SAFETY: the caller's; the direction flag is set for the copy
         // alone and cleared again, as the ABI wants it.
@@ -158,6 +164,11 @@ pub unsafe extern "C" fn memmove(dst: *mut u8, src: *const u8, n: usize) -> *mut
                 options(nostack)
             );
         }
+    } else {
+        // A short copy, or `dst` below `src` or past its end: a forward
+        // copy reads each byte before it is overwritten.
+        // SAFETY: the caller's.
+        unsafe { copy_forward(dst, src, n) };
     }
     dst
 }
@@ -175,15 +186,13 @@ fn order(a: u64, b: u64) -> i32 {
     }
 }
 
-/// Compares the first `n` bytes of `a` and `b` as unsigned bytes: below
-/// zero, zero or above zero as `a`'s are less, equal or greater.
+/// The comparison [`memcmp`] and [`bcmp`] make.
 ///
 /// # Safety
 /// As C's `memcmp`.
+#[inline(always)]
 #[allow(unsafe_code)]
-#[cfg_attr(all(target_env = "musl", target_arch = "x86_64"), unsafe(no_mangle))]
-#[inline(never)]
-pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+unsafe fn compare(a: *const u8, b: *const u8, n: usize) -> i32 {
     // SAFETY: every read lies within the first `n` bytes of `a` and `b`.
     unsafe {
         if n >= 8 {
@@ -227,6 +236,19 @@ pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
     }
 }
 
+/// Compares the first `n` bytes of `a` and `b` as unsigned bytes: below
+/// zero, zero or above zero as `a`'s are less, equal or greater.
+///
+/// # Safety
+/// As C's `memcmp`.
+#[allow(unsafe_code)]
+#[cfg_attr(all(target_env = "musl", target_arch = "x86_64"), unsafe(no_mangle))]
+#[inline(never)]
+pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
+    // SAFETY: the caller's.
+    unsafe { compare(a, b, n) }
+}
+
 /// Whether the first `n` bytes of `a` and `b` differ (zero when equal).
 ///
 /// # Safety
@@ -235,30 +257,8 @@ pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
 #[cfg_attr(all(target_env = "musl", target_arch = "x86_64"), unsafe(no_mangle))]
 #[inline(never)]
 pub unsafe extern "C" fn bcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
-    // SAFETY: every read lies within the first `n` bytes of `a` and `b`.
-    unsafe {
-        let differ = if n >= 8 {
-            let mut i = 0;
-            let mut diff = 0;
-            while i + 8 <= n && diff == 0 {
-                diff =
-                    read_unaligned(a.add(i).cast::<u64>()) ^ read_unaligned(b.add(i).cast::<u64>());
-                i += 8;
-            }
-            diff != 0
-                || read_unaligned(a.add(n - 8).cast::<u64>())
-                    != read_unaligned(b.add(n - 8).cast::<u64>())
-        } else if n >= 4 {
-            read_unaligned(a.cast::<u32>()) != read_unaligned(b.cast::<u32>())
-                || read_unaligned(a.add(n - 4).cast::<u32>())
-                    != read_unaligned(b.add(n - 4).cast::<u32>())
-        } else if n > 0 {
-            *a != *b || *a.add(n / 2) != *b.add(n / 2) || *a.add(n - 1) != *b.add(n - 1)
-        } else {
-            false
-        };
-        i32::from(differ)
-    }
+    // SAFETY: the caller's.
+    i32::from(unsafe { compare(a, b, n) } != 0)
 }
 
 #[cfg(test)]
