@@ -71,6 +71,10 @@ pub struct StatementMemos {
     /// Where the statements and declaring statements of each statement of
     /// an OpenProse file lie (`openprose/rules/places.rs`).
     pub(crate) places: StatementMemo<crate::openprose::rules::places::StatementPlaces>,
+    /// The hints W007 chose for each file's unimported skills, with the
+    /// imports they were chosen from
+    /// (`openprose/rules/skill_not_imported.rs`).
+    pub(crate) skill_hints: crate::openprose::rules::group_agents::skill_not_imported::HintMemo,
     /// The files whose statement rules run in a rule context of their own
     /// (batch databases only: `statement_rules::batch_statement_reports`).
     apart: Mutex<std::collections::HashSet<SourceFile>>,
@@ -149,6 +153,7 @@ impl StatementMemos {
             part_kinds: [StatementMemo::batch(), StatementMemo::batch()],
             invocations: StatementMemo::batch(),
             places: StatementMemo::batch(),
+            skill_hints: Default::default(),
             apart: Default::default(),
             split: AtomicU8::new(1),
         }

@@ -51,7 +51,7 @@ mod long_session_prompt;
 #[path = "session_ignores_memory.rs"]
 mod session_ignores_memory;
 #[path = "skill_not_imported.rs"]
-mod skill_not_imported;
+pub(crate) mod skill_not_imported;
 #[path = "unknown_permission_type.rs"]
 mod unknown_permission_type;
 #[path = "unknown_permission_value.rs"]
