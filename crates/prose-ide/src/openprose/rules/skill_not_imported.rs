@@ -284,6 +284,7 @@ mod tests {
                 "Skill not imported: `sumarizer` (did you mean `summariser`?)",
                 "Skill not imported: `other`; add `use \"@handle/other\"` or an `import`",
             ]
-        "#]].assert_debug_eq(&messages);
+        "#]]
+        .assert_debug_eq(&messages);
     }
 }
