@@ -155,10 +155,9 @@ impl Replay {
 
     fn push_def(&mut self, def: Def) -> DefId {
         let id = DefId(self.out.defs.len() as u32);
-        let named = match self.by_name.get_mut(def.name.as_str()) {
-            Some(named) => named,
-            None => self.by_name.entry(def.name.clone()).or_default(),
-        };
+        // One lookup, found or not: a name's copy is cheaper than hashing
+        // and probing again for each name's first definition.
+        let named = self.by_name.entry(def.name.clone()).or_default();
         named.push(id, def.kind);
         if def.kind.is_flat_binding() {
             let defs = &self.out.defs;
