@@ -274,6 +274,10 @@ impl Reported {
 pub struct Acc {
     rule: &'static Rule,
     out: Vec<Reported>,
+    /// Whether the reports whose `default`-profile level is off are left
+    /// out as they are made ([`Acc::shows`]): set for a configuration under
+    /// which [`finish`] would drop them.
+    drops_off: bool,
 }
 
 /// The same rule (the same registry entry) and the same reports.
@@ -291,7 +295,27 @@ impl Acc {
         Acc {
             rule,
             out: Vec::new(),
+            drops_off: false,
         }
+    }
+
+    /// An empty collector for `rule` whose reports will be finished under
+    /// `config`: a report whose `default`-profile level is off is not kept
+    /// when `config` would drop it (the `default` profile, no level set for
+    /// the code), so a rule can skip making it ([`Acc::shows`]).
+    pub(crate) fn for_config(rule: &'static Rule, config: &Config) -> Acc {
+        Acc {
+            drops_off: config.profile == Profile::Default
+                && !config.severity.contains_key(rule.code),
+            ..Acc::new(rule)
+        }
+    }
+
+    /// Whether a report whose `default`-profile level is `default` would
+    /// be kept ([`Acc::for_config`]): a rule need not make the message and
+    /// notes of one that would not (E024 counts a line for each).
+    pub(crate) fn shows(&self, default: Level) -> bool {
+        !(self.drops_off && default == Level::Off)
     }
 
     fn push(
@@ -337,6 +361,9 @@ impl Acc {
         related: Vec<Related>,
         default: Level,
     ) {
+        if !self.shows(default) {
+            return;
+        }
         self.push(range, message.into(), related, Vec::new(), Some(default));
     }
 
@@ -377,6 +404,7 @@ impl Acc {
         Some(Acc {
             rule: self.rule,
             out,
+            drops_off: self.drops_off,
         })
     }
 
@@ -413,6 +441,7 @@ impl Acc {
         Some(Acc {
             rule: self.rule,
             out,
+            drops_off: self.drops_off,
         })
     }
 
@@ -480,6 +509,7 @@ impl Acc {
             let moved = Acc {
                 rule: self.rule,
                 out: vec![r.clone()],
+                drops_off: self.drops_off,
             }
             .moved(path, range.start(), TextSize::new(0));
             out[i].out.extend(moved.out);

@@ -267,3 +267,60 @@ proptest::proptest! {
         proptest::prop_assert_eq!(merged, whole);
     }
 }
+
+/// A collector made for a configuration leaves out what finishing under
+/// it drops (reports off in the `default` profile), and nothing else:
+/// finished, it gives what a collector keeping every report gives, in the
+/// `default` profile, the `strict` profile, and with a level set for the
+/// code (which turns such reports on).
+#[test]
+fn collectors_for_a_configuration_leave_out_only_what_it_drops() {
+    use super::{Acc, finish};
+    use crate::config::{Level, Profile};
+    use crate::diagnostics::Severity;
+    let rule = all_rules()
+        .iter()
+        .copied()
+        .find(|r| r.code == "E024")
+        .unwrap();
+    let report = |acc: &mut Acc| {
+        let at = |n: u32| prose_syntax::TextRange::at(n.into(), 1.into());
+        acc.report_calibrated(at(0), "shown", Vec::new(), Level::On(Severity::Hint));
+        acc.report_calibrated(at(2), "off", Vec::new(), Level::Off);
+        acc.report(at(4), "the rule's level");
+    };
+    let mut set = crate::Config::default();
+    set.severity
+        .insert("E024".to_string(), Level::On(Severity::Warning));
+    let strict = crate::Config {
+        profile: Profile::Strict,
+        ..crate::Config::default()
+    };
+    for (config, drops) in [
+        (crate::Config::default(), true),
+        (strict, false),
+        (set, false),
+    ] {
+        let (mut all, mut made) = (Acc::new(rule), Acc::for_config(rule, &config));
+        report(&mut all);
+        report(&mut made);
+        assert_eq!(made.shows(Level::Off), !drops);
+        assert_eq!(finish(&config, vec![made]), finish(&config, vec![all]));
+    }
+    let messages = |config: &crate::Config| -> Vec<String> {
+        let mut made = Acc::for_config(rule, config);
+        report(&mut made);
+        finish(config, vec![made])
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    };
+    assert_eq!(
+        messages(&crate::Config::default()),
+        ["shown", "the rule's level"]
+    );
+    let mut set = crate::Config::default();
+    set.severity
+        .insert("E024".to_string(), Level::On(Severity::Warning));
+    assert_eq!(messages(&set), ["shown", "off", "the rule's level"]);
+}

@@ -49,6 +49,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         } else {
             Level::On(Severity::Error)
         };
+        if !acc.shows(level) {
+            continue;
+        }
         acc.report_calibrated(
             def.name_range,
             format!("Input already declared: `{}`", def.name),

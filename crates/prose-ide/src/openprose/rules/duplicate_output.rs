@@ -55,6 +55,11 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
     for (def, relation, first) in redeclarations(ctx, DefKind::Output) {
+        let level = relation.default_level(Severity::Hint);
+        // Off by default in other frames: no line counted for it then.
+        if !acc.shows(level) {
+            continue;
+        }
         let line = line_of(ctx, first.name_range.start());
         let message = match relation {
             Relation::SameList => format!("Output already declared: `{}`", def.name),
@@ -71,7 +76,7 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
             def.name_range,
             message,
             vec![related(ctx, first.name_range, "also set here")],
-            relation.default_level(Severity::Hint),
+            level,
         );
     }
 }

@@ -317,7 +317,9 @@ pub(crate) fn run_part(
             db.prompt_edits().note_ran_again(Some(rule.code));
         }
         let (acc, read_file, reads) = ctx.watching_file(|| {
-            let mut acc = Acc::new(rule);
+            // What the configuration drops is not made (the findings kept
+            // for the next edit are kept under the same configuration).
+            let mut acc = Acc::for_config(rule, config);
             check(&ctx, &mut acc);
             acc
         });

@@ -103,6 +103,9 @@ fn check(ctx: &Ctx<'_>, acc: &mut Acc) {
         } else {
             relation.default_level(Severity::Warning)
         };
+        if !acc.shows(level) {
+            continue;
+        }
         let message = if is_output {
             format!(
                 "Output name conflicts with variable: `{}` is already declared as {}",
