@@ -72,20 +72,11 @@ unsafe fn copy_short(dst: *mut u8, src: *const u8, n: usize) {
             write_unaligned(dst.add(n - 32).cast::<u128>(), c);
             write_unaligned(dst.add(n - 16).cast::<u128>(), d);
         } else if n >= 16 {
-            let a = read_unaligned(src.cast::<u128>());
-            let b = read_unaligned(src.add(n - 16).cast::<u128>());
-            write_unaligned(dst.cast::<u128>(), a);
-            write_unaligned(dst.add(n - 16).cast::<u128>(), b);
+            copy_ends::<u128>(dst, src, n);
         } else if n >= 8 {
-            let a = read_unaligned(src.cast::<u64>());
-            let b = read_unaligned(src.add(n - 8).cast::<u64>());
-            write_unaligned(dst.cast::<u64>(), a);
-            write_unaligned(dst.add(n - 8).cast::<u64>(), b);
+            copy_ends::<u64>(dst, src, n);
         } else if n >= 4 {
-            let a = read_unaligned(src.cast::<u32>());
-            let b = read_unaligned(src.add(n - 4).cast::<u32>());
-            write_unaligned(dst.cast::<u32>(), a);
-            write_unaligned(dst.add(n - 4).cast::<u32>(), b);
+            copy_ends::<u32>(dst, src, n);
         } else if n > 0 {
             // 1 to 3 bytes: the first, the middle and the last.
             let a = *src;
@@ -95,6 +86,26 @@ unsafe fn copy_short(dst: *mut u8, src: *const u8, n: usize) {
             *dst.add(n / 2) = b;
             *dst.add(n - 1) = c;
         }
+    }
+}
+
+/// A copy of `n` bytes, `size_of::<T>() <= n <= 2 * size_of::<T>()`, as
+/// two `T`s that overlap: the first and the last, both loaded before
+/// either is stored. `T` is a primitive (`u32`, `u64`, `u128`), moved by
+/// one load and one store each, never by a call.
+///
+/// # Safety
+/// `src` readable and `dst` writable for `n` bytes, `n` in that range.
+#[inline(always)]
+#[allow(unsafe_code)]
+unsafe fn copy_ends<T>(dst: *mut u8, src: *const u8, n: usize) {
+    let last = n - size_of::<T>();
+    // SAFETY: the caller's; both accesses lie within the first `n` bytes.
+    unsafe {
+        let a = read_unaligned(src.cast::<T>());
+        let b = read_unaligned(src.add(last).cast::<T>());
+        write_unaligned(dst.cast::<T>(), a);
+        write_unaligned(dst.add(last).cast::<T>(), b);
     }
 }
 
