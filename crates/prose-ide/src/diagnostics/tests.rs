@@ -289,9 +289,14 @@ fn collectors_for_a_configuration_leave_out_only_what_it_drops() {
         acc.report_calibrated(at(2), "off", Vec::new(), Level::Off);
         acc.report(at(4), "the rule's level");
     };
-    let mut set = crate::Config::default();
-    set.severity
-        .insert("E024".to_string(), Level::On(Severity::Warning));
+    // A level set for the code.
+    let set = || {
+        let mut config = crate::Config::default();
+        config
+            .severity
+            .insert("E024".to_string(), Level::On(Severity::Warning));
+        config
+    };
     let strict = crate::Config {
         profile: Profile::Strict,
         ..crate::Config::default()
@@ -299,7 +304,7 @@ fn collectors_for_a_configuration_leave_out_only_what_it_drops() {
     for (config, drops) in [
         (crate::Config::default(), true),
         (strict, false),
-        (set, false),
+        (set(), false),
     ] {
         let (mut all, mut made) = (Acc::new(rule), Acc::for_config(rule, &config));
         report(&mut all);
@@ -319,8 +324,5 @@ fn collectors_for_a_configuration_leave_out_only_what_it_drops() {
         messages(&crate::Config::default()),
         ["shown", "the rule's level"]
     );
-    let mut set = crate::Config::default();
-    set.severity
-        .insert("E024".to_string(), Level::On(Severity::Warning));
-    assert_eq!(messages(&set), ["shown", "off", "the rule's level"]);
+    assert_eq!(messages(&set()), ["shown", "off", "the rule's level"]);
 }
